@@ -1,0 +1,3 @@
+from adjudicator.cli import app
+
+app()

@@ -1,0 +1,173 @@
+"""Verifiable dice: a committed SHA-256 hash chain of seeds and HMAC-derived d6 rolls.
+
+At creation a secret root s_K is drawn and s_{i-1} = SHA-256(s_i) is computed down to s_0,
+which is published as the commitment. Running phase number i rolls with seed s_i; roll j
+is the first attempt a whose HMAC-SHA256(s_i, "<game>/<i>/<j>/<a>") starts with a byte
+below 252, mapped to b % 6 + 1 (252 = 42 * 6, so every face is equally likely). Revealing
+s_i after the phase lets anyone check it against the commitment and recompute the rolls.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+import secrets
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from enum import StrEnum
+from typing import Protocol
+
+from adjudicator.errors import DiceError
+
+CHAIN_LENGTH = 4096
+_ACCEPT_BELOW = 252
+_MAX_ATTEMPTS = 1000
+
+
+class DiceSource(StrEnum):
+    CHAIN = "chain"
+    EXTERNAL = "external"
+
+
+@dataclass(frozen=True, slots=True)
+class Roll:
+    """One die: its number within the phase, its face and what it was rolled for."""
+
+    number: int
+    value: int
+    purpose: str
+
+
+class Dice(Protocol):
+    """What the engine sees of the dice: one d6 at a time, each with its purpose."""
+
+    def roll(self, purpose: str) -> int: ...
+
+
+def new_root() -> bytes:
+    return secrets.token_bytes(32)
+
+
+def seed_for(root: bytes, phase_number: int) -> bytes:
+    """s_i, found by hashing the root K - i times."""
+    if not 0 <= phase_number <= CHAIN_LENGTH:
+        raise DiceError(
+            f"phase number {phase_number} is outside the dice chain (0 to {CHAIN_LENGTH}); "
+            "start a new game to continue with fresh dice"
+        )
+    seed = root
+    for _ in range(CHAIN_LENGTH - phase_number):
+        seed = hashlib.sha256(seed).digest()
+    return seed
+
+
+def commitment_for(root: bytes) -> str:
+    return seed_for(root, 0).hex()
+
+
+def seed_matches(seed: bytes, phase_number: int, commitment: str) -> bool:
+    """Whether hashing s_i i times gives the published s_0."""
+    value = seed
+    for _ in range(phase_number):
+        value = hashlib.sha256(value).digest()
+    return hmac.compare_digest(value.hex(), commitment.lower())
+
+
+def roll_value(seed: bytes, game_id: str, phase_number: int, roll_number: int) -> int:
+    for attempt in range(_MAX_ATTEMPTS):
+        message = f"{game_id}/{phase_number}/{roll_number}/{attempt}".encode()
+        first = hmac.new(seed, message, hashlib.sha256).digest()[0]
+        if first < _ACCEPT_BELOW:
+            return first % 6 + 1
+    raise DiceError(f"roll {phase_number}/{roll_number} found no fair byte")  # pragma: no cover
+
+
+@dataclass(slots=True)
+class ChainDice:
+    """Rolls from the committed chain for one phase, remembering each roll."""
+
+    game_id: str
+    phase_number: int
+    seed: bytes
+    rolls: list[Roll] = field(default_factory=list)
+
+    def roll(self, purpose: str) -> int:
+        number = len(self.rolls)
+        value = roll_value(self.seed, self.game_id, self.phase_number, number)
+        self.rolls.append(Roll(number, value, purpose))
+        return value
+
+
+@dataclass(slots=True)
+class ScriptedDice:
+    """Rolls given in advance: from an external dice server (`--dice`) or a rule case."""
+
+    values: Sequence[int]
+    rolls: list[Roll] = field(default_factory=list)
+
+    def __post_init__(self) -> None:
+        for position, value in enumerate(self.values, start=1):
+            if not 1 <= value <= 6:
+                raise DiceError(f"die number {position} is {value}; every die is 1 to 6")
+
+    def roll(self, purpose: str) -> int:
+        number = len(self.rolls)
+        if number >= len(self.values):
+            raise DiceError(
+                f"{len(self.values)} dice were given but the phase needs more "
+                f"(roll {number + 1} is for {purpose}); give all the rolls with --dice"
+            )
+        value = self.values[number]
+        self.rolls.append(Roll(number, value, purpose))
+        return value
+
+
+def parse_dice_list(text: str) -> list[int]:
+    """`6,3,2` or `6 3 2` as given on the command line."""
+    values: list[int] = []
+    for item in text.replace(",", " ").split():
+        if not item.isdigit() or not 1 <= int(item) <= 6:
+            raise DiceError(f"'{item}' is not a die; write the rolls as 6,3,2 with faces 1 to 6")
+        values.append(int(item))
+    return values
+
+
+@dataclass(frozen=True, slots=True)
+class DiceRecord:
+    """What a phase publishes about its dice, as stored in history and printed in reports."""
+
+    phase_number: int
+    source: DiceSource
+    seed: str  # hex of s_i; empty when the rolls came from outside
+    rolls: tuple[Roll, ...]
+
+
+def verify_record(game_id: str, commitment: str, record: DiceRecord) -> list[str]:
+    """Every discrepancy between a published record and the chain; empty when it verifies."""
+    where = f"phase {record.phase_number}"
+    if record.source is DiceSource.EXTERNAL:
+        return []
+    try:
+        seed = bytes.fromhex(record.seed)
+    except ValueError:
+        return [f"{where}: the revealed seed is not hexadecimal"]
+    if not seed_matches(seed, record.phase_number, commitment):
+        return [f"{where}: the revealed seed does not hash to the commitment {commitment[:16]}…"]
+    problems = []
+    for expected_number, roll in enumerate(record.rolls):
+        if roll.number != expected_number:
+            problems.append(f"{where}: roll {roll.number} is out of order (expected {expected_number})")
+            continue
+        value = roll_value(seed, game_id, record.phase_number, roll.number)
+        if value != roll.value:
+            problems.append(
+                f"{where} roll {roll.number} ({roll.purpose}): published {roll.value}, the seed gives {value}"
+            )
+    return problems
+
+
+def verify_records(game_id: str, commitment: str, records: Iterable[DiceRecord]) -> list[str]:
+    problems: list[str] = []
+    for record in records:
+        problems.extend(verify_record(game_id, commitment, record))
+    return problems

@@ -1,0 +1,304 @@
+"""A game on disk: settings, current position, history, and the phase bookkeeping.
+
+`Game` is the one place where storage, the ruleset and the dice meet; the CLI calls it and
+nothing else. It knows no rules: those come through the `Ruleset` protocol.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from datetime import datetime, timezone
+from pathlib import Path
+from typing import Any
+
+from adjudicator import dice as dice_chain
+from adjudicator.dice import ChainDice, DiceRecord, DiceSource, Roll
+from adjudicator.errors import DataError, GameFileError, UsageError
+from adjudicator.events import Event
+from adjudicator.fields import Fields
+from adjudicator.orders import OrderParser
+from adjudicator.players import Player, PlayerSpec, hash_secret, new_secret
+from adjudicator.resources import package_file
+from adjudicator.rulesets import PhaseInfo, Ruleset, find_ruleset
+from adjudicator.storage import (
+    GameDirectory,
+    check_game_id,
+    game_lock,
+    phase_slug,
+    read_document,
+    read_toml,
+    write_toml_atomic,
+)
+
+MODES = ("batch", "stepwise")
+STATE_HEADER = (
+    "# The current position (DESIGN.md shape). Stocks, bank and supply are derived from the\n"
+    "# pieces and hands: after a hand edit of those, delete them and they are recomputed.\n"
+)
+
+
+@dataclass(frozen=True, slots=True)
+class Settings:
+    """game.toml: everything about a game that is not its position."""
+
+    id: str
+    ruleset: str
+    board: str | None  # a board file (relative to the game directory), None for the shipped one
+    mode: str
+    commitment: str
+    players: tuple[Player, ...]
+    created: datetime
+    deadline: datetime | None = None
+
+    def player(self, civ: str) -> Player | None:
+        return next((p for p in self.players if p.civ == civ), None)
+
+    def to_data(self) -> dict[str, Any]:
+        data: dict[str, Any] = {
+            "game": {"id": self.id, "ruleset": self.ruleset, "board": self.board, "mode": self.mode,
+                     "created": self.created},
+            "dice": {"commitment": self.commitment, "chain_length": dice_chain.CHAIN_LENGTH},
+            "player": [{"civ": p.civ, "email": p.email, "secret_hash": p.secret_hash} for p in self.players],
+        }  # fmt: skip
+        if self.deadline is not None:
+            data["schedule"] = {"deadline": self.deadline}
+        return data
+
+    @classmethod
+    def from_data(cls, data: Mapping[str, Any]) -> Settings:
+        root = Fields(data)
+        root.only({"game", "dice", "player", "schedule", "intake", "delivery"})
+        game, dice = root.table("game"), root.table("dice")
+        mode = game.text("mode", "batch")
+        if mode not in MODES:
+            raise game.error("mode", f"'{mode}' is not a mode; use batch or stepwise")
+        players = tuple(
+            Player(f.text("civ"), f.text("email"), f.text("secret_hash")) for f in root.tables("player")
+        )
+        schedule = root.table("schedule", {})
+        deadline = schedule.data.get("deadline")
+        if deadline is not None and not (isinstance(deadline, datetime) and deadline.tzinfo):
+            raise schedule.error("deadline", "write a date and time with its offset, e.g. 2026-11-23T18:00:00+01:00")
+        created = game.data.get("created")
+        return cls(
+            id=check_game_id(game.text("id")),
+            ruleset=game.text("ruleset"),
+            board=game.text("board", None),
+            mode=mode,
+            commitment=dice.text("commitment"),
+            players=players,
+            created=created if isinstance(created, datetime) else datetime.now(timezone.utc),
+            deadline=deadline,
+        )
+
+
+class Game:
+    """A loaded game directory."""
+
+    def __init__(self, directory: GameDirectory, settings: Settings, board: Any, position: Any, phase_number: int) -> None:
+        self.directory = directory
+        self.settings = settings
+        self.ruleset: Ruleset[Any, Any, Any] = find_ruleset(settings.ruleset)
+        self.board = board
+        self.position = position
+        self.phase_number = phase_number
+        self._parser: OrderParser[Any] | None = None
+
+    # ---- loading --------------------------------------------------------------------
+
+    @classmethod
+    def load(cls, path: Path) -> Game:
+        directory = GameDirectory(path)
+        directory.require()
+        settings = _parse(directory.game_file, Settings.from_data)
+        ruleset = find_ruleset(settings.ruleset)
+        board = load_board(ruleset, _board_path(directory, settings.board, ruleset))
+        state = read_toml(directory.state_file)
+        position = _parse(directory.state_file, lambda data: ruleset.position_from_data(board, data), state)
+        dice = Fields(state).table("dice", {})
+        phase_number = _parse(directory.state_file, lambda _: dice.integer("phase_number", 1, minimum=0), state)
+        return cls(directory, settings, board, position, phase_number)
+
+    # ---- creating -------------------------------------------------------------------
+
+    @classmethod
+    def create(
+        cls,
+        path: Path,
+        specs: Sequence[PlayerSpec],
+        *,
+        ruleset_name: str = "mare-nostrum",
+        board_file: Path | None = None,
+        position_file: Path | None = None,
+        mode: str = "batch",
+        game_id: str | None = None,
+    ) -> tuple[Game, dict[str, str]]:
+        """A new game directory; returns the game and each player's secret (shown once)."""
+        directory = GameDirectory(path)
+        if directory.game_file.exists():
+            raise UsageError(f"{path} already holds a game; choose a new directory")
+        if mode not in MODES:
+            raise UsageError(f"'{mode}' is not a mode; use batch or stepwise")
+        game_id = check_game_id(game_id or path.resolve().name.lower())
+        ruleset = find_ruleset(ruleset_name)
+        board_path = board_file.resolve() if board_file else None
+        board = load_board(ruleset, board_path or default_board_path(ruleset))
+        civs = _player_civs(ruleset, board, specs)
+        root = dice_chain.new_root()
+        commitment = dice_chain.commitment_for(root)
+        setup_dice = ChainDice(game_id, 0, dice_chain.seed_for(root, 0))
+        if position_file is not None:
+            data = read_document(position_file)
+            position = _parse(position_file, lambda d: ruleset.position_from_data(board, d, civs), data)
+            phase_number = _parse(position_file, lambda d: Fields(d).table("dice", {}).integer("phase_number", 1, minimum=1), data)
+            events = [Event("position_imported", {"file": position_file.name})]
+        else:
+            position, events = ruleset.new_position(board, civs, setup_dice)
+            phase_number = 1
+        secrets_by_civ = {civ: spec.secret or new_secret() for civ, spec in zip(civs, specs)}
+        players = tuple(Player(civ, spec.email, hash_secret(secrets_by_civ[civ])) for civ, spec in zip(civs, specs))
+        settings = Settings(game_id, ruleset.name, str(board_path) if board_path else None, mode, commitment,
+                            players, datetime.now(timezone.utc).replace(microsecond=0))  # fmt: skip
+        game = cls(directory, settings, board, position, phase_number)
+        with game_lock(directory):
+            directory.make()
+            write_toml_atomic(directory.secrets_file, {
+                "dice": {"root": root.hex()}, "players": secrets_by_civ}, mode=0o600)  # fmt: skip
+            write_toml_atomic(directory.game_file, settings.to_data())
+            setup_record = DiceRecord(0, DiceSource.CHAIN, setup_dice.seed.hex(), tuple(setup_dice.rolls))
+            game._write_history(phase_slug(0, game.phase_info.turn, "setup"), events, setup_record)
+            game._open_phase()
+        return game, secrets_by_civ
+
+    # ---- the position ---------------------------------------------------------------
+
+    @property
+    def phase_info(self) -> PhaseInfo:
+        return self.ruleset.phase_info(self.position)
+
+    @property
+    def slug(self) -> str:
+        info = self.phase_info
+        return phase_slug(self.phase_number, info.turn, info.phase)
+
+    def state_data(self) -> dict[str, Any]:
+        """The position in the stable `state --json` shape (DESIGN.md)."""
+        return {
+            "game": self.settings.id,
+            "ruleset": self.settings.ruleset,
+            **self.ruleset.position_to_data(self.position),
+            "dice": {"commitment": self.settings.commitment, "phase_number": self.phase_number},
+        }
+
+    def playing(self) -> tuple[str, ...]:
+        return self.ruleset.playing(self.position)
+
+    @property
+    def parser(self) -> OrderParser[Any]:
+        if self._parser is None:
+            self._parser = OrderParser(self.ruleset.grammar, self.ruleset.transformer())
+        return self._parser
+
+    def find_player_civ(self, text: str) -> str:
+        match = self.ruleset.find_civ(self.board, text)
+        if len(match.keys) != 1:
+            hint = f"; did you mean {' or '.join(match.suggestions)}?" if match.suggestions else ""
+            raise UsageError(f"'{text}' is not a civilization of this game{hint}")
+        civ = match.keys[0]
+        if civ not in self.playing():
+            raise UsageError(f"{civ} is neutral in this game (R2.3) and gives no orders")
+        return civ
+
+    # ---- history and dice -----------------------------------------------------------
+
+    def _open_phase(self) -> None:
+        """Save the position as the phase opens: the state file and its history snapshot."""
+        write_toml_atomic(self.directory.state_file, self.state_data(), header=STATE_HEADER)
+        write_toml_atomic(self.directory.history_file(self.slug), {
+            "phase_number": self.phase_number, "label": self.phase_info.label,
+            "position": self.state_data()})  # fmt: skip
+
+    def _write_history(self, slug: str, events: Sequence[Event], record: DiceRecord) -> None:
+        write_toml_atomic(self.directory.history_file(slug), {
+            "phase_number": record.phase_number,
+            "dice": dice_record_to_data(record),
+            "events": [e.to_data() for e in events],
+        })  # fmt: skip
+
+    def dice_records(self) -> list[DiceRecord]:
+        """Every published dice record in history, oldest first."""
+        records = []
+        for path in sorted(self.directory.history.glob("*.toml")):
+            data = read_toml(path)
+            if "dice" in data:
+                records.append(_parse(path, dice_record_from_data, data))
+        return records
+
+    def verify_dice(self) -> tuple[int, list[str]]:
+        """(rolls checked, problems): recompute every revealed roll from its seed."""
+        records = self.dice_records()
+        problems = dice_chain.verify_records(self.settings.id, self.settings.commitment, records)
+        return sum(len(r.rolls) for r in records if r.source is DiceSource.CHAIN), problems
+
+
+def dice_record_to_data(record: DiceRecord) -> dict[str, Any]:
+    return {
+        "phase_number": record.phase_number,
+        "source": str(record.source),
+        "seed": record.seed,
+        "rolls": [{"number": r.number, "value": r.value, "purpose": r.purpose} for r in record.rolls],
+    }
+
+
+def dice_record_from_data(data: Mapping[str, Any]) -> DiceRecord:
+    dice = Fields(data).table("dice")
+    source = dice.text("source", "chain")
+    if source not in DiceSource.__members__.values():
+        raise dice.error("source", "use chain or external")
+    rolls = tuple(
+        Roll(f.integer("number", minimum=0), f.integer("value", minimum=1), f.text("purpose", ""))
+        for f in dice.tables("rolls", [])
+    )
+    return DiceRecord(dice.integer("phase_number", minimum=0), DiceSource(source), dice.text("seed", ""), rolls)
+
+
+def load_board(ruleset: Ruleset[Any, Any, Any], path: Path) -> Any:
+    return _parse(path, ruleset.parse_board, read_document(path))
+
+
+def default_board_path(ruleset: Ruleset[Any, Any, Any]) -> Path:
+    return package_file(ruleset.board.package, ruleset.board.path)
+
+
+def _board_path(directory: GameDirectory, board: str | None, ruleset: Ruleset[Any, Any, Any]) -> Path:
+    """game.toml's `board`: a path (relative to the game directory), or the shipped board."""
+    if board is None:
+        return default_board_path(ruleset)
+    path = Path(board)
+    return path if path.is_absolute() else directory.root / path
+
+
+def _player_civs(ruleset: Ruleset[Any, Any, Any], board: Any, specs: Sequence[PlayerSpec]) -> list[str]:
+    if len(specs) not in ruleset.player_counts:
+        counts = f"{min(ruleset.player_counts)} to {max(ruleset.player_counts)}"
+        raise UsageError(f"{ruleset.title} takes {counts} players, {len(specs)} were given (R1); add or remove --player")
+    civs: list[str] = []
+    for spec in specs:
+        match = ruleset.find_civ(board, spec.civ)
+        if len(match.keys) != 1:
+            hint = f"; did you mean {' or '.join(match.suggestions)}?" if match.suggestions else ""
+            names = ", ".join(ruleset.civilizations(board))
+            raise UsageError(f"'{spec.civ}' is not a civilization ({names}){hint}")
+        if match.keys[0] in civs:
+            raise UsageError(f"{match.keys[0]} is given twice; each civilization has one player")
+        civs.append(match.keys[0])
+    return civs
+
+
+def _parse(path: Path, read: Any, data: Any = None) -> Any:
+    """Run a reader over a file's data, naming the file and key when the data is wrong."""
+    try:
+        return read(read_toml(path) if data is None else data)
+    except DataError as error:
+        raise GameFileError.from_data_error(path, error) from None

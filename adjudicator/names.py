@@ -1,0 +1,75 @@
+"""Name matching that forgives case, accents and punctuation, and suggests on a miss."""
+
+from __future__ import annotations
+
+import difflib
+import re
+import unicodedata
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from typing import Generic, TypeVar
+
+K = TypeVar("K")
+K_co = TypeVar("K_co", covariant=True)
+
+_NOT_ALNUM = re.compile(r"[^0-9a-z]+")
+
+
+def normalise(text: str) -> str:
+    """`Athènes`, `athenes` and ` ATHENES!` all become `athenes`; `Mare-Ionium` becomes `mareionium`."""
+    decomposed = unicodedata.normalize("NFKD", text.casefold())
+    stripped = "".join(ch for ch in decomposed if not unicodedata.combining(ch))
+    stripped = stripped.replace("ß", "ss").replace("ł", "l").replace("ø", "o")
+    return _NOT_ALNUM.sub("", stripped)
+
+
+@dataclass(frozen=True, slots=True)
+class Match(Generic[K_co]):
+    """What a lookup found: one key, several keys (ambiguous), or none with suggestions."""
+
+    keys: tuple[K_co, ...]
+    suggestions: tuple[str, ...] = ()
+
+
+@dataclass(slots=True)
+class NameIndex(Generic[K]):
+    """Maps every spelling of a thing (name, aliases, id) to the thing's key."""
+
+    kind: str
+    _keys: dict[str, list[K]] = field(default_factory=dict)
+    _spelling: dict[str, str] = field(default_factory=dict)
+    _display: dict[K, str] = field(default_factory=dict)
+
+    def add(self, key: K, display: str, spellings: Iterable[str] = ()) -> None:
+        """Register `key` under its display name and every other spelling."""
+        self._display.setdefault(key, display)
+        for spelling in (display, *spellings):
+            norm = normalise(spelling)
+            if not norm:
+                continue
+            keys = self._keys.setdefault(norm, [])
+            if key not in keys:
+                keys.append(key)
+            self._spelling.setdefault(norm, spelling)
+
+    def display(self, key: K) -> str:
+        return self._display[key]
+
+    def collisions(self) -> dict[str, list[K]]:
+        """Spellings that lead to more than one key (a board error)."""
+        return {self._spelling[n]: keys for n, keys in self._keys.items() if len(keys) > 1}
+
+    def find(self, text: str) -> Match[K]:
+        norm = normalise(text)
+        if norm in self._keys:
+            return Match(tuple(self._keys[norm]))
+        close = difflib.get_close_matches(norm, list(self._keys), n=3, cutoff=0.7)
+        if not close and len(norm) >= 3:
+            close = [n for n in self._keys if n.startswith(norm)][:3]
+        suggestions: list[str] = []
+        for n in close:
+            for key in self._keys[n]:
+                shown = self._display[key]
+                if shown not in suggestions:
+                    suggestions.append(shown)
+        return Match((), tuple(suggestions))

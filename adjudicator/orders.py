@@ -1,0 +1,236 @@
+"""The order front end: raw text -> one result per order line, with its line number.
+
+Mail and forum text is cut into lines first: quoted lines (`>`) and comments (`#`) are
+set aside, `;` splits a line into several orders, and a line `end` or `--` ends the orders
+(a signature follows). Each piece is parsed on its own by the ruleset's Lark grammar, so a
+bad line costs only itself.
+"""
+
+from __future__ import annotations
+
+import re
+import tomllib
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field, replace
+from typing import Any, Generic, TypeVar
+
+from lark import Lark, Token, Transformer, UnexpectedInput, v_args
+from lark.visitors import merge_transformers
+
+from adjudicator.names import NameIndex
+from adjudicator.problems import OrderSyntaxError, Problem
+from adjudicator.resources import shipped_folder
+
+O = TypeVar("O")
+
+_STOP_LINE = re.compile(r"^\s*(end\.?|--\s*|__+)\s*$", re.IGNORECASE)
+_TURN = re.compile(r"\d+")
+
+
+@dataclass(frozen=True, slots=True)
+class GameHeader:
+    game: str
+
+
+@dataclass(frozen=True, slots=True)
+class PowerHeader:
+    power: str
+
+
+@dataclass(frozen=True, slots=True)
+class PasswordHeader:
+    secret: str
+
+
+@dataclass(frozen=True, slots=True)
+class PhaseHeader:
+    turn: int
+    phase: str
+
+
+Header = GameHeader | PowerHeader | PasswordHeader | PhaseHeader
+
+
+@dataclass(frozen=True, slots=True)
+class Piece:
+    """One order's text and where it stands in the submission."""
+
+    number: int
+    text: str
+
+
+@dataclass(frozen=True, slots=True)
+class SetAside:
+    """A line that carries no order, and why (quoted mail, comment, after `end`)."""
+
+    number: int
+    text: str
+    reason: str
+
+
+@dataclass(frozen=True, slots=True)
+class OrderLine(Generic[O]):
+    """An order line's fate: the order it became, or the problem that stopped it."""
+
+    number: int
+    text: str
+    order: O | None = None
+    problem: Problem | None = None
+
+    @property
+    def ok(self) -> bool:
+        return self.problem is None
+
+
+@dataclass(frozen=True, slots=True)
+class Submission(Generic[O]):
+    game: str | None = None
+    power: str | None = None
+    password: str | None = None
+    phase: PhaseHeader | None = None
+    lines: tuple[OrderLine[O], ...] = ()
+    set_aside: tuple[SetAside, ...] = ()
+    header_problems: tuple[OrderLine[O], ...] = field(default=())
+
+    @property
+    def problems(self) -> tuple[OrderLine[O], ...]:
+        return self.header_problems + tuple(line for line in self.lines if not line.ok)
+
+    @property
+    def orders(self) -> tuple[O, ...]:
+        return tuple(line.order for line in self.lines if line.ok and line.order is not None)
+
+
+def split_pieces(text: str) -> tuple[list[Piece], list[SetAside]]:
+    """Cut text into order pieces; every other line is kept with the reason it was skipped."""
+    pieces: list[Piece] = []
+    aside: list[SetAside] = []
+    lines = text.splitlines()
+    for number, raw in enumerate(lines, start=1):
+        stripped = raw.strip()
+        if _STOP_LINE.match(stripped):
+            aside.extend(SetAside(n, t, "after the end of the orders") for n, t in enumerate(lines[number:], start=number + 1) if t.strip())
+            aside.append(SetAside(number, raw, "end of the orders"))
+            break
+        if stripped.startswith(">"):
+            aside.append(SetAside(number, raw, "quoted text"))
+            continue
+        body, hash_sign, _comment = stripped.partition("#")
+        if hash_sign and not body.strip():
+            aside.append(SetAside(number, raw, "comment"))
+            continue
+        for part in body.split(";"):
+            if part.strip():
+                pieces.append(Piece(number, part.strip()))
+    aside.sort(key=lambda s: s.number)
+    return pieces, aside
+
+
+@v_args(inline=True)
+class HeaderTransformer(Transformer[Token, Header]):
+    def game_header(self, game: Token) -> GameHeader:
+        return GameHeader(str(game).lower())
+
+    def power_header(self, power: str) -> PowerHeader:
+        return PowerHeader(power)
+
+    def password_header(self, secret: Token) -> PasswordHeader:
+        return PasswordHeader(str(secret))
+
+    def phase_header(self, turn: Token, phase: str) -> PhaseHeader:
+        match = _TURN.search(str(turn))
+        return PhaseHeader(int(match.group()) if match else 0, phase.lower())
+
+
+class OrderParser(Generic[O]):
+    """A ruleset's grammar, loaded once, that parses one order line at a time."""
+
+    def __init__(self, grammar: str, transformer: Transformer[Token, O]) -> None:
+        folder = shipped_folder("grammar")
+        self._lark = Lark(
+            (folder / f"{grammar}.lark").read_text(encoding="utf-8"),
+            parser="lalr",
+            import_paths=[folder],
+            propagate_positions=True,
+            maybe_placeholders=False,
+        )
+        self._transformer = merge_transformers(transformer, common=HeaderTransformer())
+        examples_file = folder / f"{grammar}.errors.toml"
+        with examples_file.open("rb") as handle:
+            help_data = tomllib.load(handle)
+        self.examples: dict[str, list[str]] = {e["label"]: e["examples"] for e in help_data["error"]}
+        self._forms: Mapping[str, str] = help_data["forms"]
+        self._verbs: NameIndex[str] = NameIndex("order")
+        for verb in forms:
+            self._verbs.add(verb, verb)
+
+    def parse_line(self, piece: Piece) -> Any:
+        """The order or header a piece means; an `OrderSyntaxError` when it means nothing."""
+        try:
+            tree = self._lark.parse(piece.text)
+        except UnexpectedInput as error:
+            return self._syntax_error(piece, error)
+        return self._transformer.transform(tree)
+
+    def _syntax_error(self, piece: Piece, error: UnexpectedInput) -> OrderSyntaxError:
+        column = getattr(error, "column", 0) or 0
+        verb = piece.text.split()[0] if piece.text.split() else ""
+        match = self._verbs.find(verb)
+        if not match.keys:
+            hint = f"; did you mean '{match.suggestions[0]}'?" if match.suggestions else ""
+            known = ", ".join(sorted(self._forms))
+            return OrderSyntaxError(piece.number, 1, f"'{verb}' is not an order{hint} (orders: {known})")
+        label = error.match_examples(self._lark.parse, self.examples, use_accepts=True)
+        form = self._forms[match.keys[0]]
+        return OrderSyntaxError(piece.number, column, label or f"this '{verb}' order is not understood", form)
+
+
+def parse_submission(text: str, parser: OrderParser[O], is_order: Callable[[object], bool]) -> Submission[O]:
+    """Every line of a submission, with headers gathered and problems kept per line."""
+    pieces, aside = split_pieces(text)
+    headers: dict[type, Header] = {}
+    lines: list[OrderLine[O]] = []
+    header_problems: list[OrderLine[O]] = []
+    for piece in pieces:
+        result = parser.parse_line(piece)
+        if isinstance(result, OrderSyntaxError):
+            lines.append(OrderLine(piece.number, piece.text, problem=result))
+        elif isinstance(result, GameHeader | PowerHeader | PasswordHeader | PhaseHeader):
+            if type(result) in headers and headers[type(result)] != result:
+                header_problems.append(OrderLine(piece.number, _redacted(piece, result), problem=OrderSyntaxError(
+                    piece.number, 1, "this header line contradicts an earlier one; keep only one")))
+            headers.setdefault(type(result), result)
+            aside.append(SetAside(piece.number, _redacted(piece, result), "header"))
+        elif is_order(result):
+            lines.append(OrderLine(piece.number, piece.text, order=_with_line(result, piece.number)))
+    game = headers.get(GameHeader)
+    power = headers.get(PowerHeader)
+    password = headers.get(PasswordHeader)
+    phase = headers.get(PhaseHeader)
+    return Submission(
+        game=game.game if isinstance(game, GameHeader) else None,
+        power=power.power if isinstance(power, PowerHeader) else None,
+        password=password.secret if isinstance(password, PasswordHeader) else None,
+        phase=phase if isinstance(phase, PhaseHeader) else None,
+        lines=tuple(lines),
+        set_aside=tuple(sorted(aside, key=lambda s: s.number)),
+        header_problems=tuple(header_problems),
+    )
+
+
+def _redacted(piece: Piece, header: Header) -> str:
+    """A password line never travels further than the parser (intake, receipts, files)."""
+    return "password ********" if isinstance(header, PasswordHeader) else piece.text
+
+
+def _with_line(order: Any, number: int) -> Any:
+    return replace(order, line=number)
+
+
+def redact_passwords(text: str) -> str:
+    """The text with every password header's secret replaced, for storing and echoing."""
+    return _PASSWORD_LINE.sub(lambda m: m.group(1) + "********", text)
+
+
+_PASSWORD_LINE = re.compile(r"(?im)^([ \t]*(?:password|pass|secret)\s*:?\s+)\S+")
+

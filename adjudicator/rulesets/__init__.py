@@ -1,0 +1,107 @@
+"""The ruleset registry and the seam between generic code and a game's rules.
+
+Generic code (game, storage, intake, reports, CLI) talks to a ruleset only through the
+`Ruleset` protocol; it never imports a ruleset package by name. Only `REGISTRY` does.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any, Generic, Protocol, TypeVar
+
+from lark import Token, Transformer
+
+from adjudicator.dice import Dice
+from adjudicator.errors import UsageError
+from adjudicator.events import Event
+from adjudicator.names import Match, normalise
+from adjudicator.orders import OrderLine
+
+BoardT = TypeVar("BoardT")
+PositionT = TypeVar("PositionT")
+OrderT = TypeVar("OrderT")
+
+
+@dataclass(frozen=True, slots=True)
+class PhaseInfo:
+    """Where a position stands, in words generic code can file and show."""
+
+    turn: int
+    phase: str
+    step: str | None  # the civilization to move in stepwise mode
+    winner: str | None
+
+    @property
+    def label(self) -> str:
+        return f"T{self.turn} {self.phase}"
+
+
+@dataclass(frozen=True, slots=True)
+class BoardResource:
+    """Where a ruleset's shipped board file lives (package data)."""
+
+    package: str
+    path: str
+
+
+class Ruleset(Protocol, Generic[BoardT, PositionT, OrderT]):
+    name: str
+    aliases: tuple[str, ...]
+    title: str
+    grammar: str  # grammar/<grammar>.lark and grammar/<grammar>.errors.toml
+    board: BoardResource
+    player_counts: tuple[int, ...]
+
+    def parse_board(self, data: Mapping[str, Any]) -> BoardT:
+        """A validated board; raises DataError (with the key) or BoardError (every problem)."""
+        ...
+
+    def find_civ(self, board: BoardT, text: str) -> Match[str]:
+        """A civilization by name or alias (`Rome`, `Romans`)."""
+        ...
+
+    def civilizations(self, board: BoardT) -> tuple[str, ...]: ...
+
+    def new_position(self, board: BoardT, civs: Sequence[str], dice: Dice) -> tuple[PositionT, list[Event]]:
+        """The opening position for these civilizations, ready for the first phase."""
+        ...
+
+    def position_from_data(
+        self, board: BoardT, data: Mapping[str, Any], playing: Sequence[str] | None = None
+    ) -> PositionT:
+        """A position in the stable shape; with `playing`, the others are neutral."""
+        ...
+
+    def position_to_data(self, position: PositionT) -> dict[str, Any]: ...
+
+    def phase_info(self, position: PositionT) -> PhaseInfo: ...
+
+    def playing(self, position: PositionT) -> tuple[str, ...]: ...
+
+    def transformer(self) -> Transformer[Token, OrderT]: ...
+
+    def is_order(self, value: object) -> bool: ...
+
+    def validate(
+        self, board: BoardT, position: PositionT, civ: str, lines: Sequence[OrderLine[OrderT]]
+    ) -> list[OrderLine[OrderT]]: ...
+
+
+def _registry() -> dict[str, Ruleset[Any, Any, Any]]:
+    from adjudicator.rulesets.mare_nostrum import MARE_NOSTRUM
+
+    return {MARE_NOSTRUM.name: MARE_NOSTRUM}
+
+
+REGISTRY: Mapping[str, Ruleset[Any, Any, Any]] = _registry()
+
+
+def find_ruleset(name: str) -> Ruleset[Any, Any, Any]:
+    """A ruleset by name or alias (`mare-nostrum`, `Mare Nostrum`, `mn`)."""
+    wanted = normalise(name)
+    for ruleset in REGISTRY.values():
+        if wanted in {normalise(n) for n in (ruleset.name, ruleset.title, *ruleset.aliases)}:
+            return ruleset
+    known = ", ".join(REGISTRY)
+    raise UsageError(f"unknown ruleset '{name}'; the adjudicator knows {known}")

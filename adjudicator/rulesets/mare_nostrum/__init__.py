@@ -1,0 +1,66 @@
+"""The Mare Nostrum (2003) ruleset: RULES.md R1-R10 behind the `Ruleset` protocol."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from lark import Token, Transformer
+
+from adjudicator.dice import Dice
+from adjudicator.events import Event
+from adjudicator.names import Match
+from adjudicator.orders import OrderLine
+from adjudicator.rulesets import BoardResource, PhaseInfo
+from adjudicator.rulesets.mare_nostrum.board import Board, parse_board
+from adjudicator.rulesets.mare_nostrum.components import PLAYER_COUNTS, Civ
+from adjudicator.rulesets.mare_nostrum.model import Position
+from adjudicator.rulesets.mare_nostrum.orders import ORDER_PHASES, Order, OrderTransformer, TurnSequence
+from adjudicator.rulesets.mare_nostrum.position import position_from_data, position_to_data
+from adjudicator.rulesets.mare_nostrum.setup import basic_setup
+from adjudicator.rulesets.mare_nostrum.validate import validate_orders
+
+
+class MareNostrum:
+    name = "mare-nostrum"
+    aliases = ("mn", "mare nostrum 2003", "marenostrum")
+    title = "Mare Nostrum"
+    grammar = "mare_nostrum"
+    board = BoardResource(__name__, "boards/mare-nostrum-2003.toml")
+    player_counts = PLAYER_COUNTS
+
+    def parse_board(self, data: Mapping[str, Any]) -> Board:
+        return parse_board(data)
+
+    def find_civ(self, board: Board, text: str) -> Match[str]:
+        return board.civ_names.find(text)
+
+    def civilizations(self, board: Board) -> tuple[str, ...]:
+        return tuple(board.civilizations)
+
+    def new_position(self, board: Board, civs: Sequence[str], dice: Dice) -> tuple[Position, list[Event]]:
+        return basic_setup(board, [Civ(c) for c in civs], dice)
+
+    def position_from_data(self, board: Board, data: Mapping[str, Any], playing: Sequence[str] | None = None) -> Position:
+        return position_from_data(board, data, None if playing is None else [Civ(c) for c in playing])
+
+    def position_to_data(self, position: Position) -> dict[str, Any]:
+        return position_to_data(position)
+
+    def phase_info(self, position: Position) -> PhaseInfo:
+        return PhaseInfo(position.turn, str(position.phase), position.step, position.winner)
+
+    def playing(self, position: Position) -> tuple[str, ...]:
+        return position.playing
+
+    def transformer(self) -> Transformer[Token, Order]:
+        return OrderTransformer()
+
+    def is_order(self, value: object) -> bool:
+        return type(value) in ORDER_PHASES or isinstance(value, TurnSequence)
+
+    def validate(self, board: Board, position: Position, civ: str, lines: Sequence[OrderLine[Order]]) -> list[OrderLine[Order]]:
+        return validate_orders(board, position, Civ(civ), lines)
+
+
+MARE_NOSTRUM = MareNostrum()

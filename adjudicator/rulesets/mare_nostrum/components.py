@@ -1,0 +1,167 @@
+"""The game's pieces and cards as data (R1, R6.2, R9): counts, costs, names and aliases."""
+
+from __future__ import annotations
+
+from enum import StrEnum
+from types import MappingProxyType
+from typing import Final, NewType
+
+Civ = NewType("Civ", str)
+ProvinceId = NewType("ProvinceId", str)
+SeaId = NewType("SeaId", str)
+
+TAX: Final = "tax"
+
+
+class Phase(StrEnum):
+    TRADE = "trade"
+    BUILD = "build"
+    MILITARY = "military"
+
+
+class Role(StrEnum):
+    COMMERCE = "commerce"
+    POLITICAL = "political"
+    MILITARY = "military"
+
+    @property
+    def title(self) -> str:
+        return ROLE_TITLES[self]
+
+
+ROLE_TITLES: Final = MappingProxyType(
+    {
+        Role.COMMERCE: "Commerce Director",
+        Role.POLITICAL: "Political Leader",
+        Role.MILITARY: "Military Leader",
+    }
+)
+ROLE_ALIASES: Final = MappingProxyType(
+    {
+        Role.COMMERCE: ("commerce", "Commerce Director", "director", "trade"),
+        Role.POLITICAL: ("political", "Political Leader", "politics", "build"),
+        Role.MILITARY: ("military", "Military Leader", "war"),
+    }
+)
+
+
+class Piece(StrEnum):
+    """What a player can build (R6.2)."""
+
+    INFLUENCE = "influence"
+    CITY = "city"
+    CARAVAN = "caravan"
+    TEMPLE = "temple"
+    MARKET = "market"
+    FORTRESS = "fortress"
+    LEGION = "legion"
+    TRIREME = "trireme"
+
+
+class Unit(StrEnum):
+    """What a player can lose in a battle (R8.2)."""
+
+    LEGION = "legion"
+    TRIREME = "trireme"
+    FORTRESS = "fortress"
+
+
+class Building(StrEnum):
+    """Shared building tokens, limited per player count (R1.3)."""
+
+    CARAVAN = "caravan"
+    CITY = "city"
+    MARKET = "market"
+    TEMPLE = "temple"
+
+
+# R1: every commodity and how many cards of it the game has.
+COMMODITY_CARDS: Final = MappingProxyType(
+    {
+        "fish": 11, "grain": 11, "slaves": 11,
+        "wine": 7, "metal": 7, "fruit": 7, "livestock": 7, "oil": 7,
+        "gems": 5, "perfume": 5, "gold": 5, "papyrus": 5,
+    }
+)  # fmt: skip
+TAX_CARDS: Final = 35
+CARD_TOTALS: Final = MappingProxyType({TAX: TAX_CARDS, **COMMODITY_CARDS})
+
+CARD_ALIASES: Final = MappingProxyType(
+    {
+        TAX: ("taxes", "tax card", "tax cards", "coin", "coins"),
+        "fish": ("fishes",),
+        "grain": ("grains", "wheat", "corn"),
+        "slaves": ("slave",),
+        "wine": ("wines",),
+        "metal": ("metals", "ore", "iron"),
+        "fruit": ("fruits",),
+        "livestock": ("cattle", "cows", "sheep"),
+        "oil": ("olive oil", "olives", "oils"),
+        "gems": ("gem", "jewels", "jewellery"),
+        "perfume": ("perfumes", "incense"),
+        "gold": (),
+        "papyrus": ("papyri",),
+    }
+)
+
+# R1: each player's own pieces.
+UNIT_STOCK: Final = MappingProxyType({"legion": 8, "trireme": 5, "fortress": 8, "influence": 12})
+
+# R1.3: shared building tokens by number of players.
+BUILDING_SUPPLY: Final = MappingProxyType(
+    {
+        3: MappingProxyType({Building.CARAVAN: 18, Building.CITY: 8, Building.MARKET: 8, Building.TEMPLE: 4}),
+        4: MappingProxyType({Building.CARAVAN: 23, Building.CITY: 10, Building.MARKET: 10, Building.TEMPLE: 5}),
+        5: MappingProxyType({Building.CARAVAN: 28, Building.CITY: 12, Building.MARKET: 12, Building.TEMPLE: 6}),
+    }
+)
+PLAYER_COUNTS: Final = tuple(BUILDING_SUPPLY)
+
+# R6.2: what each piece costs before any hero or wonder changes it.
+PIECE_COST: Final = MappingProxyType(
+    {
+        Piece.INFLUENCE: 3, Piece.CITY: 3, Piece.CARAVAN: 3, Piece.LEGION: 3,
+        Piece.TRIREME: 3, Piece.FORTRESS: 3, Piece.TEMPLE: 6, Piece.MARKET: 6,
+    }
+)  # fmt: skip
+HERO_COST: Final = 9
+PYRAMIDS_COST: Final = 12
+
+# R9: general heroes and wonders, with aliases players write.
+GENERAL_HEROES: Final = MappingProxyType(
+    {
+        "Agamemnon": (),
+        "Archimedes": (),
+        "Solomon": ("Salomon",),
+        "Helen of Troy": ("Helen", "Helena"),
+        "Nebuchadnezzar": ("Nabuchodonosor", "Nebukadnezar"),
+        "Ulysses": ("Odysseus", "Ulisses"),
+    }
+)
+WONDERS: Final = MappingProxyType(
+    {
+        "Colossus": ("Colossus of Rhodes",),
+        "Hanging Gardens": ("Hanging Gardens of Babylon", "Gardens"),
+        "Temple of Artemis": ("Artemision",),
+        "Statue of Zeus": ("Zeus", "Statue"),
+        "Lighthouse": ("Lighthouse of Alexandria", "Pharos"),
+        "Mausoleum": ("Mausoleum of Halicarnassus",),
+        "Pyramids": ("Pyramid", "Great Pyramid"),
+    }
+)
+PYRAMIDS: Final = "Pyramids"
+CARDS_TO_WIN: Final = 4  # R10: heroes and wonders owned, the civilization hero included
+
+# Demonyms players write in `power`, `sequence` and `from` (the board holds the names).
+CIV_ALIASES: Final = MappingProxyType(
+    {
+        "Rome": ("Roman", "Romans", "Roma"),
+        "Carthage": ("Carthaginian", "Carthaginians", "Carthago"),
+        "Greece": ("Greek", "Greeks", "Hellas"),
+        "Egypt": ("Egyptian", "Egyptians", "Aegyptus"),
+        "Babylon": ("Babylonian", "Babylonians", "Babylonia"),
+    }
+)
+
+# R3.3: the fixed table order used for default sequences.
+TABLE_ORDER: Final = ("Rome", "Greece", "Babylon", "Egypt", "Carthage")

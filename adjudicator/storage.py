@@ -1,0 +1,190 @@
+"""The game directory on disk: layout, TOML read/write, atomic replace and the lock.
+
+Every write goes to a temporary file in the same folder, is fsynced and then renamed over
+the target, so a crash leaves either the old file or the new one, never half of one.
+"""
+
+from __future__ import annotations
+
+import errno
+import fcntl
+import json
+import os
+import re
+import tempfile
+import time
+import tomllib
+from collections.abc import Iterator, Mapping
+from contextlib import contextmanager
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import tomli_w
+
+from adjudicator.errors import GameFileError, GameLockedError, UsageError
+
+GAME_ID = re.compile(r"^[a-z0-9][a-z0-9-]{0,62}$")
+
+
+def check_game_id(game_id: str) -> str:
+    """Game ids become file names and mail tags, so they are plain slugs."""
+    if not GAME_ID.match(game_id):
+        raise UsageError(
+            f"'{game_id}' is not a usable game id; use lower-case letters, digits and "
+            "hyphens (at most 63), starting with a letter or digit"
+        )
+    return game_id
+
+
+def without_none(value: Any) -> Any:
+    """TOML has no null: a key whose value is None is left out (and read back as None)."""
+    if isinstance(value, Mapping):
+        return {k: without_none(v) for k, v in value.items() if v is not None}
+    if isinstance(value, list | tuple):
+        return [without_none(v) for v in value]
+    return value
+
+
+def read_toml(path: Path) -> dict[str, Any]:
+    try:
+        with path.open("rb") as handle:
+            return tomllib.load(handle)
+    except FileNotFoundError:
+        raise GameFileError(path, "file not found") from None
+    except tomllib.TOMLDecodeError as error:
+        raise GameFileError(path, f"not valid TOML ({error})") from None
+
+
+def read_document(path: Path) -> dict[str, Any]:
+    """A position or board given by the moderator: TOML, or JSON when it ends in .json."""
+    if path.suffix.lower() != ".json":
+        return read_toml(path)
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+    except FileNotFoundError:
+        raise GameFileError(path, "file not found") from None
+    except (json.JSONDecodeError, UnicodeDecodeError) as error:
+        raise GameFileError(path, f"not valid JSON ({error})") from None
+    if not isinstance(data, dict):
+        raise GameFileError(path, "the top level must be an object")
+    return data
+
+
+def write_bytes_atomic(path: Path, data: bytes, mode: int = 0o644) -> None:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    descriptor, temporary = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
+    try:
+        os.fchmod(descriptor, mode)
+        with os.fdopen(descriptor, "wb") as handle:
+            handle.write(data)
+            handle.flush()
+            os.fsync(handle.fileno())
+        os.replace(temporary, path)
+    except BaseException:
+        Path(temporary).unlink(missing_ok=True)
+        raise
+    _fsync_directory(path.parent)
+
+
+def write_text_atomic(path: Path, text: str, mode: int = 0o644) -> None:
+    write_bytes_atomic(path, text.encode("utf-8"), mode)
+
+
+def write_toml_atomic(path: Path, data: Mapping[str, Any], mode: int = 0o644, header: str = "") -> None:
+    text = tomli_w.dumps(without_none(data))
+    write_text_atomic(path, header + text, mode)
+
+
+def _fsync_directory(folder: Path) -> None:
+    descriptor = os.open(folder, os.O_RDONLY)
+    try:
+        os.fsync(descriptor)
+    finally:
+        os.close(descriptor)
+
+
+@dataclass(frozen=True, slots=True)
+class GameDirectory:
+    """Where each file of a game lives (DESIGN.md, "Game directory")."""
+
+    root: Path
+
+    @property
+    def game_file(self) -> Path:
+        return self.root / "game.toml"
+
+    @property
+    def state_file(self) -> Path:
+        return self.root / "state.toml"
+
+    @property
+    def secrets_file(self) -> Path:
+        return self.root / "secrets.toml"
+
+    @property
+    def lock_file(self) -> Path:
+        return self.root / ".lock"
+
+    @property
+    def history(self) -> Path:
+        return self.root / "history"
+
+    @property
+    def orders(self) -> Path:
+        return self.root / "orders"
+
+    @property
+    def inbox(self) -> Path:
+        return self.root / "inbox"
+
+    @property
+    def reports(self) -> Path:
+        return self.root / "reports"
+
+    def history_file(self, phase_slug: str) -> Path:
+        return self.history / f"{phase_slug}.toml"
+
+    def orders_folder(self, phase_slug: str) -> Path:
+        return self.orders / phase_slug
+
+    def make(self) -> None:
+        for folder in (self.root, self.history, self.orders, self.inbox, self.reports):
+            folder.mkdir(parents=True, exist_ok=True)
+
+    def require(self) -> None:
+        if not self.game_file.is_file():
+            raise UsageError(
+                f"{self.root} is not a game directory (no game.toml); create one with "
+                "'adjudicator new DIR --player CIV:EMAIL …'"
+            )
+
+
+def phase_slug(phase_number: int, turn: int, phase: str) -> str:
+    """`007-T03-build`: sorts by running number and says what the phase was."""
+    return f"{phase_number:03d}-T{turn:02d}-{phase}"
+
+
+@contextmanager
+def game_lock(directory: GameDirectory, wait_seconds: float = 10.0) -> Iterator[None]:
+    """Hold the game's lock; a second process waits up to `wait_seconds`, then gives up."""
+    directory.root.mkdir(parents=True, exist_ok=True)
+    with directory.lock_file.open("a+") as handle:
+        deadline = time.monotonic() + wait_seconds
+        while True:
+            try:
+                fcntl.flock(handle.fileno(), fcntl.LOCK_EX | fcntl.LOCK_NB)
+                break
+            except OSError as error:
+                if error.errno not in (errno.EAGAIN, errno.EACCES):
+                    raise
+                if time.monotonic() >= deadline:
+                    raise GameLockedError(
+                        f"another adjudicator process is working on {directory.root}; "
+                        "wait for it to finish and run the command again"
+                    ) from None
+                time.sleep(0.05)
+        try:
+            yield
+        finally:
+            fcntl.flock(handle.fileno(), fcntl.LOCK_UN)
