@@ -161,7 +161,7 @@ class OrderParser(Generic[O]):
         self.examples: dict[str, list[str]] = {e["label"]: e["examples"] for e in help_data["error"]}
         self._forms: Mapping[str, str] = help_data["forms"]
         self._verbs: NameIndex[str] = NameIndex("order")
-        for verb in forms:
+        for verb in self._forms:
             self._verbs.add(verb, verb)
 
     def parse_line(self, piece: Piece) -> Any:
@@ -193,6 +193,7 @@ def parse_submission(text: str, parser: OrderParser[O], is_order: Callable[[obje
     header_problems: list[OrderLine[O]] = []
     for piece in pieces:
         result = parser.parse_line(piece)
+        piece = Piece(piece.number, redact_passwords(piece.text))
         if isinstance(result, OrderSyntaxError):
             lines.append(OrderLine(piece.number, piece.text, problem=result))
         elif isinstance(result, GameHeader | PowerHeader | PasswordHeader | PhaseHeader):
@@ -203,6 +204,8 @@ def parse_submission(text: str, parser: OrderParser[O], is_order: Callable[[obje
             aside.append(SetAside(piece.number, _redacted(piece, result), "header"))
         elif is_order(result):
             lines.append(OrderLine(piece.number, piece.text, order=_with_line(result, piece.number)))
+        else:  # a grammar rule without a transformer method: a bug, never a dropped line
+            raise TypeError(f"line {piece.number} parsed to {result!r}, which is neither order nor header")
     game = headers.get(GameHeader)
     power = headers.get(PowerHeader)
     password = headers.get(PasswordHeader)

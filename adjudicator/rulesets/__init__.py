@@ -63,6 +63,10 @@ class Ruleset(Protocol, Generic[BoardT, PositionT, OrderT]):
 
     def civilizations(self, board: BoardT) -> tuple[str, ...]: ...
 
+    def place_names(self, board: BoardT) -> Mapping[str, str]:
+        """Place id -> display name, for reports."""
+        ...
+
     def new_position(self, board: BoardT, civs: Sequence[str], dice: Dice) -> tuple[PositionT, list[Event]]:
         """The opening position for these civilizations, ready for the first phase."""
         ...

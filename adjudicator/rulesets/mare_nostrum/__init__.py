@@ -38,6 +38,9 @@ class MareNostrum:
     def civilizations(self, board: Board) -> tuple[str, ...]:
         return tuple(board.civilizations)
 
+    def place_names(self, board: Board) -> dict[str, str]:
+        return {**{p.id: p.name for p in board.provinces.values()}, **{s.id: s.name for s in board.seas.values()}}
+
     def new_position(self, board: Board, civs: Sequence[str], dice: Dice) -> tuple[Position, list[Event]]:
         return basic_setup(board, [Civ(c) for c in civs], dice)
 

@@ -288,6 +288,9 @@ class _Attacks:
 class OrderTransformer(Transformer[Token, Order]):
     """Parse tree -> order value. Line numbers are added by the caller."""
 
+    def start(self, item: Order) -> Order:
+        return item
+
     # shared pieces
     def name(self, *words: Token) -> str:
         return " ".join(str(w) for w in words)

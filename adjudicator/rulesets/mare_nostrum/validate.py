@@ -216,8 +216,10 @@ def _offer(c: _Context, order: Offer) -> None:
 
 
 def _take(c: _Context, order: Take) -> None:
-    if order.choice.casefold() not in TAKE_CLASSES:
-        c.card(order.choice)
+    choices = card_index()
+    for word, meaning in TAKE_CLASSES.items():
+        choices.add(meaning, word)
+    c.find(choices, order.choice, "card")
     if order.source is not None:
         source = c.other_civ(order.source, "R5.3")
         if c.position.players[source].neutral:

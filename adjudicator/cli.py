@@ -1,0 +1,162 @@
+"""The moderator's command line: argument parsing and printing only.
+
+Every command calls one function in `adjudicator.commands`, imported inside the command so
+that `adjudicator --help` stays fast.
+"""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Callable
+from pathlib import Path
+from typing import Annotated, Optional, ParamSpec, TypeVar
+
+import typer
+
+from adjudicator.outcome import Outcome
+
+P = ParamSpec("P")
+R = TypeVar("R")
+
+app = typer.Typer(
+    rich_markup_mode="rich",
+    no_args_is_help=True,
+    context_settings={"help_option_names": ["-h", "--help"]},
+    pretty_exceptions_show_locals=False,
+    help="Adjudicate play-by-email and play-by-forum games of Mare Nostrum.",
+)
+board_app = typer.Typer(no_args_is_help=True, help="Check or show a board file.")
+app.add_typer(board_app, name="board")
+
+GameDir = Annotated[Path, typer.Argument(help="The game directory.", show_default=False)]
+PowerOption = Annotated[Optional[str], typer.Option("--power", "-p", help="Whose orders (else the 'power' line).")]
+RulesetOption = Annotated[str, typer.Option("--ruleset", help="The ruleset of the board.")]
+
+
+def _friendly(command: Callable[P, Outcome]) -> Callable[P, None]:
+    """Print the outcome; turn our errors into one line on stderr and exit code 1."""
+
+    @functools.wraps(command)
+    def run(*args: P.args, **kwargs: P.kwargs) -> None:
+        from adjudicator.errors import AdjudicatorError
+
+        try:
+            outcome = command(*args, **kwargs)
+        except AdjudicatorError as error:
+            from rich.console import Console
+
+            Console(stderr=True, soft_wrap=True, highlight=False).print(f"error: {error}", markup=False)
+            raise typer.Exit(1) from None
+        typer.echo(outcome.text.rstrip("\n"))
+        if not outcome.ok:
+            raise typer.Exit(1)
+
+    return run
+
+
+@app.command()
+@_friendly
+def new(
+    directory: GameDir,
+    *,
+    player: Annotated[list[str], typer.Option("--player", help="CIV:EMAIL or CIV:EMAIL:SECRET, once per player (3 to 5).")],
+    position: Annotated[Optional[Path], typer.Option(help="Start from this position (TOML or JSON) instead of the basic setup.")] = None,
+    mode: Annotated[str, typer.Option(help="batch (all sequential orders due together) or stepwise.")] = "batch",
+    board: Annotated[Optional[Path], typer.Option(help="A board file of your own instead of the shipped one.")] = None,
+    game_id: Annotated[Optional[str], typer.Option("--id", help="Game id (default: the directory's name).")] = None,
+    ruleset: RulesetOption = "mare-nostrum",
+) -> Outcome:
+    """Create a game: basic setup (R2) and turn 1 income, or a given position."""
+    from adjudicator.commands import create_game
+
+    return create_game(directory, player, position=position, mode=mode, board=board, game_id=game_id, ruleset=ruleset)
+
+
+@app.command()
+@_friendly
+def state(directory: GameDir, *, json: Annotated[bool, typer.Option("--json", help="The stable JSON shape.")] = False) -> Outcome:
+    """Show the current position."""
+    from adjudicator.commands import state as show_state
+
+    return show_state(directory, as_json=json)
+
+
+@app.command()
+@_friendly
+def status(directory: GameDir) -> Outcome:
+    """Show the phase, the deadline and who has submitted orders."""
+    from adjudicator.commands import status as show_status
+
+    return show_status(directory)
+
+
+@app.command()
+@_friendly
+def check(
+    directory: GameDir,
+    file: Annotated[str, typer.Argument(help="The orders file, or - for standard input.")],
+    *,
+    power: PowerOption = None,
+) -> Outcome:
+    """Check orders against the position without storing them (exit 1 on any error)."""
+    from adjudicator.commands import check_orders
+
+    return check_orders(directory, file, power)
+
+
+@app.command()
+@_friendly
+def submit(
+    directory: GameDir,
+    file: Annotated[str, typer.Argument(help="The orders file, or - for standard input.")],
+    *,
+    power: PowerOption = None,
+) -> Outcome:
+    """Enter a player's orders for this phase, replacing his earlier ones."""
+    from adjudicator.commands import submit_orders
+
+    return submit_orders(directory, file, power)
+
+
+@app.command("verify-dice")
+@_friendly
+def verify_dice(directory: GameDir) -> Outcome:
+    """Recompute every revealed roll from its seed and check the seeds against the commitment."""
+    from adjudicator.commands import verify_dice as verify
+
+    return verify(directory)
+
+
+@app.command()
+@_friendly
+def demo(directory: Annotated[Optional[Path], typer.Argument(help="A new folder (default: a temporary one).")] = None) -> Outcome:
+    """Play the shipped example game into a fresh folder and show where everything is."""
+    from adjudicator.commands import demo as run_demo
+
+    return run_demo(directory)
+
+
+@board_app.command("check")
+@_friendly
+def board_check(
+    file: Annotated[Optional[Path], typer.Argument(help="A board file (default: the shipped board).")] = None,
+    *,
+    ruleset: RulesetOption = "mare-nostrum",
+) -> Outcome:
+    """Check a board: symmetric adjacency, reachability, names, setups."""
+    from adjudicator.commands import board_check as check_board
+
+    return check_board(file, ruleset)
+
+
+@board_app.command("show")
+@_friendly
+def board_show(
+    file: Annotated[Optional[Path], typer.Argument(help="A board file (default: the shipped board).")] = None,
+    *,
+    ruleset: RulesetOption = "mare-nostrum",
+) -> Outcome:
+    """Show a board's provinces, seas and setups, with where each fact comes from."""
+    from adjudicator.commands import board_show as show_board
+
+    return show_board(file, ruleset)

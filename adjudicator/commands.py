@@ -1,0 +1,138 @@
+"""What each CLI command does, as functions that return the text to print.
+
+The CLI only parses arguments and prints; everything it shows is made here, so every
+command can be tested without a terminal and reused by other front ends.
+"""
+
+from __future__ import annotations
+
+import json
+import shutil
+import sys
+import tempfile
+from datetime import datetime, timezone
+from pathlib import Path
+
+from adjudicator.errors import BoardError, DataError, GameFileError, UsageError
+from adjudicator.game import Game, default_board_path, load_board
+from adjudicator.outcome import Outcome
+from adjudicator.players import parse_player_spec
+from adjudicator.reports import Renderer
+from adjudicator.resources import shipped_folder
+from adjudicator.rulesets import find_ruleset
+from adjudicator.storage import game_lock, read_toml
+from adjudicator.submissions import check_submission, store_submission, submitted
+
+
+def read_orders_file(file: str) -> str:
+    """Orders from a file, or from standard input for `-`; UTF-8, else Latin-1."""
+    raw = sys.stdin.buffer.read() if file == "-" else _read_bytes(Path(file))
+    try:
+        return raw.decode("utf-8-sig")
+    except UnicodeDecodeError:
+        return raw.decode("latin-1")
+
+
+def _read_bytes(path: Path) -> bytes:
+    try:
+        return path.read_bytes()
+    except FileNotFoundError:
+        raise UsageError(f"{path}: file not found") from None
+    except IsADirectoryError:
+        raise UsageError(f"{path} is a folder; give the orders file") from None
+
+
+def create_game(path: Path, players: list[str], *, position: Path | None, mode: str, board: Path | None,
+                game_id: str | None, ruleset: str) -> Outcome:
+    specs = [parse_player_spec(p) for p in players]
+    game, secrets_by_civ = Game.create(path, specs, ruleset_name=ruleset, board_file=board,
+                                       position_file=position, mode=mode, game_id=game_id)  # fmt: skip
+    return Outcome(_renderer(game).render("created.txt.j2", game=game, secrets=secrets_by_civ, state=game.state_data()))
+
+
+def state(path: Path, as_json: bool) -> Outcome:
+    game = Game.load(path)
+    data = game.state_data()
+    if as_json:
+        return Outcome(json.dumps(data, indent=2, ensure_ascii=False))
+    return Outcome(_renderer(game).render("state.txt.j2", state=data, names=game.ruleset.place_names(game.board)))
+
+
+def status(path: Path, now: datetime | None = None) -> Outcome:
+    game = Game.load(path)
+    now = now or datetime.now(timezone.utc)
+    deadline = game.settings.deadline
+    return Outcome(_renderer(game).render(
+        "status.txt.j2", game=game, info=game.phase_info, submitted=submitted(game), now=now,
+        remaining=(deadline - now) if deadline else None, playing=game.playing(),
+        neutral=[c for c in game.ruleset.civilizations(game.board) if c not in game.playing()],
+    ))  # fmt: skip
+
+
+def check_orders(path: Path, file: str, power: str | None) -> Outcome:
+    game = Game.load(path)
+    checked = check_submission(game, read_orders_file(file), power)
+    return Outcome(_renderer(game).render("receipt.txt.j2", checked=checked, stored=None), ok=checked.errors == 0)
+
+
+def submit_orders(path: Path, file: str, power: str | None) -> Outcome:
+    """Store a submission entered by the moderator; lines with errors are kept and reported."""
+    game = Game.load(path)
+    text = read_orders_file(file)
+    with game_lock(game.directory):
+        checked = check_submission(game, text, power)
+        stored = store_submission(game, checked, text, source="moderator (adjudicator submit)")
+    shown = stored.relative_to(game.directory.root)
+    return Outcome(_renderer(game).render("receipt.txt.j2", checked=checked, stored=shown), ok=checked.errors == 0)
+
+
+def board_check(file: Path | None, ruleset_name: str) -> Outcome:
+    ruleset = find_ruleset(ruleset_name)
+    path = file or default_board_path(ruleset)
+    try:
+        board = load_board(ruleset, path)
+    except BoardError as error:
+        lines = "\n".join(f"  - {p}" for p in error.problems)
+        return Outcome(f"{path}: {len(error.problems)} problem(s)\n{lines}", ok=False)
+    except (GameFileError, DataError) as error:
+        return Outcome(str(error), ok=False)
+    names = ruleset.place_names(board)
+    return Outcome(f"{path}: a sound board ({len(names)} places; adjacency symmetric, every place reachable, setups consistent)")
+
+
+def board_show(file: Path | None, ruleset_name: str) -> Outcome:
+    ruleset = find_ruleset(ruleset_name)
+    path = file or default_board_path(ruleset)
+    board = load_board(ruleset, path)
+    return Outcome(Renderer(ruleset.name).render("board.txt.j2", board=board, path=path, names=ruleset.place_names(board)))
+
+
+def verify_dice(path: Path) -> Outcome:
+    game = Game.load(path)
+    checked, problems = game.verify_dice()
+    if problems:
+        return Outcome("dice verification FAILED:\n" + "\n".join(f"  - {p}" for p in problems), ok=False)
+    return Outcome(f"{checked} roll(s) in {len(game.dice_records())} phase(s) recomputed from the revealed seeds; "
+                   f"all match the commitment {game.settings.commitment}")  # fmt: skip
+
+
+def demo(path: Path | None) -> Outcome:
+    """Create the shipped example game in a fresh folder and enter its players' orders."""
+    source = shipped_folder("games") / "demo"
+    spec = read_toml(source / "demo.toml")
+    target = path or Path(tempfile.mkdtemp(prefix="adjudicator-demo-")) / spec["game"]["id"]
+    if target.exists() and any(target.iterdir()):
+        raise UsageError(f"{target} is not empty; give a new folder for the demo game")
+    shown = [create_game(target, [p for p in spec["game"]["players"]], position=None, mode="batch",
+                         board=None, game_id=spec["game"]["id"], ruleset=spec["game"]["ruleset"]).text]  # fmt: skip
+    for orders in sorted((source / "orders").glob("*.txt")):
+        shown.append(f"$ adjudicator submit {target} {orders.name}\n" + submit_orders(target, str(orders), None).text)
+    shown.append(state(target, as_json=False).text)
+    shown.append(status(target).text)
+    shutil.copy(source / "README.md", target / "DEMO.md")
+    shown.append(f"The demo game is in {target} (see DEMO.md there).")
+    return Outcome("\n".join(shown))
+
+
+def _renderer(game: Game) -> Renderer:
+    return Renderer(game.ruleset.name)

@@ -1,0 +1,134 @@
+"""Checking and storing a player's orders for the current phase.
+
+A submission is checked line by line against the position; the whole text (passwords
+masked) is stored with its provenance, and an earlier submission of the same player for
+the phase is moved aside, never deleted.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import re
+from dataclasses import dataclass
+from datetime import datetime, timezone
+from pathlib import Path
+from typing import Any
+
+from adjudicator.errors import AdjudicatorError
+from adjudicator.game import Game
+from adjudicator.orders import OrderLine, SetAside, Submission, parse_submission, redact_passwords
+from adjudicator.storage import write_text_atomic
+
+_RECEIVED = re.compile(r"^# received: (\S+)$", re.MULTILINE)
+
+
+class SubmissionError(AdjudicatorError):
+    """The submission as a whole cannot be used (wrong game, phase or power)."""
+
+
+@dataclass(frozen=True, slots=True)
+class EchoLine:
+    number: int
+    text: str
+    status: str  # OK, ERROR, or the reason a line was set aside
+    message: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class CheckedSubmission:
+    game: str
+    phase_label: str
+    power: str
+    submission: Submission[Any]
+    lines: tuple[OrderLine[Any], ...]
+
+    @property
+    def accepted(self) -> int:
+        return sum(1 for line in self.lines if line.ok)
+
+    @property
+    def errors(self) -> int:
+        return sum(1 for line in self.lines if not line.ok) + len(self.submission.header_problems)
+
+    @property
+    def echo(self) -> list[EchoLine]:
+        """Every line of the text, in order, with what became of it."""
+        rows = [
+            EchoLine(line.number, line.text, "OK" if line.ok else "ERROR", "" if line.problem is None else line.problem.message)
+            for line in (*self.lines, *self.submission.header_problems)
+        ]
+        rows += [_aside(a) for a in self.submission.set_aside]
+        return sorted(rows, key=lambda row: row.number)
+
+
+def _aside(line: SetAside) -> EchoLine:
+    status = "header" if line.reason == "header" else "--"
+    return EchoLine(line.number, line.text.strip(), status, "" if line.reason == "header" else f"({line.reason})")
+
+
+def check_submission(game: Game, text: str, power: str | None = None) -> CheckedSubmission:
+    """Parse and validate without storing anything."""
+    submission = parse_submission(text, game.parser, game.ruleset.is_order)
+    civ = _power(game, submission, power)
+    _check_guards(game, submission)
+    lines = game.ruleset.validate(game.board, game.position, civ, submission.lines)
+    return CheckedSubmission(game.settings.id, game.phase_info.label, civ, submission, tuple(lines))
+
+
+def _power(game: Game, submission: Submission[Any], power: str | None) -> str:
+    if power is None and submission.power is None:
+        raise SubmissionError("say whose orders these are: add a line 'power CIVILIZATION' or use --power")
+    civ = game.find_player_civ(power or submission.power or "")
+    if power is not None and submission.power is not None:
+        named = game.find_player_civ(submission.power)
+        if named != civ:
+            raise SubmissionError(f"the text says 'power {submission.power}' but --power says {civ}; make them agree")
+    return civ
+
+
+def _check_guards(game: Game, submission: Submission[Any]) -> None:
+    if submission.game is not None and submission.game != game.settings.id:
+        raise SubmissionError(f"these orders are for game '{submission.game}', not '{game.settings.id}'")
+    guard = submission.phase
+    info = game.phase_info
+    if guard is not None and (guard.turn, guard.phase) != (info.turn, info.phase):
+        raise SubmissionError(
+            f"these orders are for T{guard.turn} {guard.phase}, but the game is at {info.label}; "
+            "remove the 'phase' line or send orders for the current phase"
+        )
+
+
+def store_submission(game: Game, checked: CheckedSubmission, text: str, source: str,
+                     received: datetime | None = None) -> Path:
+    """Keep the text as the player's orders for this phase; an earlier file is moved aside."""
+    received = received or datetime.now(timezone.utc).replace(microsecond=0)
+    folder = game.directory.orders_folder(game.slug)
+    target = folder / f"{checked.power}.txt"
+    if target.exists():
+        earlier = _received(target) or received
+        aside = folder / "superseded" / f"{checked.power}-{earlier.strftime('%Y%m%dT%H%M%S')}.txt"
+        counter = 1
+        while aside.exists():
+            counter += 1
+            aside = aside.with_name(f"{checked.power}-{earlier.strftime('%Y%m%dT%H%M%S')}-{counter}.txt")
+        aside.parent.mkdir(parents=True, exist_ok=True)
+        target.replace(aside)
+    stored_text = redact_passwords(text).rstrip("\n") + "\n"
+    header = "".join(f"# {key}: {value}\n" for key, value in (
+        ("game", game.settings.id), ("phase", game.slug), ("power", checked.power), ("source", source),
+        ("received", received.isoformat()), ("sha256", hashlib.sha256(stored_text.encode()).hexdigest()),
+        ("checked", f"{checked.accepted} accepted, {checked.errors} with errors"),
+    ))  # fmt: skip
+    write_text_atomic(target, header + "\n" + stored_text)
+    return target
+
+
+def _received(path: Path) -> datetime | None:
+    match = _RECEIVED.search(path.read_text(encoding="utf-8"))
+    return datetime.fromisoformat(match.group(1)) if match else None
+
+
+def submitted(game: Game) -> dict[str, datetime | None]:
+    """Who has orders on file for the current phase, and when they came."""
+    folder = game.directory.orders_folder(game.slug)
+    return {civ: _received(folder / f"{civ}.txt") for civ in game.playing() if (folder / f"{civ}.txt").exists()}
