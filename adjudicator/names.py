@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import difflib
 import re
 import unicodedata
 from collections.abc import Iterable
@@ -21,6 +20,25 @@ def normalise(text: str) -> str:
     stripped = "".join(ch for ch in decomposed if not unicodedata.combining(ch))
     stripped = stripped.replace("ß", "ss").replace("ł", "l").replace("ø", "o")
     return _NOT_ALNUM.sub("", stripped)
+
+
+def similarity(a: str, b: str) -> float:
+    """1 minus the optimal-string-alignment distance over the longer length.
+
+    Typing mistakes are mostly one letter wrong, missing, extra or two letters swapped;
+    each of those costs 1 here (difflib's ratio scores a swap like two changes).
+    """
+    if not a or not b:
+        return 0.0
+    previous_row: list[int] = []
+    row = list(range(len(b) + 1))
+    for i, ca in enumerate(a, start=1):
+        before, previous_row, row = previous_row, row, [i] + [0] * len(b)
+        for j, cb in enumerate(b, start=1):
+            row[j] = min(previous_row[j] + 1, row[j - 1] + 1, previous_row[j - 1] + (ca != cb))
+            if i > 1 and j > 1 and ca == b[j - 2] and a[i - 2] == cb:
+                row[j] = min(row[j], before[j - 2] + 1)
+    return 1 - row[-1] / max(len(a), len(b))
 
 
 @dataclass(frozen=True, slots=True)
@@ -63,7 +81,9 @@ class NameIndex(Generic[K]):
         norm = normalise(text)
         if norm in self._keys:
             return Match(tuple(self._keys[norm]))
-        close = difflib.get_close_matches(norm, list(self._keys), n=3, cutoff=0.7)
+        scored = sorted(((similarity(norm, known), known) for known in self._keys), reverse=True)
+        best = scored[0][0] if scored else 0.0
+        close = [known for score, known in scored[:3] if score >= 0.6 and score >= best - 0.08]
         if not close and len(norm) >= 3:
             close = [n for n in self._keys if n.startswith(norm)][:3]
         suggestions: list[str] = []

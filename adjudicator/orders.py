@@ -180,7 +180,7 @@ class OrderParser(Generic[O]):
             hint = f"; did you mean '{match.suggestions[0]}'?" if match.suggestions else ""
             known = ", ".join(sorted(self._forms))
             return OrderSyntaxError(piece.number, 1, f"'{verb}' is not an order{hint} (orders: {known})")
-        label = error.match_examples(self._lark.parse, self.examples, use_accepts=True)
+        label = error.match_examples(self._lark.parse, self.examples, use_accepts=False)  # lark 1.3 crashes formatting a debug line with accepts
         form = self._forms[match.keys[0]]
         return OrderSyntaxError(piece.number, column, label or f"this '{verb}' order is not understood", form)
 

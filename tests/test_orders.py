@@ -1,0 +1,221 @@
+"""The order language (DESIGN.md): every canonical form, synonyms, line handling, errors."""
+
+from __future__ import annotations
+
+import string
+from typing import Any
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from adjudicator.orders import (
+    GameHeader,
+    OrderParser,
+    PasswordHeader,
+    PhaseHeader,
+    Piece,
+    PowerHeader,
+    parse_submission,
+    split_pieces,
+)
+from adjudicator.problems import OrderSyntaxError
+from adjudicator.rulesets.mare_nostrum.components import Piece as Item
+from adjudicator.rulesets.mare_nostrum.components import Unit
+from adjudicator.rulesets.mare_nostrum.orders import (
+    ORDER_PHASES,
+    Artemis,
+    Build,
+    Buy,
+    CardCount,
+    Casualties,
+    Consequence,
+    Exchange,
+    Give,
+    Helen,
+    Keep,
+    Move,
+    NavalAttack,
+    Offer,
+    OrderTransformer,
+    RoleChoice,
+    Sail,
+    Take,
+    Then,
+    TradeSize,
+    TurnSequence,
+    UlyssesForce,
+)
+
+
+@pytest.fixture(scope="module")
+def parser() -> OrderParser[Any]:
+    return OrderParser("mare_nostrum", OrderTransformer())
+
+
+def parse(parser: OrderParser[Any], text: str) -> Any:
+    return parser.parse_line(Piece(1, text))
+
+
+C = CardCount
+CANONICAL: list[tuple[str, object]] = [
+    # headers
+    ("game mn-2026-01", GameHeader("mn-2026-01")),
+    ("power Rome", PowerHeader("Rome")),
+    ("Power: Rome", PowerHeader("Rome")),
+    ("password s3cret-X", PasswordHeader("s3cret-X")),
+    ("phase T3 build", PhaseHeader(3, "build")),
+    # trade (R5)
+    ("trade 3", TradeSize(3)),
+    ("offer wine, fish, tax, gold", Offer((C("wine"), C("fish"), C("tax"), C("gold")))),
+    ("offer 3 tax", Offer((C("tax", 3),))),
+    ("offer tax x3, wine", Offer((C("tax", 3), C("wine")))),
+    ("offer tax x 2 and olive oil", Offer((C("tax", 2), C("olive oil")))),
+    ("take gold", Take("gold")),
+    ("take gold from Rome", Take("gold", "Rome")),
+    ("take commodity", Take("commodity")),
+    ("take tax", Take("tax")),
+    ("pick fish from north of Rome", Take("fish", "north of Rome")),
+    ("give fish", Give((C("fish"),))),
+    ("ulysses Carthage", UlyssesForce("Carthage")),
+    # build (R6)
+    ("sequence Rome, Egypt, Greece, Babylon, Carthage", TurnSequence(("Rome", "Egypt", "Greece", "Babylon", "Carthage"))),
+    ("sequence Rome, Egypt and Greece", TurnSequence(("Rome", "Egypt", "Greece"))),
+    ("build city in Alexandria", Build(Item.CITY, "Alexandria")),
+    ("build city in Alexandria at Memphis", Build(Item.CITY, "Alexandria", site="Memphis")),
+    ("build city at Memphis", Build(Item.CITY, None, site="Memphis")),
+    ("build caravan on wine in Roma", Build(Item.CARAVAN, "Roma", commodity="wine")),
+    ("build caravan in Roma on wine", Build(Item.CARAVAN, "Roma", commodity="wine")),
+    ("build caravan in Sinai", Build(Item.CARAVAN, "Sinai")),
+    ("build temple in Roma", Build(Item.TEMPLE, "Roma")),
+    ("build market in Roma", Build(Item.MARKET, "Roma")),
+    ("build fortress in Roma", Build(Item.FORTRESS, "Roma")),
+    ("build legion in Roma", Build(Item.LEGION, "Roma")),
+    ("build 2 legions in Roma", Build(Item.LEGION, "Roma", 2)),
+    ("build trireme in Roma", Build(Item.TRIREME, "Roma")),
+    ("build influence in Sinai", Build(Item.INFLUENCE, "Sinai")),
+    ("place influence in Sinai", Build(Item.INFLUENCE, "Sinai")),
+    ("build legion in Roma with 3 tax", Build(Item.LEGION, "Roma", payment=(C("tax", 3),))),
+    ("build trireme in Roma with wine, gold, fish", Build(Item.TRIREME, "Roma", payment=(C("wine"), C("gold"), C("fish")))),
+    ("buy Archimedes", Buy("Archimedes")),
+    ("buy Colossus", Buy("Colossus")),
+    ("buy Pyramids with 12 tax", Buy("Pyramids", (C("tax", 12),))),
+    ("buy Temple of Artemis", Buy("Temple of Artemis")),
+    ("buy Helen of Troy with 9 tax", Buy("Helen of Troy", (C("tax", 9),))),
+    ("exchange wine for tax", Exchange("wine", "tax")),
+    ("keep 2 tax", Keep((C("tax", 2),))),
+    ("keep gems", Keep((C("gems"),))),
+    # military (R7, R8)
+    ("sequence Rome, Egypt", TurnSequence(("Rome", "Egypt"))),
+    ("sail trireme from Athenae to Mare Aegaeum", Sail("Athenae", "Mare Aegaeum")),
+    ("sail 2 triremes from Mare Ionium to Mare Adriaticum", Sail("Mare Ionium", "Mare Adriaticum", 2)),
+    ("move 2 ships from Athenae to Mare Ionium", Sail("Athenae", "Mare Ionium", 2)),
+    ("attack Carthage in Mare Ionium", NavalAttack("Carthage", "Mare Ionium")),
+    ("move 3 legions from Roma to Ravenna", Move("Roma", "Ravenna", 3)),
+    ("move legion from Athenae to Syracusae via Mare Ionium", Move("Athenae", "Syracusae", via=("Mare Ionium",))),
+    ("move legion from Athenae to Roma via Mare Ionium, Mare Adriaticum",
+     Move("Athenae", "Roma", via=("Mare Ionium", "Mare Adriaticum"))),
+    ("move 2 legions from Roma to Ravenna then occupy", Move("Roma", "Ravenna", 2, then=Then(Consequence.OCCUPY))),
+    ("move legion from Roma to Ravenna then convert", Move("Roma", "Ravenna", then=Then(Consequence.CONVERT))),
+    ("move legion from Roma to Ravenna then sack city", Move("Roma", "Ravenna", then=Then(Consequence.SACK, "city"))),
+    ("move legion from Roma to Ravenna then sack caravan on wine",
+     Move("Roma", "Ravenna", then=Then(Consequence.SACK, "caravan wine"))),
+    ("move legion from Roma to Ravenna then sack temple", Move("Roma", "Ravenna", then=Then(Consequence.SACK, "temple"))),
+    ("move legion from Roma to Ravenna then sack market", Move("Roma", "Ravenna", then=Then(Consequence.SACK, "market"))),
+    ("move 3 legions from Babylon to Antiochia attack Babylon, Egypt",
+     Move("Babylon", "Antiochia", 3, attack=("Babylon", "Egypt"))),
+    ("casualties fortress, legion", Casualties((Unit.FORTRESS, Unit.LEGION))),
+    ("helen off", Helen(False)),
+    ("helen on", Helen(True)),
+    ("helen in Hierosolyma", Helen(True, "Hierosolyma")),
+    ("Helen of Troy off", Helen(False)),
+    ("role commerce to Egypt", RoleChoice("commerce", "Egypt")),
+    ("artemis gold", Artemis("gold")),
+]  # fmt: skip
+
+
+@pytest.mark.parametrize(("text", "expected"), CANONICAL, ids=[t for t, _ in CANONICAL])
+def test_canonical_form_parses_to_its_order(parser: OrderParser[Any], text: str, expected: object) -> None:
+    assert parse(parser, text) == expected
+
+
+@pytest.mark.parametrize(("text", "expected"), CANONICAL, ids=[t for t, _ in CANONICAL])
+def test_keywords_are_case_insensitive(parser: OrderParser[Any], text: str, expected: object) -> None:
+    shouted = " ".join(w.upper() if w.islower() else w for w in text.split(" "))
+    result = parse(parser, shouted)
+    assert type(result) is type(expected), f"{shouted!r} parsed to {result!r}"
+
+
+def test_every_order_kind_has_a_canonical_case() -> None:
+    covered = {type(order) for _, order in CANONICAL}
+    assert set(ORDER_PHASES) | {TurnSequence} <= covered
+
+
+@pytest.mark.parametrize(("text", "expected"), [(t, o) for t, o in CANONICAL if hasattr(o, "to_text")])
+def test_to_text_parses_back_to_the_same_order(parser: OrderParser[Any], text: str, expected: Any) -> None:
+    assert parse(parser, expected.to_text()) == expected
+
+
+def test_split_sets_aside_quotes_comments_and_signature() -> None:
+    text = "power Rome\n> quoted take gold\n# a comment\noffer wine; take gold # why\n\nend\nMarcus\n-- \n"
+    pieces, aside = split_pieces(text)
+    assert [(p.number, p.text) for p in pieces] == [(1, "power Rome"), (4, "offer wine"), (4, "take gold")]
+    assert [(a.number, a.reason) for a in aside] == [
+        (2, "quoted text"), (3, "comment"), (6, "end of the orders"), (7, "after the end of the orders"),
+        (8, "after the end of the orders")]  # fmt: skip
+
+
+def test_a_bad_line_never_hides_the_others(parser: OrderParser[Any]) -> None:
+    text = "power Rome\noffer wine\nmove legions 3 from Roma to Ravenna\nflurb the gauls\ntake gold\n"
+    submission = parse_submission(text, parser, lambda v: type(v) in ORDER_PHASES)
+    assert [(line.number, line.ok) for line in submission.lines] == [(2, True), (3, False), (4, False), (5, True)]
+    assert submission.power == "Rome"
+
+
+def test_unknown_verb_gets_a_suggestion(parser: OrderParser[Any]) -> None:
+    error = parse(parser, "ofer wine")
+    assert isinstance(error, OrderSyntaxError) and "did you mean 'offer'" in error.message
+
+
+def test_known_verb_shows_the_expected_form(parser: OrderParser[Any]) -> None:
+    error = parse(parser, "move legion to Ravenna")
+    assert isinstance(error, OrderSyntaxError)
+    assert "move [N] legion(s) from PROVINCE to PROVINCE" in error.message
+
+
+def test_every_labelled_syntax_example_gets_its_label(parser: OrderParser[Any]) -> None:
+    for label, examples in parser.examples.items():
+        for example in examples:
+            error = parse(parser, example)
+            assert isinstance(error, OrderSyntaxError), f"{example!r} should not parse"
+            assert error.label == label, f"{example!r}: got {error.label!r}"
+
+
+def test_password_never_echoes(parser: OrderParser[Any]) -> None:
+    submission = parse_submission("password: hunter22\npassword hunter22 extra\n", parser, lambda v: False)
+    echoed = [line.text for line in submission.lines] + [a.text for a in submission.set_aside]
+    assert echoed and not any("hunter22" in text for text in echoed), echoed
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.text(alphabet=st.characters(codec="utf-8"), max_size=200))
+def test_parser_never_raises_on_arbitrary_text(parser: OrderParser[Any], text: str) -> None:
+    parse_submission(text, parser, lambda v: type(v) in ORDER_PHASES or isinstance(v, TurnSequence))
+
+
+_WORDS = st.sampled_from(["move", "legion", "from", "to", "Roma", "build", "in", "with", "3", "tax", ",", "offer",
+                          "then", "sack", "via", "Mare", "x2", "helen", "of", "take", "password", ":", "#", ";"])
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(_WORDS, max_size=12))
+def test_parser_never_raises_on_order_like_word_salad(parser: OrderParser[Any], words: list[str]) -> None:
+    parse_submission(" ".join(words), parser, lambda v: type(v) in ORDER_PHASES or isinstance(v, TurnSequence))
+
+
+@given(st.text(alphabet=string.ascii_letters + " ", min_size=1, max_size=30).filter(str.strip))
+def test_names_keep_their_words(text: str) -> None:
+    parser = OrderParser("mare_nostrum", OrderTransformer())
+    result = parser.parse_line(Piece(1, f"ulysses {text}"))
+    if isinstance(result, UlyssesForce):
+        assert result.target.split() == text.split()
