@@ -1,0 +1,66 @@
+"""The built wheel carries grammar/, templates/, games/ and the board, and works installed."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+import sysconfig
+import venv
+import zipfile
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+@pytest.fixture(scope="module")
+def wheel(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    out = tmp_path_factory.mktemp("dist")
+    subprocess.run(
+        [sys.executable, "-m", "pip", "wheel", str(ROOT), "--no-deps", "--no-build-isolation", "-q", "-w", str(out)],
+        check=True,
+    )
+    (built,) = out.glob("adjudicator-*.whl")
+    return built
+
+
+@pytest.mark.slow
+def test_wheel_contains_the_shipped_folders(wheel: Path) -> None:
+    names = zipfile.ZipFile(wheel).namelist()
+    for needed in ("adjudicator/grammar/mare_nostrum.lark", "adjudicator/grammar/common.lark",
+                   "adjudicator/grammar/mare_nostrum.errors.toml", "adjudicator/templates/receipt.txt.j2",
+                   "adjudicator/templates/mare-nostrum/state.txt.j2", "adjudicator/games/demo/demo.toml",
+                   "adjudicator/rulesets/mare_nostrum/boards/mare-nostrum-2003.toml", "adjudicator/py.typed"):  # fmt: skip
+        assert needed in names, f"{needed} missing from the wheel"
+
+
+@pytest.mark.slow
+def test_installed_wheel_runs_a_game_in_a_fresh_venv(wheel: Path, tmp_path: Path) -> None:
+    # The dependencies come from this environment (a .pth line, so that the editable install's
+    # own .pth is not processed); the package itself only from the wheel.
+    env_dir = tmp_path / "venv"
+    venv.create(env_dir, with_pip=True)
+    python = env_dir / "bin" / "python"
+    site = subprocess.run([python, "-c", "import sysconfig; print(sysconfig.get_paths()['purelib'])"],
+                          capture_output=True, text=True, check=True).stdout.strip()  # fmt: skip
+    ours = {sysconfig.get_paths()["purelib"], sysconfig.get_paths()["platlib"]}
+    (Path(site) / "test-dependencies.pth").write_text("\n".join(sorted(ours)) + "\n")
+    subprocess.run([python, "-m", "pip", "install", "--no-deps", "-q", str(wheel)], check=True)
+    work = tmp_path / "elsewhere"
+    work.mkdir()
+
+    def run(*args: str) -> str:
+        result = subprocess.run([env_dir / "bin" / "adjudicator", *args], cwd=work, capture_output=True, text=True)
+        assert result.returncode == 0, result.stderr
+        return result.stdout
+
+    where = subprocess.run([python, "-c", "import adjudicator; print(adjudicator.__file__)"], cwd=work,
+                           capture_output=True, text=True, check=True).stdout  # fmt: skip
+    assert str(env_dir) in where, f"the wheel's package must be the one imported, not {where}"
+    run("new", "g", "--player", "Rome:r@x.org", "--player", "Egypt:e@x.org", "--player", "Greece:g@x.org")
+    state = json.loads(run("state", "g", "--json"))
+    assert state["players"]["Babylon"]["neutral"] and state["phase"] == "trade"
+    assert "a sound board" in run("board", "check")
+    assert "The demo game is in" in run("demo", "d")
