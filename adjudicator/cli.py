@@ -9,7 +9,7 @@ from __future__ import annotations
 import functools
 from collections.abc import Callable
 from pathlib import Path
-from typing import Annotated, Optional, ParamSpec, TypeVar
+from typing import Annotated, ParamSpec, TypeVar
 
 import typer
 
@@ -29,7 +29,7 @@ board_app = typer.Typer(no_args_is_help=True, help="Check or show a board file."
 app.add_typer(board_app, name="board")
 
 GameDir = Annotated[Path, typer.Argument(help="The game directory.", show_default=False)]
-PowerOption = Annotated[Optional[str], typer.Option("--power", "-p", help="Whose orders (else the 'power' line).")]
+PowerOption = Annotated[str | None, typer.Option("--power", "-p", help="Whose orders (else the 'power' line).")]
 RulesetOption = Annotated[str, typer.Option("--ruleset", help="The ruleset of the board.")]
 
 
@@ -59,11 +59,15 @@ def _friendly(command: Callable[P, Outcome]) -> Callable[P, None]:
 def new(
     directory: GameDir,
     *,
-    player: Annotated[list[str], typer.Option("--player", help="CIV:EMAIL or CIV:EMAIL:SECRET, once per player (3 to 5).")],
-    position: Annotated[Optional[Path], typer.Option(help="Start from this position (TOML or JSON) instead of the basic setup.")] = None,
+    player: Annotated[
+        list[str], typer.Option("--player", help="CIV:EMAIL or CIV:EMAIL:SECRET, once per player (3 to 5).")
+    ],
+    position: Annotated[
+        Path | None, typer.Option(help="Start from this position (TOML or JSON) instead of the basic setup.")
+    ] = None,
     mode: Annotated[str, typer.Option(help="batch (all sequential orders due together) or stepwise.")] = "batch",
-    board: Annotated[Optional[Path], typer.Option(help="A board file of your own instead of the shipped one.")] = None,
-    game_id: Annotated[Optional[str], typer.Option("--id", help="Game id (default: the directory's name).")] = None,
+    board: Annotated[Path | None, typer.Option(help="A board file of your own instead of the shipped one.")] = None,
+    game_id: Annotated[str | None, typer.Option("--id", help="Game id (default: the directory's name).")] = None,
     ruleset: RulesetOption = "mare-nostrum",
 ) -> Outcome:
     """Create a game: basic setup (R2) and turn 1 income, or a given position."""
@@ -74,7 +78,11 @@ def new(
 
 @app.command()
 @_friendly
-def state(directory: GameDir, *, json: Annotated[bool, typer.Option("--json", help="The stable JSON shape.")] = False) -> Outcome:
+def state(
+    directory: GameDir,
+    *,
+    json: Annotated[bool, typer.Option("--json", help="The stable JSON shape.")] = False,
+) -> Outcome:
     """Show the current position."""
     from adjudicator.commands import state as show_state
 
@@ -129,7 +137,9 @@ def verify_dice(directory: GameDir) -> Outcome:
 
 @app.command()
 @_friendly
-def demo(directory: Annotated[Optional[Path], typer.Argument(help="A new folder (default: a temporary one).")] = None) -> Outcome:
+def demo(
+    directory: Annotated[Path | None, typer.Argument(help="A new folder (default: a temporary one).")] = None,
+) -> Outcome:
     """Play the shipped example game into a fresh folder and show where everything is."""
     from adjudicator.commands import demo as run_demo
 
@@ -139,7 +149,7 @@ def demo(directory: Annotated[Optional[Path], typer.Argument(help="A new folder 
 @board_app.command("check")
 @_friendly
 def board_check(
-    file: Annotated[Optional[Path], typer.Argument(help="A board file (default: the shipped board).")] = None,
+    file: Annotated[Path | None, typer.Argument(help="A board file (default: the shipped board).")] = None,
     *,
     ruleset: RulesetOption = "mare-nostrum",
 ) -> Outcome:
@@ -152,7 +162,7 @@ def board_check(
 @board_app.command("show")
 @_friendly
 def board_show(
-    file: Annotated[Optional[Path], typer.Argument(help="A board file (default: the shipped board).")] = None,
+    file: Annotated[Path | None, typer.Argument(help="A board file (default: the shipped board).")] = None,
     *,
     ruleset: RulesetOption = "mare-nostrum",
 ) -> Outcome:

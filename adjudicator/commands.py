@@ -10,7 +10,7 @@ import json
 import shutil
 import sys
 import tempfile
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from pathlib import Path
 
 from adjudicator.errors import BoardError, DataError, GameFileError, UsageError
@@ -42,11 +42,26 @@ def _read_bytes(path: Path) -> bytes:
         raise UsageError(f"{path} is a folder; give the orders file") from None
 
 
-def create_game(path: Path, players: list[str], *, position: Path | None, mode: str, board: Path | None,
-                game_id: str | None, ruleset: str) -> Outcome:
+def create_game(
+    path: Path,
+    players: list[str],
+    *,
+    position: Path | None,
+    mode: str,
+    board: Path | None,
+    game_id: str | None,
+    ruleset: str,
+) -> Outcome:
     specs = [parse_player_spec(p) for p in players]
-    game, secrets_by_civ = Game.create(path, specs, ruleset_name=ruleset, board_file=board,
-                                       position_file=position, mode=mode, game_id=game_id)  # fmt: skip
+    game, secrets_by_civ = Game.create(
+        path,
+        specs,
+        ruleset_name=ruleset,
+        board_file=board,
+        position_file=position,
+        mode=mode,
+        game_id=game_id,
+    )
     return Outcome(_renderer(game).render("created.txt.j2", game=game, secrets=secrets_by_civ, state=game.state_data()))
 
 
@@ -60,13 +75,20 @@ def state(path: Path, as_json: bool) -> Outcome:
 
 def status(path: Path, now: datetime | None = None) -> Outcome:
     game = Game.load(path)
-    now = now or datetime.now(timezone.utc)
+    now = now or datetime.now(UTC)
     deadline = game.settings.deadline
-    return Outcome(_renderer(game).render(
-        "status.txt.j2", game=game, info=game.phase_info, submitted=submitted(game), now=now,
-        remaining=(deadline - now) if deadline else None, playing=game.playing(),
-        neutral=[c for c in game.ruleset.civilizations(game.board) if c not in game.playing()],
-    ))  # fmt: skip
+    return Outcome(
+        _renderer(game).render(
+            "status.txt.j2",
+            game=game,
+            info=game.phase_info,
+            submitted=submitted(game),
+            now=now,
+            remaining=(deadline - now) if deadline else None,
+            playing=game.playing(),
+            neutral=[c for c in game.ruleset.civilizations(game.board) if c not in game.playing()],
+        )
+    )
 
 
 def check_orders(path: Path, file: str, power: str | None) -> Outcome:
@@ -97,14 +119,18 @@ def board_check(file: Path | None, ruleset_name: str) -> Outcome:
     except (GameFileError, DataError) as error:
         return Outcome(str(error), ok=False)
     names = ruleset.place_names(board)
-    return Outcome(f"{path}: a sound board ({len(names)} places; adjacency symmetric, every place reachable, setups consistent)")
+    return Outcome(
+        f"{path}: a sound board ({len(names)} places; adjacency symmetric, every place reachable, setups consistent)"
+    )
 
 
 def board_show(file: Path | None, ruleset_name: str) -> Outcome:
     ruleset = find_ruleset(ruleset_name)
     path = file or default_board_path(ruleset)
     board = load_board(ruleset, path)
-    return Outcome(Renderer(ruleset.name).render("board.txt.j2", board=board, path=path, names=ruleset.place_names(board)))
+    return Outcome(
+        Renderer(ruleset.name).render("board.txt.j2", board=board, path=path, names=ruleset.place_names(board))
+    )
 
 
 def verify_dice(path: Path) -> Outcome:
@@ -112,8 +138,10 @@ def verify_dice(path: Path) -> Outcome:
     checked, problems = game.verify_dice()
     if problems:
         return Outcome("dice verification FAILED:\n" + "\n".join(f"  - {p}" for p in problems), ok=False)
-    return Outcome(f"{checked} roll(s) in {len(game.dice_records())} phase(s) recomputed from the revealed seeds; "
-                   f"all match the commitment {game.settings.commitment}")  # fmt: skip
+    return Outcome(
+        f"{checked} roll(s) in {len(game.dice_records())} phase(s) recomputed from the revealed seeds; "
+        f"all match the commitment {game.settings.commitment}"
+    )
 
 
 def demo(path: Path | None) -> Outcome:
@@ -123,8 +151,17 @@ def demo(path: Path | None) -> Outcome:
     target = path or Path(tempfile.mkdtemp(prefix="adjudicator-demo-")) / spec["game"]["id"]
     if target.exists() and any(target.iterdir()):
         raise UsageError(f"{target} is not empty; give a new folder for the demo game")
-    shown = [create_game(target, [p for p in spec["game"]["players"]], position=None, mode="batch",
-                         board=None, game_id=spec["game"]["id"], ruleset=spec["game"]["ruleset"]).text]  # fmt: skip
+    shown = [
+        create_game(
+            target,
+            [p for p in spec["game"]["players"]],
+            position=None,
+            mode="batch",
+            board=None,
+            game_id=spec["game"]["id"],
+            ruleset=spec["game"]["ruleset"],
+        ).text
+    ]
     for orders in sorted((source / "orders").glob("*.txt")):
         shown.append(f"$ adjudicator submit {target} {orders.name}\n" + submit_orders(target, str(orders), None).text)
     shown.append(state(target, as_json=False).text)

@@ -8,9 +8,9 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from types import MappingProxyType
-from typing import Union
+from typing import TypeAlias
 
-EventValue = Union[str, int, bool, None, list["EventValue"], dict[str, "EventValue"]]
+EventValue: TypeAlias = str | int | bool | list["EventValue"] | dict[str, "EventValue"] | None
 
 
 @dataclass(frozen=True, slots=True)

@@ -45,7 +45,7 @@ class Fields:
     def __contains__(self, name: str) -> bool:
         return name in self.data and self.data[name] is not None
 
-    def keys(self) -> Iterator[str]:
+    def __iter__(self) -> Iterator[str]:
         return iter(self.data)
 
     def _get(self, name: str, kind: type[T] | tuple[type, ...], default: Any) -> Any:
@@ -97,7 +97,7 @@ class Fields:
         """A table of name -> count (zero or more), e.g. a hand or a legion table."""
         table = self.table(name, default={})
         result: dict[str, int] = {}
-        for key in table.keys():
+        for key in table:
             result[key] = table.integer(key, minimum=0)
         return result
 

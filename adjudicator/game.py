@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
@@ -56,11 +56,16 @@ class Settings:
 
     def to_data(self) -> dict[str, Any]:
         data: dict[str, Any] = {
-            "game": {"id": self.id, "ruleset": self.ruleset, "board": self.board, "mode": self.mode,
-                     "created": self.created},
+            "game": {
+                "id": self.id,
+                "ruleset": self.ruleset,
+                "board": self.board,
+                "mode": self.mode,
+                "created": self.created,
+            },
             "dice": {"commitment": self.commitment, "chain_length": dice_chain.CHAIN_LENGTH},
             "player": [{"civ": p.civ, "email": p.email, "secret_hash": p.secret_hash} for p in self.players],
-        }  # fmt: skip
+        }
         if self.deadline is not None:
             data["schedule"] = {"deadline": self.deadline}
         return data
@@ -73,9 +78,7 @@ class Settings:
         mode = game.text("mode", "batch")
         if mode not in MODES:
             raise game.error("mode", f"'{mode}' is not a mode; use batch or stepwise")
-        players = tuple(
-            Player(f.text("civ"), f.text("email"), f.text("secret_hash")) for f in root.tables("player")
-        )
+        players = tuple(Player(f.text("civ"), f.text("email"), f.text("secret_hash")) for f in root.tables("player"))
         schedule = root.table("schedule", {})
         deadline = schedule.data.get("deadline")
         if deadline is not None and not (isinstance(deadline, datetime) and deadline.tzinfo):
@@ -88,7 +91,7 @@ class Settings:
             mode=mode,
             commitment=dice.text("commitment"),
             players=players,
-            created=created if isinstance(created, datetime) else datetime.now(timezone.utc),
+            created=created if isinstance(created, datetime) else datetime.now(UTC),
             deadline=deadline,
         )
 
@@ -96,7 +99,9 @@ class Settings:
 class Game:
     """A loaded game directory."""
 
-    def __init__(self, directory: GameDirectory, settings: Settings, board: Any, position: Any, phase_number: int) -> None:
+    def __init__(
+        self, directory: GameDirectory, settings: Settings, board: Any, position: Any, phase_number: int
+    ) -> None:
         self.directory = directory
         self.settings = settings
         self.ruleset: Ruleset[Any, Any, Any] = find_ruleset(settings.ruleset)
@@ -151,20 +156,34 @@ class Game:
         if position_file is not None:
             data = read_document(position_file)
             position = _parse(position_file, lambda d: ruleset.position_from_data(board, d, civs), data)
-            phase_number = _parse(position_file, lambda d: Fields(d).table("dice", {}).integer("phase_number", 1, minimum=1), data)
+            phase_number = _parse(
+                position_file,
+                lambda d: Fields(d).table("dice", {}).integer("phase_number", 1, minimum=1),
+                data,
+            )
             events = [Event("position_imported", {"file": position_file.name})]
         else:
             position, events = ruleset.new_position(board, civs, setup_dice)
             phase_number = 1
-        secrets_by_civ = {civ: spec.secret or new_secret() for civ, spec in zip(civs, specs)}
-        players = tuple(Player(civ, spec.email, hash_secret(secrets_by_civ[civ])) for civ, spec in zip(civs, specs))
-        settings = Settings(game_id, ruleset.name, str(board_path) if board_path else None, mode, commitment,
-                            players, datetime.now(timezone.utc).replace(microsecond=0))  # fmt: skip
+        secrets_by_civ = {civ: spec.secret or new_secret() for civ, spec in zip(civs, specs, strict=True)}
+        players = tuple(
+            Player(civ, spec.email, hash_secret(secrets_by_civ[civ])) for civ, spec in zip(civs, specs, strict=True)
+        )
+        settings = Settings(
+            game_id,
+            ruleset.name,
+            str(board_path) if board_path else None,
+            mode,
+            commitment,
+            players,
+            datetime.now(UTC).replace(microsecond=0),
+        )
         game = cls(directory, settings, board, position, phase_number)
         with game_lock(directory):
             directory.make()
-            write_toml_atomic(directory.secrets_file, {
-                "dice": {"root": root.hex()}, "players": secrets_by_civ}, mode=0o600)  # fmt: skip
+            write_toml_atomic(
+                directory.secrets_file, {"dice": {"root": root.hex()}, "players": secrets_by_civ}, mode=0o600
+            )
             write_toml_atomic(directory.game_file, settings.to_data())
             setup_record = DiceRecord(0, DiceSource.CHAIN, setup_dice.seed.hex(), tuple(setup_dice.rolls))
             game._write_history(phase_slug(0, game.phase_info.turn, "setup"), events, setup_record)
@@ -215,16 +234,24 @@ class Game:
     def _open_phase(self) -> None:
         """Save the position as the phase opens: the state file and its history snapshot."""
         write_toml_atomic(self.directory.state_file, self.state_data(), header=STATE_HEADER)
-        write_toml_atomic(self.directory.history_file(self.slug), {
-            "phase_number": self.phase_number, "label": self.phase_info.label,
-            "position": self.state_data()})  # fmt: skip
+        write_toml_atomic(
+            self.directory.history_file(self.slug),
+            {
+                "phase_number": self.phase_number,
+                "label": self.phase_info.label,
+                "position": self.state_data(),
+            },
+        )
 
     def _write_history(self, slug: str, events: Sequence[Event], record: DiceRecord) -> None:
-        write_toml_atomic(self.directory.history_file(slug), {
-            "phase_number": record.phase_number,
-            "dice": dice_record_to_data(record),
-            "events": [e.to_data() for e in events],
-        })  # fmt: skip
+        write_toml_atomic(
+            self.directory.history_file(slug),
+            {
+                "phase_number": record.phase_number,
+                "dice": dice_record_to_data(record),
+                "events": [e.to_data() for e in events],
+            },
+        )
 
     def dice_records(self) -> list[DiceRecord]:
         """Every published dice record in history, oldest first."""
@@ -282,7 +309,9 @@ def _board_path(directory: GameDirectory, board: str | None, ruleset: Ruleset[An
 def _player_civs(ruleset: Ruleset[Any, Any, Any], board: Any, specs: Sequence[PlayerSpec]) -> list[str]:
     if len(specs) not in ruleset.player_counts:
         counts = f"{min(ruleset.player_counts)} to {max(ruleset.player_counts)}"
-        raise UsageError(f"{ruleset.title} takes {counts} players, {len(specs)} were given (R1); add or remove --player")
+        raise UsageError(
+            f"{ruleset.title} takes {counts} players, {len(specs)} were given (R1); add or remove --player"
+        )
     civs: list[str] = []
     for spec in specs:
         match = ruleset.find_civ(board, spec.civ)

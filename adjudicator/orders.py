@@ -21,7 +21,7 @@ from adjudicator.names import NameIndex
 from adjudicator.problems import OrderSyntaxError, Problem
 from adjudicator.resources import shipped_folder
 
-O = TypeVar("O")
+OrderT = TypeVar("OrderT")
 
 _STOP_LINE = re.compile(r"^\s*(end\.?|--\s*|__+)\s*$", re.IGNORECASE)
 _TURN = re.compile(r"\d+")
@@ -69,12 +69,12 @@ class SetAside:
 
 
 @dataclass(frozen=True, slots=True)
-class OrderLine(Generic[O]):
+class OrderLine(Generic[OrderT]):
     """An order line's fate: the order it became, or the problem that stopped it."""
 
     number: int
     text: str
-    order: O | None = None
+    order: OrderT | None = None
     problem: Problem | None = None
 
     @property
@@ -83,21 +83,21 @@ class OrderLine(Generic[O]):
 
 
 @dataclass(frozen=True, slots=True)
-class Submission(Generic[O]):
+class Submission(Generic[OrderT]):
     game: str | None = None
     power: str | None = None
     password: str | None = None
     phase: PhaseHeader | None = None
-    lines: tuple[OrderLine[O], ...] = ()
+    lines: tuple[OrderLine[OrderT], ...] = ()
     set_aside: tuple[SetAside, ...] = ()
-    header_problems: tuple[OrderLine[O], ...] = field(default=())
+    header_problems: tuple[OrderLine[OrderT], ...] = field(default=())
 
     @property
-    def problems(self) -> tuple[OrderLine[O], ...]:
+    def problems(self) -> tuple[OrderLine[OrderT], ...]:
         return self.header_problems + tuple(line for line in self.lines if not line.ok)
 
     @property
-    def orders(self) -> tuple[O, ...]:
+    def orders(self) -> tuple[OrderT, ...]:
         return tuple(line.order for line in self.lines if line.ok and line.order is not None)
 
 
@@ -109,7 +109,11 @@ def split_pieces(text: str) -> tuple[list[Piece], list[SetAside]]:
     for number, raw in enumerate(lines, start=1):
         stripped = raw.strip()
         if _STOP_LINE.match(stripped):
-            aside.extend(SetAside(n, t, "after the end of the orders") for n, t in enumerate(lines[number:], start=number + 1) if t.strip())
+            aside.extend(
+                SetAside(n, t, "after the end of the orders")
+                for n, t in enumerate(lines[number:], start=number + 1)
+                if t.strip()
+            )
             aside.append(SetAside(number, raw, "end of the orders"))
             break
         if stripped.startswith(">"):
@@ -142,10 +146,10 @@ class HeaderTransformer(Transformer[Token, Header]):
         return PhaseHeader(int(match.group()) if match else 0, phase.lower())
 
 
-class OrderParser(Generic[O]):
+class OrderParser(Generic[OrderT]):
     """A ruleset's grammar, loaded once, that parses one order line at a time."""
 
-    def __init__(self, grammar: str, transformer: Transformer[Token, O]) -> None:
+    def __init__(self, grammar: str, transformer: Transformer[Token, OrderT]) -> None:
         folder = shipped_folder("grammar")
         self._lark = Lark(
             (folder / f"{grammar}.lark").read_text(encoding="utf-8"),
@@ -180,17 +184,19 @@ class OrderParser(Generic[O]):
             hint = f"; did you mean '{match.suggestions[0]}'?" if match.suggestions else ""
             known = ", ".join(sorted(self._forms))
             return OrderSyntaxError(piece.number, 1, f"'{verb}' is not an order{hint} (orders: {known})")
-        label = error.match_examples(self._lark.parse, self.examples, use_accepts=False)  # lark 1.3 crashes formatting a debug line with accepts
+        label = error.match_examples(
+            self._lark.parse, self.examples, use_accepts=False
+        )  # lark 1.3 crashes formatting a debug line with accepts
         form = self._forms[match.keys[0]]
         return OrderSyntaxError(piece.number, column, label or f"this '{verb}' order is not understood", form)
 
 
-def parse_submission(text: str, parser: OrderParser[O], is_order: Callable[[object], bool]) -> Submission[O]:
+def parse_submission(text: str, parser: OrderParser[OrderT], is_order: Callable[[object], bool]) -> Submission[OrderT]:
     """Every line of a submission, with headers gathered and problems kept per line."""
     pieces, aside = split_pieces(text)
     headers: dict[type, Header] = {}
-    lines: list[OrderLine[O]] = []
-    header_problems: list[OrderLine[O]] = []
+    lines: list[OrderLine[OrderT]] = []
+    header_problems: list[OrderLine[OrderT]] = []
     for piece in pieces:
         result = parser.parse_line(piece)
         piece = Piece(piece.number, redact_passwords(piece.text))
@@ -198,8 +204,15 @@ def parse_submission(text: str, parser: OrderParser[O], is_order: Callable[[obje
             lines.append(OrderLine(piece.number, piece.text, problem=result))
         elif isinstance(result, GameHeader | PowerHeader | PasswordHeader | PhaseHeader):
             if type(result) in headers and headers[type(result)] != result:
-                header_problems.append(OrderLine(piece.number, _redacted(piece, result), problem=OrderSyntaxError(
-                    piece.number, 1, "this header line contradicts an earlier one; keep only one")))
+                header_problems.append(
+                    OrderLine(
+                        piece.number,
+                        _redacted(piece, result),
+                        problem=OrderSyntaxError(
+                            piece.number, 1, "this header line contradicts an earlier one; keep only one"
+                        ),
+                    )
+                )
             headers.setdefault(type(result), result)
             aside.append(SetAside(piece.number, _redacted(piece, result), "header"))
         elif is_order(result):
@@ -236,4 +249,3 @@ def redact_passwords(text: str) -> str:
 
 
 _PASSWORD_LINE = re.compile(r"(?im)^([ \t]*(?:password|pass|secret)\s*:?\s+)\S+")
-

@@ -10,7 +10,7 @@ from __future__ import annotations
 import hashlib
 import re
 from dataclasses import dataclass
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
@@ -54,7 +54,12 @@ class CheckedSubmission:
     def echo(self) -> list[EchoLine]:
         """Every line of the text, in order, with what became of it."""
         rows = [
-            EchoLine(line.number, line.text, "OK" if line.ok else "ERROR", "" if line.problem is None else line.problem.message)
+            EchoLine(
+                line.number,
+                line.text,
+                "OK" if line.ok else "ERROR",
+                "" if line.problem is None else line.problem.message,
+            )
             for line in (*self.lines, *self.submission.header_problems)
         ]
         rows += [_aside(a) for a in self.submission.set_aside]
@@ -98,10 +103,11 @@ def _check_guards(game: Game, submission: Submission[Any]) -> None:
         )
 
 
-def store_submission(game: Game, checked: CheckedSubmission, text: str, source: str,
-                     received: datetime | None = None) -> Path:
+def store_submission(
+    game: Game, checked: CheckedSubmission, text: str, source: str, received: datetime | None = None
+) -> Path:
     """Keep the text as the player's orders for this phase; an earlier file is moved aside."""
-    received = received or datetime.now(timezone.utc).replace(microsecond=0)
+    received = received or datetime.now(UTC).replace(microsecond=0)
     folder = game.directory.orders_folder(game.slug)
     target = folder / f"{checked.power}.txt"
     if target.exists():
@@ -114,11 +120,18 @@ def store_submission(game: Game, checked: CheckedSubmission, text: str, source: 
         aside.parent.mkdir(parents=True, exist_ok=True)
         target.replace(aside)
     stored_text = redact_passwords(text).rstrip("\n") + "\n"
-    header = "".join(f"# {key}: {value}\n" for key, value in (
-        ("game", game.settings.id), ("phase", game.slug), ("power", checked.power), ("source", source),
-        ("received", received.isoformat()), ("sha256", hashlib.sha256(stored_text.encode()).hexdigest()),
-        ("checked", f"{checked.accepted} accepted, {checked.errors} with errors"),
-    ))  # fmt: skip
+    header = "".join(
+        f"# {key}: {value}\n"
+        for key, value in (
+            ("game", game.settings.id),
+            ("phase", game.slug),
+            ("power", checked.power),
+            ("source", source),
+            ("received", received.isoformat()),
+            ("sha256", hashlib.sha256(stored_text.encode()).hexdigest()),
+            ("checked", f"{checked.accepted} accepted, {checked.errors} with errors"),
+        )
+    )
     write_text_atomic(target, header + "\n" + stored_text)
     return target
 

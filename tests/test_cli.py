@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import functools
 import json
+import operator
 import os
 import stat
 import tomllib
@@ -47,8 +49,16 @@ def test_help_lists_every_command() -> None:
 
 
 def test_new_shows_secrets_once_and_stores_only_hashes(tmp_path: Path) -> None:
-    args = ["new", str(tmp_path / "g1"), "--player", "Rome:r@x.org", "--player", "Egypt:e@x.org:egypt-pass",
-            "--player", "Greece:g@x.org"]  # fmt: skip
+    args = [
+        "new",
+        str(tmp_path / "g1"),
+        "--player",
+        "Rome:r@x.org",
+        "--player",
+        "Egypt:e@x.org:egypt-pass",
+        "--player",
+        "Greece:g@x.org",
+    ]
     result = runner.invoke(app, args)
     assert result.exit_code == 0, result.output
     assert "egypt-pass" in result.stdout and "T1 trade" in result.stdout
@@ -62,17 +72,39 @@ def test_new_shows_secrets_once_and_stores_only_hashes(tmp_path: Path) -> None:
 
 
 def test_new_refuses_an_existing_game(game: Game) -> None:
-    result = runner.invoke(app, ["new", str(game.directory.root), *sum((["--player", p] for p in player_args(FIVE)), [])])
+    result = runner.invoke(
+        app,
+        [
+            "new",
+            str(game.directory.root),
+            *functools.reduce(operator.iadd, (["--player", p] for p in player_args(FIVE)), []),
+        ],
+    )
     assert result.exit_code == 1 and "already holds a game" in result.stderr
 
 
 @pytest.mark.parametrize(
     ("spec", "message"),
-    [("Rome", "is not CIV:EMAIL"), ("Rome:nobody", "not an email address"), ("Rome:a@b.org:x y", "a secret is")],
+    [
+        ("Rome", "is not CIV:EMAIL"),
+        ("Rome:nobody", "not an email address"),
+        ("Rome:a@b.org:x y", "a secret is"),
+    ],
 )
 def test_new_explains_bad_player_arguments(tmp_path: Path, spec: str, message: str) -> None:
-    result = runner.invoke(app, ["new", str(tmp_path / "g"), "--player", spec, "--player", "Egypt:e@x.org",
-                                 "--player", "Greece:g@x.org"])  # fmt: skip
+    result = runner.invoke(
+        app,
+        [
+            "new",
+            str(tmp_path / "g"),
+            "--player",
+            spec,
+            "--player",
+            "Egypt:e@x.org",
+            "--player",
+            "Greece:g@x.org",
+        ],
+    )
     assert result.exit_code == 1 and message in result.stderr
     assert result.stderr.startswith("error: ") and result.stderr.count("\n") == 1
 
@@ -81,11 +113,34 @@ def test_state_plain_and_json(game: Game) -> None:
     plain = runner.invoke(app, ["state", str(game.directory.root)])
     assert plain.exit_code == 0 and "Commerce Director Carthage" in plain.stdout and "Athenae" in plain.stdout
     data = json.loads(runner.invoke(app, ["state", str(game.directory.root), "--json"]).stdout)
-    assert set(data) >= {"game", "ruleset", "turn", "phase", "step", "winner", "roles", "players", "provinces",
-                         "seas", "bank", "dice"}  # fmt: skip
+    assert set(data) >= {
+        "game",
+        "ruleset",
+        "turn",
+        "phase",
+        "step",
+        "winner",
+        "roles",
+        "players",
+        "provinces",
+        "seas",
+        "bank",
+        "dice",
+    }
     assert set(data["players"]["Rome"]) == {"hand", "cards", "stock", "neutral"}
-    assert set(data["provinces"]["roma"]) == {"influence", "cities", "caravans", "temple", "market", "legions",
-                                              "fortresses", "port", "at_war", "occupied", "converting"}  # fmt: skip
+    assert set(data["provinces"]["roma"]) == {
+        "influence",
+        "cities",
+        "caravans",
+        "temple",
+        "market",
+        "legions",
+        "fortresses",
+        "port",
+        "at_war",
+        "occupied",
+        "converting",
+    }
 
 
 def test_check_reports_every_bad_line_and_stores_nothing(game: Game, tmp_path: Path) -> None:
@@ -113,16 +168,21 @@ def test_check_good_file_exits_zero(game: Game, tmp_path: Path) -> None:
 
 @pytest.mark.parametrize(
     ("text", "power", "message"),
-    [("offer wine\n", None, "say whose orders these are"),
-     ("power Egypt\noffer tax\n", "Rome", "make them agree"),
-     ("game other-game\npower Rome\noffer wine\n", None, "for game 'other-game'"),
-     ("phase T2 build\npower Rome\noffer wine\n", None, "the game is at T1 trade")],
-)  # fmt: skip
-def test_check_refuses_a_submission_for_someone_or_something_else(game: Game, tmp_path: Path, text: str,
-                                                                  power: str | None, message: str) -> None:  # fmt: skip
+    [
+        ("offer wine\n", None, "say whose orders these are"),
+        ("power Egypt\noffer tax\n", "Rome", "make them agree"),
+        ("game other-game\npower Rome\noffer wine\n", None, "for game 'other-game'"),
+        ("phase T2 build\npower Rome\noffer wine\n", None, "the game is at T1 trade"),
+    ],
+)
+def test_check_refuses_a_submission_for_someone_or_something_else(
+    game: Game, tmp_path: Path, text: str, power: str | None, message: str
+) -> None:
     orders = tmp_path / "orders.txt"
     orders.write_text(text)
-    result = runner.invoke(app, ["check", str(game.directory.root), str(orders), *(["--power", power] if power else [])])
+    result = runner.invoke(
+        app, ["check", str(game.directory.root), str(orders), *(["--power", power] if power else [])]
+    )
     assert result.exit_code == 1 and message in result.stderr
 
 
@@ -159,7 +219,7 @@ def test_submit_with_errors_stores_and_exits_one(game: Game, tmp_path: Path) -> 
 
 
 def test_status_shows_the_deadline(game: Game) -> None:
-    text = game.directory.game_file.read_text() + '\n[schedule]\ndeadline = 2099-01-01T18:00:00+01:00\n'
+    text = game.directory.game_file.read_text() + "\n[schedule]\ndeadline = 2099-01-01T18:00:00+01:00\n"
     game.directory.game_file.write_text(text)
     result = runner.invoke(app, ["status", str(game.directory.root)])
     assert result.exit_code == 0 and "Deadline: 2099-01-01T18:00:00+01:00 (in" in result.stdout
@@ -167,9 +227,11 @@ def test_status_shows_the_deadline(game: Game) -> None:
 
 def test_hand_edited_state_error_names_file_and_key(game: Game) -> None:
     state = game.directory.state_file
-    state.write_text(state.read_text().replace('[provinces.roma.legions]', '[provinces.roma.legions]\nRome = "two"', 1)
-                     if "[provinces.roma.legions]" in state.read_text()
-                     else state.read_text() + '\n[provinces.roma.legions]\nRome = "two"\n')  # fmt: skip
+    state.write_text(
+        state.read_text().replace("[provinces.roma.legions]", '[provinces.roma.legions]\nRome = "two"', 1)
+        if "[provinces.roma.legions]" in state.read_text()
+        else state.read_text() + '\n[provinces.roma.legions]\nRome = "two"\n'
+    )
     result = runner.invoke(app, ["state", str(game.directory.root)])
     assert result.exit_code == 1
     assert "state.toml [provinces.roma.legions.Rome]: expected a whole number" in result.stderr
@@ -212,7 +274,13 @@ def test_position_import_starts_exactly_there(tmp_path: Path, game: Game) -> Non
         del player["stock"]
     position = tmp_path / "position.json"
     position.write_text(json.dumps(data))
-    args = ["new", str(tmp_path / "g2"), "--position", str(position), *sum((["--player", p] for p in player_args(FIVE)), [])]
+    args = [
+        "new",
+        str(tmp_path / "g2"),
+        "--position",
+        str(position),
+        *functools.reduce(operator.iadd, (["--player", p] for p in player_args(FIVE)), []),
+    ]
     assert runner.invoke(app, args).exit_code == 0
     state = json.loads(runner.invoke(app, ["state", str(tmp_path / "g2"), "--json"]).stdout)
     assert (state["turn"], state["phase"], state["dice"]["phase_number"]) == (4, "military", 11)
@@ -224,7 +292,13 @@ def test_position_import_starts_exactly_there(tmp_path: Path, game: Game) -> Non
 def test_position_with_a_wrong_name_names_the_key(tmp_path: Path) -> None:
     position = tmp_path / "p.toml"
     position.write_text('phase = "build"\n[provinces.Sinia]\ninfluence = "Egypt"\n')
-    args = ["new", str(tmp_path / "g"), "--position", str(position), *sum((["--player", p] for p in player_args(FIVE)), [])]
+    args = [
+        "new",
+        str(tmp_path / "g"),
+        "--position",
+        str(position),
+        *functools.reduce(operator.iadd, (["--player", p] for p in player_args(FIVE)), []),
+    ]
     result = runner.invoke(app, args)
     assert result.exit_code == 1 and "[provinces.Sinia]" in result.stderr and "did you mean Sinai" in result.stderr
 
@@ -241,10 +315,9 @@ def test_lock_stops_a_second_writer(game: Game) -> None:
     from adjudicator.errors import GameLockedError
     from adjudicator.storage import game_lock
 
-    with game_lock(game.directory):
-        with pytest.raises(GameLockedError, match="another adjudicator process"):
-            with game_lock(game.directory, wait_seconds=0.1):
-                pass
+    with game_lock(game.directory), pytest.raises(GameLockedError, match="another adjudicator process"):
+        with game_lock(game.directory, wait_seconds=0.1):
+            pass
 
 
 def test_atomic_write_leaves_no_temporary_files(tmp_path: Path) -> None:

@@ -4,13 +4,13 @@ from __future__ import annotations
 
 import hashlib
 import hmac
+import tomllib
 from collections import Counter
 from collections.abc import Callable
 from pathlib import Path
 
 import pytest
 import tomli_w
-import tomllib
 from hypothesis import given
 from hypothesis import strategies as st
 from typer.testing import CliRunner

@@ -79,7 +79,10 @@ CANONICAL: list[tuple[str, object]] = [
     ("give fish", Give((C("fish"),))),
     ("ulysses Carthage", UlyssesForce("Carthage")),
     # build (R6)
-    ("sequence Rome, Egypt, Greece, Babylon, Carthage", TurnSequence(("Rome", "Egypt", "Greece", "Babylon", "Carthage"))),
+    (
+        "sequence Rome, Egypt, Greece, Babylon, Carthage",
+        TurnSequence(("Rome", "Egypt", "Greece", "Babylon", "Carthage")),
+    ),
     ("sequence Rome, Egypt and Greece", TurnSequence(("Rome", "Egypt", "Greece"))),
     ("build city in Alexandria", Build(Item.CITY, "Alexandria")),
     ("build city in Alexandria at Memphis", Build(Item.CITY, "Alexandria", site="Memphis")),
@@ -96,7 +99,10 @@ CANONICAL: list[tuple[str, object]] = [
     ("build influence in Sinai", Build(Item.INFLUENCE, "Sinai")),
     ("place influence in Sinai", Build(Item.INFLUENCE, "Sinai")),
     ("build legion in Roma with 3 tax", Build(Item.LEGION, "Roma", payment=(C("tax", 3),))),
-    ("build trireme in Roma with wine, gold, fish", Build(Item.TRIREME, "Roma", payment=(C("wine"), C("gold"), C("fish")))),
+    (
+        "build trireme in Roma with wine, gold, fish",
+        Build(Item.TRIREME, "Roma", payment=(C("wine"), C("gold"), C("fish"))),
+    ),
     ("buy Archimedes", Buy("Archimedes")),
     ("buy Colossus", Buy("Colossus")),
     ("buy Pyramids with 12 tax", Buy("Pyramids", (C("tax", 12),))),
@@ -112,18 +118,42 @@ CANONICAL: list[tuple[str, object]] = [
     ("move 2 ships from Athenae to Mare Ionium", Sail("Athenae", "Mare Ionium", 2)),
     ("attack Carthage in Mare Ionium", NavalAttack("Carthage", "Mare Ionium")),
     ("move 3 legions from Roma to Ravenna", Move("Roma", "Ravenna", 3)),
-    ("move legion from Athenae to Syracusae via Mare Ionium", Move("Athenae", "Syracusae", via=("Mare Ionium",))),
-    ("move legion from Athenae to Roma via Mare Ionium, Mare Adriaticum",
-     Move("Athenae", "Roma", via=("Mare Ionium", "Mare Adriaticum"))),
-    ("move 2 legions from Roma to Ravenna then occupy", Move("Roma", "Ravenna", 2, then=Then(Consequence.OCCUPY))),
-    ("move legion from Roma to Ravenna then convert", Move("Roma", "Ravenna", then=Then(Consequence.CONVERT))),
-    ("move legion from Roma to Ravenna then sack city", Move("Roma", "Ravenna", then=Then(Consequence.SACK, "city"))),
-    ("move legion from Roma to Ravenna then sack caravan on wine",
-     Move("Roma", "Ravenna", then=Then(Consequence.SACK, "caravan wine"))),
-    ("move legion from Roma to Ravenna then sack temple", Move("Roma", "Ravenna", then=Then(Consequence.SACK, "temple"))),
-    ("move legion from Roma to Ravenna then sack market", Move("Roma", "Ravenna", then=Then(Consequence.SACK, "market"))),
-    ("move 3 legions from Babylon to Antiochia attack Babylon, Egypt",
-     Move("Babylon", "Antiochia", 3, attack=("Babylon", "Egypt"))),
+    (
+        "move legion from Athenae to Syracusae via Mare Ionium",
+        Move("Athenae", "Syracusae", via=("Mare Ionium",)),
+    ),
+    (
+        "move legion from Athenae to Roma via Mare Ionium, Mare Adriaticum",
+        Move("Athenae", "Roma", via=("Mare Ionium", "Mare Adriaticum")),
+    ),
+    (
+        "move 2 legions from Roma to Ravenna then occupy",
+        Move("Roma", "Ravenna", 2, then=Then(Consequence.OCCUPY)),
+    ),
+    (
+        "move legion from Roma to Ravenna then convert",
+        Move("Roma", "Ravenna", then=Then(Consequence.CONVERT)),
+    ),
+    (
+        "move legion from Roma to Ravenna then sack city",
+        Move("Roma", "Ravenna", then=Then(Consequence.SACK, "city")),
+    ),
+    (
+        "move legion from Roma to Ravenna then sack caravan on wine",
+        Move("Roma", "Ravenna", then=Then(Consequence.SACK, "caravan wine")),
+    ),
+    (
+        "move legion from Roma to Ravenna then sack temple",
+        Move("Roma", "Ravenna", then=Then(Consequence.SACK, "temple")),
+    ),
+    (
+        "move legion from Roma to Ravenna then sack market",
+        Move("Roma", "Ravenna", then=Then(Consequence.SACK, "market")),
+    ),
+    (
+        "move 3 legions from Babylon to Antiochia attack Babylon, Egypt",
+        Move("Babylon", "Antiochia", 3, attack=("Babylon", "Egypt")),
+    ),
     ("casualties fortress, legion", Casualties((Unit.FORTRESS, Unit.LEGION))),
     ("helen off", Helen(False)),
     ("helen on", Helen(True)),
@@ -131,7 +161,7 @@ CANONICAL: list[tuple[str, object]] = [
     ("Helen of Troy off", Helen(False)),
     ("role commerce to Egypt", RoleChoice("commerce", "Egypt")),
     ("artemis gold", Artemis("gold")),
-]  # fmt: skip
+]
 
 
 @pytest.mark.parametrize(("text", "expected"), CANONICAL, ids=[t for t, _ in CANONICAL])
@@ -161,14 +191,23 @@ def test_split_sets_aside_quotes_comments_and_signature() -> None:
     pieces, aside = split_pieces(text)
     assert [(p.number, p.text) for p in pieces] == [(1, "power Rome"), (4, "offer wine"), (4, "take gold")]
     assert [(a.number, a.reason) for a in aside] == [
-        (2, "quoted text"), (3, "comment"), (6, "end of the orders"), (7, "after the end of the orders"),
-        (8, "after the end of the orders")]  # fmt: skip
+        (2, "quoted text"),
+        (3, "comment"),
+        (6, "end of the orders"),
+        (7, "after the end of the orders"),
+        (8, "after the end of the orders"),
+    ]
 
 
 def test_a_bad_line_never_hides_the_others(parser: OrderParser[Any]) -> None:
     text = "power Rome\noffer wine\nmove legions 3 from Roma to Ravenna\nflurb the gauls\ntake gold\n"
     submission = parse_submission(text, parser, lambda v: type(v) in ORDER_PHASES)
-    assert [(line.number, line.ok) for line in submission.lines] == [(2, True), (3, False), (4, False), (5, True)]
+    assert [(line.number, line.ok) for line in submission.lines] == [
+        (2, True),
+        (3, False),
+        (4, False),
+        (5, True),
+    ]
     assert submission.power == "Rome"
 
 
@@ -203,8 +242,34 @@ def test_parser_never_raises_on_arbitrary_text(parser: OrderParser[Any], text: s
     parse_submission(text, parser, lambda v: type(v) in ORDER_PHASES or isinstance(v, TurnSequence))
 
 
-_WORDS = st.sampled_from(["move", "legion", "from", "to", "Roma", "build", "in", "with", "3", "tax", ",", "offer",
-                          "then", "sack", "via", "Mare", "x2", "helen", "of", "take", "password", ":", "#", ";"])
+_WORDS = st.sampled_from(
+    [
+        "move",
+        "legion",
+        "from",
+        "to",
+        "Roma",
+        "build",
+        "in",
+        "with",
+        "3",
+        "tax",
+        ",",
+        "offer",
+        "then",
+        "sack",
+        "via",
+        "Mare",
+        "x2",
+        "helen",
+        "of",
+        "take",
+        "password",
+        ":",
+        "#",
+        ";",
+    ]
+)
 
 
 @settings(max_examples=300, deadline=None)

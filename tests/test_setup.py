@@ -16,17 +16,39 @@ from tests.conftest import FIVE, player_args
 
 # R2.1 per civilization: province -> (cities, caravans, fortresses)
 BASIC_SETUP: dict[str, dict[str, tuple[list[str], list[str], int]]] = {
-    "Rome": {"roma": (["Roma"], ["wine", "metal"], 1), "ravenna": ([], ["livestock"], 0), "tarentum": ([], ["oil"], 0)},
-    "Carthage": {"carthago": (["Carthago"], ["perfume", "fruit"], 1), "cirta": ([], ["slaves"], 0),
-                 "leptis-magna": ([], ["oil"], 0)},
-    "Greece": {"athenae": (["Athenae", "Corinthus"], ["oil"], 1), "pella": ([], [], 0),
-               "constantinopolis": ([], ["fish", "slaves"], 0)},
-    "Babylon": {"babylon": (["Babylon"], ["grain", "gems"], 1), "antiochia": (["Antiochia"], [], 0),
-                "ninive": ([], ["grain"], 0)},
-    "Egypt": {"alexandria": (["Alexandria", "Memphis"], ["papyrus"], 1), "thebae": (["Thebae"], [], 0),
-              "cyrenae": ([], ["grain"], 0)},
-}  # fmt: skip
-HEROES = {"Rome": "Julius Caesar", "Carthage": "Hannibal", "Greece": "Pericles", "Babylon": "Hammurabi", "Egypt": "Cleopatra"}
+    "Rome": {
+        "roma": (["Roma"], ["wine", "metal"], 1),
+        "ravenna": ([], ["livestock"], 0),
+        "tarentum": ([], ["oil"], 0),
+    },
+    "Carthage": {
+        "carthago": (["Carthago"], ["perfume", "fruit"], 1),
+        "cirta": ([], ["slaves"], 0),
+        "leptis-magna": ([], ["oil"], 0),
+    },
+    "Greece": {
+        "athenae": (["Athenae", "Corinthus"], ["oil"], 1),
+        "pella": ([], [], 0),
+        "constantinopolis": ([], ["fish", "slaves"], 0),
+    },
+    "Babylon": {
+        "babylon": (["Babylon"], ["grain", "gems"], 1),
+        "antiochia": (["Antiochia"], [], 0),
+        "ninive": ([], ["grain"], 0),
+    },
+    "Egypt": {
+        "alexandria": (["Alexandria", "Memphis"], ["papyrus"], 1),
+        "thebae": (["Thebae"], [], 0),
+        "cyrenae": ([], ["grain"], 0),
+    },
+}
+HEROES = {
+    "Rome": "Julius Caesar",
+    "Carthage": "Hannibal",
+    "Greece": "Pericles",
+    "Babylon": "Hammurabi",
+    "Egypt": "Cleopatra",
+}
 
 
 def _new_state(tmp_path: Any, civs: tuple[str, ...]) -> dict[str, Any]:
@@ -62,7 +84,12 @@ def test_r2_1_basic_setup_for_five_players(tmp_path: Any, civ: str) -> None:
 def test_r2_1_roles_and_r1_supplies_for_five_players(tmp_path: Any) -> None:
     state = _new_state(tmp_path, FIVE)
     assert state["roles"] == {"commerce": "Carthage", "political": "Egypt", "military": "Rome"}
-    assert (state["game"], state["ruleset"], state["turn"], state["phase"]) == ("g", "mare-nostrum", 1, "trade")
+    assert (state["game"], state["ruleset"], state["turn"], state["phase"]) == (
+        "g",
+        "mare-nostrum",
+        1,
+        "trade",
+    )
     assert state["step"] is None and state["winner"] is None
     # R1.3 for 5 players less what stands on the board: 13 caravans... counted from R2.1
     assert state["supply"] == {"caravan": 28 - 16, "city": 12 - 9, "market": 12, "temple": 6}
@@ -84,7 +111,11 @@ def test_r2_3_four_players_drop_babylon_to_neutral(tmp_path: Any) -> None:
     babylon = state["players"]["Babylon"]
     assert babylon["neutral"] and babylon["hand"] == {} and babylon["cards"] == []
     capital = state["provinces"]["babylon"]
-    assert capital["influence"] == "Babylon" and capital["legions"] == {"Babylon": 1} and capital["fortresses"] == {"Babylon": 1}
+    assert (
+        capital["influence"] == "Babylon"
+        and capital["legions"] == {"Babylon": 1}
+        and capital["fortresses"] == {"Babylon": 1}
+    )
     assert capital["cities"] == [] and capital["caravans"] == [], "R2.3: neutrals get no buildings"
     for pid in ("antiochia", "ninive"):
         assert state["provinces"][pid]["legions"] == {"Babylon": 1} and not state["provinces"][pid]["fortresses"]
@@ -110,14 +141,25 @@ def test_r2_3_role_ties_are_broken_by_verifiable_dice(make_game: Callable[..., G
     assert game.verify_dice()[1] == []
 
 
-@pytest.mark.parametrize("civs", [("Rome", "Carthage"), FIVE + ("Rome",)])
+@pytest.mark.parametrize("civs", [("Rome", "Carthage"), (*FIVE, "Rome")])
 def test_r1_player_count_is_three_to_five(make_game: Callable[..., Game], civs: tuple[str, ...]) -> None:
     with pytest.raises(UsageError, match="3 to 5 players"):
         make_game(civs)
 
 
 def test_civilization_names_are_checked_with_suggestions(tmp_path: Any) -> None:
-    result = CliRunner().invoke(app, ["new", str(tmp_path / "g"), "--player", "Rom:a@b.org", "--player",
-                                      "Egypt:c@d.org", "--player", "Greece:e@f.org"])  # fmt: skip
+    result = CliRunner().invoke(
+        app,
+        [
+            "new",
+            str(tmp_path / "g"),
+            "--player",
+            "Rom:a@b.org",
+            "--player",
+            "Egypt:c@d.org",
+            "--player",
+            "Greece:e@f.org",
+        ],
+    )
     assert result.exit_code == 1
     assert "did you mean Rome" in result.stderr and "Traceback" not in result.output

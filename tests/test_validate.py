@@ -5,12 +5,11 @@ Cases are data: (id, position tweak, power, order line, expected message part or
 
 from __future__ import annotations
 
+import copy
 from collections.abc import Callable
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
-
-import copy
-from datetime import datetime, timezone
 
 import pytest
 
@@ -68,7 +67,13 @@ CASES: list[tuple[str, Tweak, str, str, str | None]] = [
     # R3: orders belong to a phase
     ("V-R3-01", TRADE, "Rome", "build legion in Roma", "R3: 'build' is a build-phase order"),
     ("V-R3-02", BUILD, "Rome", "offer wine", "R3: 'offer' is a trade-phase order"),
-    ("V-R3.3-01", TRADE, "Egypt", "sequence Egypt, Rome", "R3.3: 'sequence' orders the build or military phase"),
+    (
+        "V-R3.3-01",
+        TRADE,
+        "Egypt",
+        "sequence Egypt, Rome",
+        "R3.3: 'sequence' orders the build or military phase",
+    ),
     ("V-R3.3-02", BUILD, "Rome", "sequence Rome, Egypt", "R3.3: only the Political Leader (Egypt)"),
     ("V-R3.3-03", BUILD, "Egypt", "sequence Egypt, Rome, Egypt", "named twice"),
     ("V-R3.3-04", BUILD, "Egypt", "sequence Egypt, Rome, Greece, Babylon, Carthage", None),
@@ -96,25 +101,74 @@ CASES: list[tuple[str, Tweak, str, str, str | None]] = [
     ("V-R6.1-01", BUILD, "Rome", "build legion in Roma with 3 gold", "R6.1: you name 3 gold but hold 0"),
     ("V-R6.1-02", BUILD, "Rome", "build 2 legions in Roma with 3 tax", "R6.1: one set pays for one item"),
     ("V-R6.3-01", BUILD, "Rome", "build legion in Athenae", "R6.3: you have no influence in Athenae"),
-    ("V-R6.3-02", combine(BUILD, put("ravenna", "at_war", True)), "Rome", "build legion in Ravenna", "R6.3: Ravenna is at war"),
+    (
+        "V-R6.3-02",
+        combine(BUILD, put("ravenna", "at_war", True)),
+        "Rome",
+        "build legion in Ravenna",
+        "R6.3: Ravenna is at war",
+    ),
     ("V-R6.3-03", combine(BUILD, put("roma", "at_war", True)), "Rome", "build legion in Roma", None),
-    ("V-R6.3-04", combine(BUILD, put("tarentum", "occupied", {"caravan:oil": "Carthage"}),
-                          put("tarentum", "legions", {"Carthage": 1})),
-     "Rome", "build fortress in Tarentum", "R6.3: Tarentum is occupied by an enemy"),
+    (
+        "V-R6.3-04",
+        combine(
+            BUILD,
+            put("tarentum", "occupied", {"caravan:oil": "Carthage"}),
+            put("tarentum", "legions", {"Carthage": 1}),
+        ),
+        "Rome",
+        "build fortress in Tarentum",
+        "R6.3: Tarentum is occupied by an enemy",
+    ),
     ("V-R6.4-01", BUILD, "Egypt", "build influence in Sinai", None),
     ("V-R6.4-02", BUILD, "Egypt", "build influence in Petra", "R6.4: influence in Petra must border"),
     ("V-R6.4-03", BUILD, "Egypt", "build influence in Carthago", "R6.4: Carthago holds Carthage's influence"),
-    ("V-R6.4-04", BUILD, "Egypt", "build influence in Alexandria", "you already have influence in Alexandria"),
-    ("V-R6.4-05", combine(BUILD, sea("mare-aegyptium", {"Egypt": 1})), "Egypt", "build influence in Salamis", None),
+    (
+        "V-R6.4-04",
+        BUILD,
+        "Egypt",
+        "build influence in Alexandria",
+        "you already have influence in Alexandria",
+    ),
+    (
+        "V-R6.4-05",
+        combine(BUILD, sea("mare-aegyptium", {"Egypt": 1})),
+        "Egypt",
+        "build influence in Salamis",
+        None,
+    ),
     ("V-R6.4-06", BUILD, "Egypt", "build influence in Salamis", "R6.4: influence in Salamis must border"),
     ("V-R6.4-07", combine(BUILD, owns("Egypt", "Lighthouse")), "Egypt", "build influence in Corsica", None),
     ("V-R6.4-08", BUILD, "Egypt", "build influence in Mare Ionium", "Mare Ionium is a sea; name a province"),
-    ("V-R6.4-09", BUILD, "Egypt", "build influence in Sinia", "unknown province 'Sinia'; did you mean 'Sinai'?"),
-    ("V-R8.7-01", combine(BUILD, put("cyrenae", "converting", "Carthage"), put("cyrenae", "legions", {"Carthage": 1})),
-     "Carthage", "build influence in Cyrenae", None),
-    ("V-R6.5-01", BUILD, "Egypt", "build city in Alexandria at Memphis", "R6.5: the city site Memphis already has a city"),
+    (
+        "V-R6.4-09",
+        BUILD,
+        "Egypt",
+        "build influence in Sinia",
+        "unknown province 'Sinia'; did you mean 'Sinai'?",
+    ),
+    (
+        "V-R8.7-01",
+        combine(BUILD, put("cyrenae", "converting", "Carthage"), put("cyrenae", "legions", {"Carthage": 1})),
+        "Carthage",
+        "build influence in Cyrenae",
+        None,
+    ),
+    (
+        "V-R6.5-01",
+        BUILD,
+        "Egypt",
+        "build city in Alexandria at Memphis",
+        "R6.5: the city site Memphis already has a city",
+    ),
     ("V-R6.5-02", BUILD, "Rome", "build caravan on gold in Roma", "R6.5: Roma has no gold icon"),
-    ("V-R6.5-03", BUILD, "Rome", "build caravan on wine in Roma", "R6.5: the wine icon in Roma already has a caravan"),
+    (
+        "V-R6.5-03",
+        BUILD,
+        "Rome",
+        "build caravan on wine in Roma",
+        "R6.5: the wine icon in Roma already has a caravan",
+    ),
     ("V-R6.5-04", BUILD, "Babylon", "build trireme in Babylon", "R6.5: Babylon has no coast"),
     ("V-R6.5-05", BUILD, "Rome", "build caravan in Ravenna", None),
     ("V-R6.5-06", BUILD, "Greece", "build caravan in Pella", "name the icon"),
@@ -123,32 +177,101 @@ CASES: list[tuple[str, Tweak, str, str, str | None]] = [
     ("V-R6.5-09", BUILD, "Rome", "build city in Ravenna at Rome", "unknown city site of Ravenna 'Rome'"),
     ("V-R6.6-01", BUILD, "Rome", "buy Hannibal", "R6.6: Hannibal is Carthage's civilization hero"),
     ("V-R6.6-02", BUILD, "Rome", "buy Caesar", "R6.6: you already own Julius Caesar"),
-    ("V-R6.6-03", combine(BUILD, owns("Egypt", "Colossus")), "Rome", "buy Colossus", "R6.6: Colossus already belongs to Egypt"),
+    (
+        "V-R6.6-03",
+        combine(BUILD, owns("Egypt", "Colossus")),
+        "Rome",
+        "buy Colossus",
+        "R6.6: Colossus already belongs to Egypt",
+    ),
     ("V-R6.6-04", BUILD, "Rome", "buy Colossus with 3 tax", "R6.1: you name 3 tax but hold 1"),
     ("V-R6.6-05", BUILD, "Rome", "buy Pharos", None),
     ("V-R6.6-06", BUILD, "Rome", "buy Colosus", "unknown hero or wonder 'Colosus'; did you mean 'Colossus'?"),
     ("V-R6.7-01", BUILD, "Rome", "exchange wine for tax", "R6.7: this order needs Cleopatra"),
     ("V-R6.7-02", BUILD, "Egypt", "exchange papyrus for tax", None),
-    ("V-R6.7-03", BUILD, "Egypt", "exchange papyrus for grain", "R6.7: Cleopatra swaps one commodity for one tax"),
+    (
+        "V-R6.7-03",
+        BUILD,
+        "Egypt",
+        "exchange papyrus for grain",
+        "R6.7: Cleopatra swaps one commodity for one tax",
+    ),
     ("V-R6.8-01", BUILD, "Rome", "keep 3 tax", "R6.8: you keep at most 2 tax cards"),
     ("V-R6.8-02", BUILD, "Rome", "keep wine", "R6.8: unused commodities are discarded"),
     ("V-R6.8-03", combine(BUILD, owns("Rome", "Hanging Gardens")), "Rome", "keep 2 tax, wine", None),
     # R7, R8 military
-    ("V-R7.3-01", MILITARY, "Rome", "move 3 legions from Roma to Ravenna", "R7.3: you have 2 legion(s) in Roma"),
-    ("V-R7.3-02", MILITARY, "Rome", "move legion from Ravenna to Roma", "R7.3: you have 0 legion(s) in Ravenna"),
+    (
+        "V-R7.3-01",
+        MILITARY,
+        "Rome",
+        "move 3 legions from Roma to Ravenna",
+        "R7.3: you have 2 legion(s) in Roma",
+    ),
+    (
+        "V-R7.3-02",
+        MILITARY,
+        "Rome",
+        "move legion from Ravenna to Roma",
+        "R7.3: you have 0 legion(s) in Ravenna",
+    ),
     ("V-R7.3-03", MILITARY, "Rome", "move 2 legions from Roma to Ravenna", None),
     ("V-R7.3-04", MILITARY, "Rome", "move legion from Roma to Babylon", "Babylon does not border Roma"),
-    ("V-R7.3-05", MILITARY, "Rome", "move legion from Roma to Carthago via Mare Tyrrhenum, Mare Sardoum", None),
-    ("V-R7.3-06", MILITARY, "Rome", "move legion from Roma to Carthago via Mare Ionium",
-     "the route must start on a sea of Roma and end on a sea of Carthago"),
-    ("V-R8.7-02", MILITARY, "Rome", "move legion from Roma to Carthago then convert", "R8.7: Carthago is Carthage's capital"),
-    ("V-R7.2-01", MILITARY, "Rome", "sail trireme from Mare Ionium to Mare Aegaeum", "R7.2: you have 0 trireme(s) in Mare Ionium"),
-    ("V-R7.2-02", combine(MILITARY, sea("mare-ionium", {"Rome": 1})), "Rome",
-     "sail trireme from Mare Ionium to Mare Aegaeum", None),
-    ("V-R7.2-03", combine(MILITARY, sea("mare-ionium", {"Rome": 1})), "Rome",
-     "sail trireme from Mare Ionium to Pontus Euxinus", "R7.2: Pontus Euxinus is not next to Mare Ionium"),
-    ("V-R7.2-04", combine(MILITARY, put("roma", "port", {"Rome": 1})), "Rome", "sail trireme from Roma to Mare Adriaticum", None),
-    ("V-R7.2-05", MILITARY, "Rome", "sail trireme from Roma to Ravenna", "R7.2: Ravenna is a province; name a sea"),
+    (
+        "V-R7.3-05",
+        MILITARY,
+        "Rome",
+        "move legion from Roma to Carthago via Mare Tyrrhenum, Mare Sardoum",
+        None,
+    ),
+    (
+        "V-R7.3-06",
+        MILITARY,
+        "Rome",
+        "move legion from Roma to Carthago via Mare Ionium",
+        "the route must start on a sea of Roma and end on a sea of Carthago",
+    ),
+    (
+        "V-R8.7-02",
+        MILITARY,
+        "Rome",
+        "move legion from Roma to Carthago then convert",
+        "R8.7: Carthago is Carthage's capital",
+    ),
+    (
+        "V-R7.2-01",
+        MILITARY,
+        "Rome",
+        "sail trireme from Mare Ionium to Mare Aegaeum",
+        "R7.2: you have 0 trireme(s) in Mare Ionium",
+    ),
+    (
+        "V-R7.2-02",
+        combine(MILITARY, sea("mare-ionium", {"Rome": 1})),
+        "Rome",
+        "sail trireme from Mare Ionium to Mare Aegaeum",
+        None,
+    ),
+    (
+        "V-R7.2-03",
+        combine(MILITARY, sea("mare-ionium", {"Rome": 1})),
+        "Rome",
+        "sail trireme from Mare Ionium to Pontus Euxinus",
+        "R7.2: Pontus Euxinus is not next to Mare Ionium",
+    ),
+    (
+        "V-R7.2-04",
+        combine(MILITARY, put("roma", "port", {"Rome": 1})),
+        "Rome",
+        "sail trireme from Roma to Mare Adriaticum",
+        None,
+    ),
+    (
+        "V-R7.2-05",
+        MILITARY,
+        "Rome",
+        "sail trireme from Roma to Ravenna",
+        "R7.2: Ravenna is a province; name a sea",
+    ),
     ("V-R8.2-01", MILITARY, "Rome", "casualties fortress, legion", None),
     ("V-R8.3-01", MILITARY, "Rome", "attack Rome in Mare Ionium", "R8.3: you cannot name yourself"),
     ("V-R8.9-01", MILITARY, "Rome", "helen off", "R8.9: this order needs Helen of Troy"),
@@ -156,8 +279,14 @@ CASES: list[tuple[str, Tweak, str, str, str | None]] = [
     ("V-R3.2-01", MILITARY, "Egypt", "role military to Greece", "R3.2: only the Military Leader (Rome)"),
     ("V-R3.2-02", MILITARY, "Rome", "role war to Greece", None),
     ("V-R4-01", MILITARY, "Rome", "artemis gold", "R4: this order needs Temple of Artemis"),
-    ("V-R4-02", combine(MILITARY, owns("Rome", "Temple of Artemis")), "Rome", "artemis tax", "tax is not a commodity"),
-]  # fmt: skip
+    (
+        "V-R4-02",
+        combine(MILITARY, owns("Rome", "Temple of Artemis")),
+        "Rome",
+        "artemis tax",
+        "tax is not a commodity",
+    ),
+]
 
 
 @pytest.fixture(scope="module")
@@ -180,7 +309,7 @@ def game_with(opening: dict[str, Any], tweak: Tweak, directory: Path) -> Game:
     board = load_board(ruleset, default_board_path(ruleset))
     position = ruleset.position_from_data(board, _without_none(state))
     players = tuple(Player(civ, f"{civ}@example.org", "") for civ in FIVE)
-    settings = Settings("case", ruleset.name, None, "batch", "00" * 32, players, datetime.now(timezone.utc))
+    settings = Settings("case", ruleset.name, None, "batch", "00" * 32, players, datetime.now(UTC))
     return Game(GameDirectory(directory), settings, board, position, 1)
 
 
@@ -191,8 +320,15 @@ def _without_none(value: Any) -> Any:
 
 
 @pytest.mark.parametrize(("case_id", "tweak", "power", "line", "expected"), CASES, ids=[c[0] for c in CASES])
-def test_validation_case(opening_state: dict[str, Any], tmp_path: Path, case_id: str, tweak: Tweak,
-                         power: str, line: str, expected: str | None) -> None:  # fmt: skip
+def test_validation_case(
+    opening_state: dict[str, Any],
+    tmp_path: Path,
+    case_id: str,
+    tweak: Tweak,
+    power: str,
+    line: str,
+    expected: str | None,
+) -> None:
     game = game_with(opening_state, tweak, tmp_path)
     checked = check_submission(game, f"power {power}\n{line}\n")
     (result,) = checked.lines
@@ -205,5 +341,7 @@ def test_validation_case(opening_state: dict[str, Any], tmp_path: Path, case_id:
 
 def test_legions_that_moved_cannot_move_again(opening_state: dict[str, Any], tmp_path: Path) -> None:
     game = game_with(opening_state, MILITARY, tmp_path)
-    checked = check_submission(game, "power Rome\nmove 2 legions from Roma to Ravenna\nmove legion from Roma to Tarentum\n")
+    checked = check_submission(
+        game, "power Rome\nmove 2 legions from Roma to Ravenna\nmove legion from Roma to Tarentum\n"
+    )
     assert [line.ok for line in checked.lines] == [True, False]

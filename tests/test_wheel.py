@@ -19,7 +19,18 @@ ROOT = Path(__file__).resolve().parent.parent
 def wheel(tmp_path_factory: pytest.TempPathFactory) -> Path:
     out = tmp_path_factory.mktemp("dist")
     subprocess.run(
-        [sys.executable, "-m", "pip", "wheel", str(ROOT), "--no-deps", "--no-build-isolation", "-q", "-w", str(out)],
+        [
+            sys.executable,
+            "-m",
+            "pip",
+            "wheel",
+            str(ROOT),
+            "--no-deps",
+            "--no-build-isolation",
+            "-q",
+            "-w",
+            str(out),
+        ],
         check=True,
     )
     (built,) = out.glob("adjudicator-*.whl")
@@ -29,10 +40,16 @@ def wheel(tmp_path_factory: pytest.TempPathFactory) -> Path:
 @pytest.mark.slow
 def test_wheel_contains_the_shipped_folders(wheel: Path) -> None:
     names = zipfile.ZipFile(wheel).namelist()
-    for needed in ("adjudicator/grammar/mare_nostrum.lark", "adjudicator/grammar/common.lark",
-                   "adjudicator/grammar/mare_nostrum.errors.toml", "adjudicator/templates/receipt.txt.j2",
-                   "adjudicator/templates/mare-nostrum/state.txt.j2", "adjudicator/games/demo/demo.toml",
-                   "adjudicator/rulesets/mare_nostrum/boards/mare-nostrum-2003.toml", "adjudicator/py.typed"):  # fmt: skip
+    for needed in (
+        "adjudicator/grammar/mare_nostrum.lark",
+        "adjudicator/grammar/common.lark",
+        "adjudicator/grammar/mare_nostrum.errors.toml",
+        "adjudicator/templates/receipt.txt.j2",
+        "adjudicator/templates/mare-nostrum/state.txt.j2",
+        "adjudicator/games/demo/demo.toml",
+        "adjudicator/rulesets/mare_nostrum/boards/mare-nostrum-2003.toml",
+        "adjudicator/py.typed",
+    ):
         assert needed in names, f"{needed} missing from the wheel"
 
 
@@ -43,8 +60,12 @@ def test_installed_wheel_runs_a_game_in_a_fresh_venv(wheel: Path, tmp_path: Path
     env_dir = tmp_path / "venv"
     venv.create(env_dir, with_pip=True)
     python = env_dir / "bin" / "python"
-    site = subprocess.run([python, "-c", "import sysconfig; print(sysconfig.get_paths()['purelib'])"],
-                          capture_output=True, text=True, check=True).stdout.strip()  # fmt: skip
+    site = subprocess.run(
+        [python, "-c", "import sysconfig; print(sysconfig.get_paths()['purelib'])"],
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout.strip()
     ours = {sysconfig.get_paths()["purelib"], sysconfig.get_paths()["platlib"]}
     (Path(site) / "test-dependencies.pth").write_text("\n".join(sorted(ours)) + "\n")
     subprocess.run([python, "-m", "pip", "install", "--no-deps", "-q", str(wheel)], check=True)
@@ -56,8 +77,13 @@ def test_installed_wheel_runs_a_game_in_a_fresh_venv(wheel: Path, tmp_path: Path
         assert result.returncode == 0, result.stderr
         return result.stdout
 
-    where = subprocess.run([python, "-c", "import adjudicator; print(adjudicator.__file__)"], cwd=work,
-                           capture_output=True, text=True, check=True).stdout  # fmt: skip
+    where = subprocess.run(
+        [python, "-c", "import adjudicator; print(adjudicator.__file__)"],
+        cwd=work,
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout
     assert str(env_dir) in where, f"the wheel's package must be the one imported, not {where}"
     run("new", "g", "--player", "Rome:r@x.org", "--player", "Egypt:e@x.org", "--player", "Greece:g@x.org")
     state = json.loads(run("state", "g", "--json"))

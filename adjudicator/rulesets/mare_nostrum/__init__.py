@@ -23,7 +23,7 @@ from adjudicator.rulesets.mare_nostrum.validate import validate_orders
 
 class MareNostrum:
     name = "mare-nostrum"
-    aliases = ("mn", "mare nostrum 2003", "marenostrum")
+    aliases: tuple[str, ...] = ("mn", "mare nostrum 2003", "marenostrum")
     title = "Mare Nostrum"
     grammar = "mare_nostrum"
     board = BoardResource(__name__, "boards/mare-nostrum-2003.toml")
@@ -39,12 +39,17 @@ class MareNostrum:
         return tuple(board.civilizations)
 
     def place_names(self, board: Board) -> dict[str, str]:
-        return {**{p.id: p.name for p in board.provinces.values()}, **{s.id: s.name for s in board.seas.values()}}
+        return {
+            **{p.id: p.name for p in board.provinces.values()},
+            **{s.id: s.name for s in board.seas.values()},
+        }
 
     def new_position(self, board: Board, civs: Sequence[str], dice: Dice) -> tuple[Position, list[Event]]:
         return basic_setup(board, [Civ(c) for c in civs], dice)
 
-    def position_from_data(self, board: Board, data: Mapping[str, Any], playing: Sequence[str] | None = None) -> Position:
+    def position_from_data(
+        self, board: Board, data: Mapping[str, Any], playing: Sequence[str] | None = None
+    ) -> Position:
         return position_from_data(board, data, None if playing is None else [Civ(c) for c in playing])
 
     def position_to_data(self, position: Position) -> dict[str, Any]:
@@ -62,7 +67,9 @@ class MareNostrum:
     def is_order(self, value: object) -> bool:
         return type(value) in ORDER_PHASES or isinstance(value, TurnSequence)
 
-    def validate(self, board: Board, position: Position, civ: str, lines: Sequence[OrderLine[Order]]) -> list[OrderLine[Order]]:
+    def validate(
+        self, board: Board, position: Position, civ: str, lines: Sequence[OrderLine[Order]]
+    ) -> list[OrderLine[Order]]:
         return validate_orders(board, position, Civ(civ), lines)
 
 

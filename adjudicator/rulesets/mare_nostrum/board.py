@@ -11,7 +11,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from adjudicator.errors import BoardError, DataError
+from adjudicator.errors import BoardError
 from adjudicator.fields import Fields
 from adjudicator.names import NameIndex
 from adjudicator.rulesets.mare_nostrum.components import (
@@ -224,11 +224,13 @@ def _check_adjacency(board: Board) -> list[str]:
         if p.island and not p.seas:
             problems.append(f"province {p.id} is an island with no sea")
     for s in board.seas.values():
-        for other in s.seas:
-            if other not in board.seas:
-                problems.append(f"sea {s.id}: neighbour '{other}' is not a sea")
-            elif s.id not in board.seas[other].seas:
-                problems.append(f"sea adjacency is not symmetric: {s.id} lists {other}, {other} does not list {s.id}")
+        for neighbour in s.seas:
+            if neighbour not in board.seas:
+                problems.append(f"sea {s.id}: neighbour '{neighbour}' is not a sea")
+            elif s.id not in board.seas[neighbour].seas:
+                problems.append(
+                    f"sea adjacency is not symmetric: {s.id} lists {neighbour}, {neighbour} does not list {s.id}"
+                )
         if not board.coasts(s.id):
             problems.append(f"sea {s.id} touches no province")
     return problems
@@ -252,10 +254,9 @@ def _check_reachability(board: Board) -> list[str]:
     queue = deque([places[0]])
     while queue:
         for nxt in _neighbours(board, queue.popleft()):
-            if nxt in board.provinces or nxt in board.seas:
-                if nxt not in seen:
-                    seen.add(nxt)
-                    queue.append(nxt)
+            if (nxt in board.provinces or nxt in board.seas) and nxt not in seen:
+                seen.add(nxt)
+                queue.append(nxt)
     return [f"{p} cannot be reached from {places[0]}" for p in places if p not in seen]
 
 
@@ -308,7 +309,9 @@ def _check_setups(board: Board) -> list[str]:
             province = board.provinces[h.province]
             for site in h.cities:
                 if site not in province.cities:
-                    problems.append(f"{where}: {h.province} has no city site '{site}' ({', '.join(province.cities) or 'none'})")
+                    problems.append(
+                        f"{where}: {h.province} has no city site '{site}' ({', '.join(province.cities) or 'none'})"
+                    )
             for icon in h.caravans:
                 if icon not in province.commodities:
                     problems.append(f"{where}: {h.province} has no '{icon}' icon for a caravan")
@@ -317,4 +320,3 @@ def _check_setups(board: Board) -> list[str]:
             if h.fortresses > 1:
                 problems.append(f"{where}: {h.province} starts with more than one fortress (R6.5)")
     return problems
-

@@ -25,7 +25,7 @@ class Role(StrEnum):
     MILITARY = "military"
 
     @property
-    def title(self) -> str:
+    def label(self) -> str:
         return ROLE_TITLES[self]
 
 
@@ -78,11 +78,20 @@ class Building(StrEnum):
 # R1: every commodity and how many cards of it the game has.
 COMMODITY_CARDS: Final = MappingProxyType(
     {
-        "fish": 11, "grain": 11, "slaves": 11,
-        "wine": 7, "metal": 7, "fruit": 7, "livestock": 7, "oil": 7,
-        "gems": 5, "perfume": 5, "gold": 5, "papyrus": 5,
+        "fish": 11,
+        "grain": 11,
+        "slaves": 11,
+        "wine": 7,
+        "metal": 7,
+        "fruit": 7,
+        "livestock": 7,
+        "oil": 7,
+        "gems": 5,
+        "perfume": 5,
+        "gold": 5,
+        "papyrus": 5,
     }
-)  # fmt: skip
+)
 TAX_CARDS: Final = 35
 CARD_TOTALS: Final = MappingProxyType({TAX: TAX_CARDS, **COMMODITY_CARDS})
 
@@ -120,10 +129,16 @@ PLAYER_COUNTS: Final = tuple(BUILDING_SUPPLY)
 # R6.2: what each piece costs before any hero or wonder changes it.
 PIECE_COST: Final = MappingProxyType(
     {
-        Piece.INFLUENCE: 3, Piece.CITY: 3, Piece.CARAVAN: 3, Piece.LEGION: 3,
-        Piece.TRIREME: 3, Piece.FORTRESS: 3, Piece.TEMPLE: 6, Piece.MARKET: 6,
+        Piece.INFLUENCE: 3,
+        Piece.CITY: 3,
+        Piece.CARAVAN: 3,
+        Piece.LEGION: 3,
+        Piece.TRIREME: 3,
+        Piece.FORTRESS: 3,
+        Piece.TEMPLE: 6,
+        Piece.MARKET: 6,
     }
-)  # fmt: skip
+)
 HERO_COST: Final = 9
 PYRAMIDS_COST: Final = 12
 

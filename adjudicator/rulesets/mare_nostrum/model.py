@@ -97,8 +97,7 @@ class Position:
     def bank(self) -> dict[str, int]:
         """R1: cards in no hand (the bank is finite)."""
         return {
-            card: total - sum(p.hand.get(card, 0) for p in self.players.values())
-            for card, total in CARD_TOTALS.items()
+            card: total - sum(p.hand.get(card, 0) for p in self.players.values()) for card, total in CARD_TOTALS.items()
         }
 
     def supply(self) -> dict[str, int]:

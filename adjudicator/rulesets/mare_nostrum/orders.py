@@ -256,21 +256,46 @@ class Artemis:
 
 
 Order = (
-    TradeSize | Offer | Take | Give | UlyssesForce
-    | TurnSequence | Build | Buy | Exchange | Keep
-    | Sail | NavalAttack | Move | Casualties | Helen | RoleChoice | Artemis
-)  # fmt: skip
+    TradeSize
+    | Offer
+    | Take
+    | Give
+    | UlyssesForce
+    | TurnSequence
+    | Build
+    | Buy
+    | Exchange
+    | Keep
+    | Sail
+    | NavalAttack
+    | Move
+    | Casualties
+    | Helen
+    | RoleChoice
+    | Artemis
+)
 
 # Which phase's orders each kind is (DESIGN.md, "The order language"). Choices that take
 # effect at the next turn's start (R3.2 role ties, R4 Artemis) are given in the military
 # phase, the last mail before that start (rulings D9).
 ORDER_PHASES: dict[type, Phase] = {
-    TradeSize: Phase.TRADE, Offer: Phase.TRADE, Take: Phase.TRADE, Give: Phase.TRADE,
-    UlyssesForce: Phase.TRADE, Build: Phase.BUILD, Buy: Phase.BUILD, Exchange: Phase.BUILD,
-    Keep: Phase.BUILD, Sail: Phase.MILITARY, NavalAttack: Phase.MILITARY, Move: Phase.MILITARY,
-    Casualties: Phase.MILITARY, Helen: Phase.MILITARY, RoleChoice: Phase.MILITARY,
+    TradeSize: Phase.TRADE,
+    Offer: Phase.TRADE,
+    Take: Phase.TRADE,
+    Give: Phase.TRADE,
+    UlyssesForce: Phase.TRADE,
+    Build: Phase.BUILD,
+    Buy: Phase.BUILD,
+    Exchange: Phase.BUILD,
+    Keep: Phase.BUILD,
+    Sail: Phase.MILITARY,
+    NavalAttack: Phase.MILITARY,
+    Move: Phase.MILITARY,
+    Casualties: Phase.MILITARY,
+    Helen: Phase.MILITARY,
+    RoleChoice: Phase.MILITARY,
     Artemis: Phase.MILITARY,
-}  # fmt: skip
+}
 # `TurnSequence` belongs to both sequential phases (R3.3).
 
 
@@ -467,13 +492,16 @@ class OrderTransformer(Transformer[Token, Order]):
         return Artemis(commodity)
 
 
-def _build_parts(parts: tuple[object, ...], has_province: bool) -> tuple[int, Piece, str | None, str | None, tuple[CardCount, ...] | None]:
+def _build_parts(
+    parts: tuple[object, ...], has_province: bool
+) -> tuple[int, Piece, str | None, str | None, tuple[CardCount, ...] | None]:
     items = list(parts)
     count = items.pop(0) if isinstance(items[0], int) else 1
     piece = items.pop(0)
     assert isinstance(count, int) and isinstance(piece, Piece)
     province = items.pop(0) if has_province else None
     site = items.pop(0) if items and isinstance(items[0], str) else None
+    assert site is None or isinstance(site, str)
     payment = items.pop(0) if items and isinstance(items[0], tuple) else None
     assert province is None or isinstance(province, str)
     assert payment is None or isinstance(payment, tuple)

@@ -28,13 +28,37 @@ from adjudicator.rulesets.mare_nostrum.model import PlayerState, Position, Provi
 
 OCCUPIABLE_PREFIXES = ("city:", "caravan:")
 _PROVINCE_KEYS = frozenset(
-    {"influence", "cities", "caravans", "temple", "market", "legions", "fortresses", "port",
-     "at_war", "occupied", "converting"}
-)  # fmt: skip
+    {
+        "influence",
+        "cities",
+        "caravans",
+        "temple",
+        "market",
+        "legions",
+        "fortresses",
+        "port",
+        "at_war",
+        "occupied",
+        "converting",
+    }
+)
 _POSITION_KEYS = frozenset(
-    {"game", "ruleset", "turn", "phase", "step", "winner", "roles", "players", "provinces",
-     "seas", "bank", "supply", "dice"}
-)  # fmt: skip
+    {
+        "game",
+        "ruleset",
+        "turn",
+        "phase",
+        "step",
+        "winner",
+        "roles",
+        "players",
+        "provinces",
+        "seas",
+        "bank",
+        "supply",
+        "dice",
+    }
+)
 
 
 def _counts(table: Mapping[Civ, int]) -> dict[str, int]:
@@ -91,9 +115,7 @@ def position_from_data(board: Board, data: Mapping[str, Any], playing: Sequence[
     root.only(_POSITION_KEYS)
     reader = _Reader(board, playing)
     players = reader.players(root.table("players", {}))
-    provinces = {
-        pid: ProvinceState() for pid in board.provinces
-    } | reader.provinces(root.table("provinces", {}))
+    provinces = {pid: ProvinceState() for pid in board.provinces} | reader.provinces(root.table("provinces", {}))
     seas = {sid: SeaState() for sid in board.seas} | reader.seas(root.table("seas", {}))
     roles_table = root.table("roles", {})
     roles_table.only({str(r) for r in Role})
@@ -140,10 +162,10 @@ class _Reader:
 
     def civ_counts(self, f: Fields, key: str) -> dict[Civ, int]:
         table = f.table(key, {})
-        return {self.civ(table, name, name): table.integer(name, minimum=0) for name in table.keys()}
+        return {self.civ(table, name, name): table.integer(name, minimum=0) for name in table}
 
     def players(self, f: Fields) -> dict[Civ, PlayerState]:
-        named = {self.civ(f, name, name): f.table(name) for name in f.keys()}
+        named = {self.civ(f, name, name): f.table(name) for name in f}
         players = {}
         for civ in self.board.civilizations:
             table = named.get(civ, Fields({}, f.key(civ)))
@@ -181,10 +203,13 @@ class _Reader:
 
     def provinces(self, f: Fields) -> dict[ProvinceId, ProvinceState]:
         result = {}
-        for name in f.keys():
+        for name in f:
             pid = self._place(f, name, self.board.provinces)
-            result[ProvinceId(pid)] = self._province(f.table(name), self.board.provinces[ProvinceId(pid)].cities,
-                                                     self.board.provinces[ProvinceId(pid)].commodities)
+            result[ProvinceId(pid)] = self._province(
+                f.table(name),
+                self.board.provinces[ProvinceId(pid)].cities,
+                self.board.provinces[ProvinceId(pid)].commodities,
+            )
         return result
 
     def _province(self, f: Fields, sites: tuple[str, ...], icons: tuple[str, ...]) -> ProvinceState:
@@ -192,16 +217,22 @@ class _Reader:
         cities = f.texts("cities", [])
         for index, site in enumerate(cities):
             if site not in sites:
-                raise DataError(f"{f.key('cities')}[{index}]", f"no city site '{site}' here (sites: {', '.join(sites) or 'none'})")
+                raise DataError(
+                    f"{f.key('cities')}[{index}]",
+                    f"no city site '{site}' here (sites: {', '.join(sites) or 'none'})",
+                )
         caravans = f.texts("caravans", [])
         for index, icon in enumerate(caravans):
             if icon not in icons:
-                raise DataError(f"{f.key('caravans')}[{index}]", f"no '{icon}' icon here (icons: {', '.join(icons) or 'none'})")
+                raise DataError(
+                    f"{f.key('caravans')}[{index}]",
+                    f"no '{icon}' icon here (icons: {', '.join(icons) or 'none'})",
+                )
         if len(set(cities)) != len(cities) or len(set(caravans)) != len(caravans):
             raise f.error("cities", "a site or icon holds at most one city or caravan (R6.5)")
         occupied_table = f.table("occupied", {})
         occupied = {}
-        for key in occupied_table.keys():
+        for key in occupied_table:
             if key not in ("temple", "market") and not key.startswith(OCCUPIABLE_PREFIXES):
                 raise occupied_table.error(key, "use city:SITE, caravan:ICON, temple or market")
             occupied[key] = self.civ(occupied_table, key, occupied_table.text(key))
@@ -221,7 +252,7 @@ class _Reader:
 
     def seas(self, f: Fields) -> dict[SeaId, SeaState]:
         result = {}
-        for name in f.keys():
+        for name in f:
             sid = self._place(f, name, self.board.seas)
             table = f.table(name)
             table.only({"triremes"})
@@ -242,15 +273,24 @@ def _check_derived(root: Fields, stated_stock: Mapping[Civ, Mapping[str, int]], 
         derived = position.stock(civ)
         for piece, count in stated_stock.get(civ, {}).items():
             if derived.get(piece) != count:
-                raise DataError(f"players.{civ}.stock.{piece}", f"says {count} but the board leaves {derived.get(piece)}; correct it or delete the key")
+                raise DataError(
+                    f"players.{civ}.stock.{piece}",
+                    f"says {count} but the board leaves {derived.get(piece)}; correct it or delete the key",
+                )
         for piece, count in derived.items():
             if count < 0:
-                raise DataError(f"players.{civ}", f"places {-count} more {piece} pieces than the {piece} stock holds (R1)")
+                raise DataError(
+                    f"players.{civ}", f"places {-count} more {piece} pieces than the {piece} stock holds (R1)"
+                )
     for key, derived_table in (("bank", position.bank()), ("supply", position.supply())):
         stated = root.counts(key) if key in root else {}
         for item, count in stated.items():
             if derived_table.get(item) != count:
-                raise DataError(f"{key}.{item}", f"says {count} but the hands and board leave {derived_table.get(item)}; correct it or delete the key")
+                raise DataError(
+                    f"{key}.{item}",
+                    f"says {count} but the hands and board leave {derived_table.get(item)}; "
+                    "correct it or delete the key",
+                )
         for item, count in derived_table.items():
             if count < 0:
                 raise DataError(key, f"{-count} more {item} than the game has (R1) are in use")

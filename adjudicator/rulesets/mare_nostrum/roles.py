@@ -17,8 +17,12 @@ def role_counts(position: Position) -> dict[Role, dict[Civ, int]]:
     counts = {role: {civ: 0 for civ in position.playing} for role in Role}
     for province in position.provinces.values():
         owner = province.influence
-        for key in (*(f"city:{s}" for s in province.cities), *(f"caravan:{i}" for i in province.caravans),
-                    *(("temple",) if province.temple else ()), *(("market",) if province.market else ())):
+        for key in (
+            *(f"city:{s}" for s in province.cities),
+            *(f"caravan:{i}" for i in province.caravans),
+            *(("temple",) if province.temple else ()),
+            *(("market",) if province.market else ()),
+        ):
             controller = province.occupied.get(key, owner)
             if controller not in counts[Role.COMMERCE]:
                 continue
@@ -41,7 +45,7 @@ def role_counts(position: Position) -> dict[Role, dict[Civ, int]]:
 
 def table_order_from(first: Civ | None, civs: Sequence[Civ]) -> tuple[Civ, ...]:
     """R3.3: the fixed table order, starting with `first` and going round."""
-    ordered = [c for c in TABLE_ORDER if c in civs] + sorted(c for c in civs if c not in TABLE_ORDER)
+    ordered = [Civ(c) for c in TABLE_ORDER if c in civs] + sorted(c for c in civs if c not in TABLE_ORDER)
     if first in ordered:
         start = ordered.index(first)
         ordered = ordered[start:] + ordered[:start]
@@ -61,7 +65,9 @@ def break_tie_by_dice(tied: Sequence[Civ], purpose: str, dice: Dice) -> tuple[Ci
     return contenders[0], events
 
 
-def assign_start_roles(position: Position, printed: Mapping[Role, Civ], dice: Dice) -> tuple[dict[Role, Civ | None], list[Event]]:
+def assign_start_roles(
+    position: Position, printed: Mapping[Role, Civ], dice: Dice
+) -> tuple[dict[Role, Civ | None], list[Event]]:
     """R2.3: printed roles where their holder plays; the rest by R3.1 among civilizations
     without a role yet, so nobody starts with two; ties broken by dice."""
     roles: dict[Role, Civ | None] = {role: None for role in Role}
@@ -81,7 +87,7 @@ def assign_start_roles(position: Position, printed: Mapping[Role, Civ], dice: Di
         if len(tied) == 1:
             winner, reason = tied[0], f"highest count {best} (R3.1)"
         else:
-            winner, tie_events = break_tie_by_dice(tied, f"R2.3 tie for {role.title}", dice)
+            winner, tie_events = break_tie_by_dice(tied, f"R2.3 tie for {role.label}", dice)
             events += tie_events
             reason = f"count {best} tied with {', '.join(c for c in tied if c != winner)}; won the dice (R2.3)"
         roles[role] = winner

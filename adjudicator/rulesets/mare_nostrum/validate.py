@@ -19,7 +19,6 @@ from adjudicator.problems import AmbiguousName, Problem, Rejection, UnknownName
 from adjudicator.rulesets.mare_nostrum.board import Board
 from adjudicator.rulesets.mare_nostrum.components import (
     CARD_ALIASES,
-    COMMODITY_CARDS,
     GENERAL_HEROES,
     ROLE_ALIASES,
     TAX,
@@ -50,15 +49,21 @@ from adjudicator.rulesets.mare_nostrum.orders import (
     Order,
     RoleChoice,
     Sail,
-    TurnSequence,
     Take,
     TradeSize,
+    TurnSequence,
     UlyssesForce,
 )
 from adjudicator.rulesets.mare_nostrum.orders import Build as BuildOrder
 
 K = TypeVar("K")
-TAKE_CLASSES = {"commodity": "commodity", "commodities": "commodity", "tax": TAX, "any": "any", "anything": "any"}
+TAKE_CLASSES = {
+    "commodity": "commodity",
+    "commodities": "commodity",
+    "tax": TAX,
+    "any": "any",
+    "anything": "any",
+}
 
 
 class _Refused(Exception):
@@ -77,7 +82,7 @@ def card_index() -> NameIndex[str]:
 
 def hero_index(board: Board) -> NameIndex[str]:
     index: NameIndex[str] = NameIndex("hero or wonder")
-    for hero, civ in board.heroes.items():
+    for hero in board.heroes:
         index.add(hero, hero, (hero.split()[-1],) if " " in hero else ())
     for table in (GENERAL_HEROES, WONDERS):
         for card, aliases in table.items():
@@ -117,7 +122,10 @@ class _Context:
     def province(self, text: str) -> ProvinceId:
         place = self.find(self.board.places, text, "province")
         if place not in self.board.provinces:
-            raise self.refuse("R7.2" if place in self.board.seas else "", f"{self.board.place_name(place)} is a sea; name a province")
+            raise self.refuse(
+                "R7.2" if place in self.board.seas else "",
+                f"{self.board.place_name(place)} is a sea; name a province",
+            )
         return ProvinceId(place)
 
     def sea(self, text: str) -> SeaId:
@@ -166,7 +174,7 @@ class _Context:
     def holds_role(self, role: Role, rule: str) -> None:
         holder = self.position.roles.get(role)
         if holder != self.civ:
-            raise self.refuse(rule, f"only the {role.title} ({holder or 'nobody'}) may give this order")
+            raise self.refuse(rule, f"only the {role.label} ({holder or 'nobody'}) may give this order")
 
 
 def validate_orders(
@@ -198,7 +206,9 @@ def _check_phase(c: _Context, order: Order) -> None:
     wanted = ORDER_PHASES[type(order)]
     if wanted is not phase:
         verb = order.to_text().split()[0]
-        raise c.refuse("R3", f"'{verb}' is a {wanted}-phase order; the game is in turn {c.position.turn}, {phase} phase")
+        raise c.refuse(
+            "R3", f"'{verb}' is a {wanted}-phase order; the game is in turn {c.position.turn}, {phase} phase"
+        )
 
 
 # ---- Trade (R5) ----------------------------------------------------------------------
@@ -278,7 +288,7 @@ def _build(c: _Context, order: BuildOrder) -> None:
         _caravan(c, order, province)
     if order.piece is Piece.TRIREME and not c.board.provinces[province].coastal:
         raise c.refuse("R6.5", f"{name} has no coast; triremes are built in coastal provinces")
-    if order.piece is Piece.TEMPLE and state.temple or order.piece is Piece.MARKET and state.market:
+    if (order.piece is Piece.TEMPLE and state.temple) or (order.piece is Piece.MARKET and state.market):
         raise c.refuse("R6.5", f"{name} already has a {order.piece}")
 
 
@@ -309,7 +319,10 @@ def _influence(c: _Context, province: ProvinceId) -> None:
         raise c.refuse("R6.4", f"you already have influence in {name}")
     if state.influence is not None:
         if state.converting != c.civ:
-            raise c.refuse("R6.4", f"{name} holds {state.influence}'s influence; only a converting legion replaces it (R8.7)")
+            raise c.refuse(
+                "R6.4",
+                f"{name} holds {state.influence}'s influence; only a converting legion replaces it (R8.7)",
+            )
         if c.board.civilizations[state.influence].capital == province:
             raise c.refuse("R8.7", f"{name} is {state.influence}'s capital and can never be converted")
     if "Lighthouse" in c.bought or "Lighthouse" in c.position.players[c.civ].cards:
@@ -317,7 +330,8 @@ def _influence(c: _Context, province: ProvinceId) -> None:
     if not borders_held_province(c.board, c.position, c.civ, province):
         raise c.refuse(
             "R6.4",
-            f"influence in {name} must border (by land or along your triremes) a province you held at the start of the turn",
+            f"influence in {name} must border (by land or along your triremes) "
+            "a province you held at the start of the turn",
         )
 
 
@@ -328,7 +342,10 @@ def _caravan(c: _Context, order: BuildOrder, province: ProvinceId) -> None:
     if order.commodity is None:
         free = [i for i in icons if i not in built]
         if len(free) > 1:
-            raise c.refuse("R6.5", f"name the icon: 'build caravan on {free[0]} in {name}' (free icons: {', '.join(free)})")
+            raise c.refuse(
+                "R6.5",
+                f"name the icon: 'build caravan on {free[0]} in {name}' (free icons: {', '.join(free)})",
+            )
         return
     commodity = c.commodity(order.commodity)
     if commodity not in icons:
@@ -368,7 +385,11 @@ def _keep(c: _Context, order: Keep) -> None:
     commodities = sum(n for card, n in wanted.items() if card != TAX)
     allowed = 1 if "Hanging Gardens" in c.position.players[c.civ].cards or "Hanging Gardens" in c.bought else 0
     if commodities > allowed:
-        reason = "the Hanging Gardens keep 1 commodity" if allowed else "unused commodities are discarded (the Hanging Gardens keep 1)"
+        reason = (
+            "the Hanging Gardens keep 1 commodity"
+            if allowed
+            else "unused commodities are discarded (the Hanging Gardens keep 1)"
+        )
         raise c.refuse("R6.8", reason)
 
 
@@ -392,7 +413,10 @@ def _sail(c: _Context, order: Sail) -> None:
         left = here - c.moved_triremes[origin]
         raise c.refuse("R7.2", f"you have {left} trireme(s) {where} that have not moved, not {order.count}")
     if destination not in reachable:
-        raise c.refuse("R7.2", f"{c.board.place_name(destination)} is not next to {c.board.place_name(origin)}; triremes move one step")
+        raise c.refuse(
+            "R7.2",
+            f"{c.board.place_name(destination)} is not next to {c.board.place_name(origin)}; triremes move one step",
+        )
     c.moved_triremes[origin] += order.count
 
 
@@ -411,13 +435,19 @@ def _move(c: _Context, order: Move) -> None:
         raise c.refuse("R7.3", "move at least one legion")
     here = c.position.provinces[origin].legions.get(c.civ, 0) - c.moved_legions[origin]
     if here < order.count:
-        raise c.refuse("R7.3", f"you have {here} legion(s) in {c.board.provinces[origin].name} that have not moved, not {order.count}")
+        raise c.refuse(
+            "R7.3",
+            f"you have {here} legion(s) in {c.board.provinces[origin].name} that have not moved, not {order.count}",
+        )
     start, end = c.board.provinces[origin], c.board.provinces[destination]
     if destination == origin:
         raise c.refuse("R7.3", "a legion moves to another province")
     if destination not in start.land and (seas or not start.coastal or not end.coastal):
         if not start.coastal or not end.coastal:
-            raise c.refuse("R7.3", f"{end.name} does not border {start.name} by land, and a sea route needs both to have a coast")
+            raise c.refuse(
+                "R7.3",
+                f"{end.name} does not border {start.name} by land, and a sea route needs both to have a coast",
+            )
         if seas and (seas[0] not in start.seas or seas[-1] not in end.seas):
             raise c.refuse("R7.3", f"the route must start on a sea of {start.name} and end on a sea of {end.name}")
     if order.then is not None and order.then.consequence is Consequence.CONVERT:
@@ -441,7 +471,7 @@ def _helen(c: _Context, order: Helen) -> None:
 def _role(c: _Context, order: RoleChoice) -> None:
     roles: NameIndex[Role] = NameIndex("role")
     for role, aliases in ROLE_ALIASES.items():
-        roles.add(role, role.title, aliases)
+        roles.add(role, role.label, aliases)
     role = c.find(roles, order.role, "role")
     c.holds_role(role, "R3.2")
     target = c.find(c.board.civ_names, order.civ, "civilization")
