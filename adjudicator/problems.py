@@ -31,10 +31,11 @@ class UnknownName:
     kind: str
     name: str
     suggestions: tuple[str, ...] = ()
+    where: str = ""  # e.g. "in Ravenna" for a city site
 
     @property
     def message(self) -> str:
-        text = f"unknown {self.kind} '{self.name}'"
+        text = f"unknown {self.kind} '{self.name}'" + (f" {self.where}" if self.where else "")
         if self.suggestions:
             text += "; did you mean " + " or ".join(f"'{s}'" for s in self.suggestions) + "?"
         return text

@@ -110,14 +110,14 @@ class _Context:
     def refuse(self, rule: str, text: str) -> _Refused:
         return _Refused(Rejection(self.line, rule, text))
 
-    def find(self, index: NameIndex[K], text: str, kind: str) -> K:
+    def find(self, index: NameIndex[K], text: str, kind: str, where: str = "") -> K:
         match = index.find(text)
         if len(match.keys) == 1:
             return match.keys[0]
         if match.keys:
             names = tuple(str(k) for k in match.keys)
             raise _Refused(AmbiguousName(self.line, kind, text, names))
-        raise _Refused(UnknownName(self.line, kind, text, match.suggestions))
+        raise _Refused(UnknownName(self.line, kind, text, match.suggestions, where))
 
     def province(self, text: str) -> ProvinceId:
         place = self.find(self.board.places, text, "province")
@@ -284,6 +284,9 @@ def _build(c: _Context, order: BuildOrder) -> None:
         raise c.refuse("R6.3", f"{name} is occupied by an enemy (R8.6)")
     if order.piece is Piece.CITY and site is not None and site in state.cities:
         raise c.refuse("R6.5", f"the city site {site} already has a city")
+    free_sites = [s for s in c.board.provinces[province].cities if s not in state.cities]
+    if order.piece is Piece.CITY and len(free_sites) < order.count:
+        raise c.refuse("R6.5", f"{name} has {len(free_sites)} free city site(s); one city stands on each printed site")
     if order.piece is Piece.CARAVAN:
         _caravan(c, order, province)
     if order.piece is Piece.TRIREME and not c.board.provinces[province].coastal:
@@ -309,7 +312,8 @@ def _build_place(c: _Context, order: BuildOrder) -> tuple[ProvinceId, str | None
     local: NameIndex[str] = NameIndex("city site")
     for site in c.board.provinces[province_id].cities:
         local.add(site, site)
-    return province_id, c.find(local, order.site, f"city site of {c.board.provinces[province_id].name}")
+    province = c.board.provinces[province_id]
+    return province_id, c.find(local, order.site, "city site", f"in {province.name} (sites: {', '.join(province.cities) or 'none'})")
 
 
 def _influence(c: _Context, province: ProvinceId) -> None:
