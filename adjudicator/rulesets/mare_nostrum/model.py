@@ -63,6 +63,17 @@ class Position:
     players: Mapping[Civ, PlayerState]
     provinces: Mapping[ProvinceId, ProvinceState]
     seas: Mapping[SeaId, SeaState]
+    # The leader's sequence of the last sequential phase (R3.2 default, stepwise steps).
+    sequence: tuple[Civ, ...] = ()
+    # Once-per-phase powers already used this phase ("Helen of Troy", "Cleopatra", ...).
+    used: tuple[str, ...] = ()
+    # Influence at the start of the turn (R6.4); None means "as the provinces show now".
+    held: Mapping[Civ, tuple[ProvinceId, ...]] | None = None
+
+    def held_at_turn_start(self, civ: Civ) -> tuple[ProvinceId, ...]:
+        if self.held is not None:
+            return self.held.get(civ, ())
+        return tuple(pid for pid, p in self.provinces.items() if p.influence == civ)
 
     @property
     def playing(self) -> tuple[Civ, ...]:

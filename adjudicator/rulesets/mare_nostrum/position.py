@@ -57,6 +57,9 @@ _POSITION_KEYS = frozenset(
         "bank",
         "supply",
         "dice",
+        "sequence",
+        "used",
+        "held",
     }
 )
 
@@ -86,6 +89,9 @@ def position_to_data(position: Position) -> dict[str, Any]:
         "seas": {sid: {"triremes": _counts(s.triremes)} for sid, s in position.seas.items()},
         "bank": position.bank(),
         "supply": position.supply(),
+        "sequence": list(position.sequence),
+        "used": list(position.used),
+        "held": None if position.held is None else {civ: list(p) for civ, p in sorted(position.held.items())},
     }
 
 
@@ -129,6 +135,9 @@ def position_from_data(board: Board, data: Mapping[str, Any], playing: Sequence[
         players=players,
         provinces=provinces,
         seas=seas,
+        sequence=tuple(reader.civ(root, f"sequence[{i}]", c) for i, c in enumerate(root.texts("sequence", []))),
+        used=tuple(root.texts("used", [])),
+        held=reader.held(root) if "held" in root else None,
     )
     _check_derived(root, reader.stated_stock, position)
     return position
@@ -249,6 +258,15 @@ class _Reader:
             occupied=occupied,
             converting=self.civ_or_none(f, "converting"),
         )
+
+    def held(self, root: Fields) -> dict[Civ, tuple[ProvinceId, ...]]:
+        table = root.table("held")
+        return {
+            self.civ(table, name, name): tuple(
+                ProvinceId(self._place(table, p, self.board.provinces)) for p in table.texts(name)
+            )
+            for name in table
+        }
 
     def seas(self, f: Fields) -> dict[SeaId, SeaState]:
         result = {}

@@ -50,6 +50,7 @@ from adjudicator.rulesets.mare_nostrum.orders import (
     RoleChoice,
     Sail,
     Take,
+    Then,
     TradeSize,
     TurnSequence,
     UlyssesForce,
@@ -134,6 +135,14 @@ class _Context:
             raise self.refuse("R7.2", f"{self.board.place_name(place)} is a province; name a sea")
         return SeaId(place)
 
+    def site(self, province: ProvinceId, text: str) -> str:
+        """A printed city site of one province."""
+        info = self.board.provinces[province]
+        local: NameIndex[str] = NameIndex("city site")
+        for site in info.cities:
+            local.add(site, site)
+        return self.find(local, text, "city site", f"in {info.name} (sites: {', '.join(info.cities) or 'none'})")
+
     def place(self, text: str) -> str:
         return self.find(self.board.places, text, "province or sea")
 
@@ -155,7 +164,8 @@ class _Context:
             raise self.refuse("R1", "tax is not a commodity; name a commodity card")
         return card
 
-    def card_list(self, cards: Sequence[CardCount], rule: str, check_hand: bool = True) -> Counter[str]:
+    def card_list(self, cards: Sequence[CardCount], rule: str, check_hand: bool = True) -> tuple[CardCount, ...]:
+        """The cards with canonical names, counts merged in first-seen order."""
         wanted: Counter[str] = Counter()
         for item in cards:
             if item.count < 1:
@@ -165,7 +175,12 @@ class _Context:
         for card, count in wanted.items():
             if check_hand and count > hand.get(card, 0):
                 raise self.refuse(rule, f"you name {count} {card} but hold {hand.get(card, 0)}")
-        return wanted
+        return tuple(CardCount(card, count) for card, count in wanted.items())
+
+    def ranked_cards(self, cards: Sequence[CardCount], rule: str, check_hand: bool = True) -> tuple[CardCount, ...]:
+        """Like `card_list` but keeping the ranking as written (repeats stay apart)."""
+        self.card_list(cards, rule, check_hand)
+        return tuple(CardCount(self.card(item.card), item.count) for item in cards)
 
     def own(self, card: str, rule: str) -> None:
         if card not in self.position.players[self.civ].cards and card not in self.bought:
@@ -180,7 +195,7 @@ class _Context:
 def validate_orders(
     board: Board, position: Position, civ: Civ, lines: Sequence[OrderLine[Order]]
 ) -> list[OrderLine[Order]]:
-    """Each line as it came, with a problem attached where the order cannot stand."""
+    """Each line with its order's names resolved to board ids, or with the problem that stops it."""
     context = _Context(board, position, civ)
     checked = []
     for line in lines:
@@ -190,7 +205,7 @@ def validate_orders(
         context.line = line.number
         try:
             _check_phase(context, line.order)
-            _check_order(context, line.order)
+            line = replace(line, order=_check_order(context, line.order))
         except _Refused as refused:
             line = replace(line, problem=refused.problem)
         checked.append(line)
@@ -214,44 +229,48 @@ def _check_phase(c: _Context, order: Order) -> None:
 # ---- Trade (R5) ----------------------------------------------------------------------
 
 
-def _trade_size(c: _Context, order: TradeSize) -> None:
+def _trade_size(c: _Context, order: TradeSize) -> TradeSize:
     c.holds_role(Role.COMMERCE, "R5.1")
     hand = c.position.players[c.civ].hand_size
     if order.size > hand:
         raise c.refuse("R5.1", f"the trade size is at most the {hand} cards in your hand")
+    return order
 
 
-def _offer(c: _Context, order: Offer) -> None:
-    c.card_list(order.cards, "R5.2")
+def _offer(c: _Context, order: Offer) -> Offer:
+    return replace(order, cards=c.ranked_cards(order.cards, "R5.2"))
 
 
-def _take(c: _Context, order: Take) -> None:
+def _take(c: _Context, order: Take) -> Take:
     choices = card_index()
     for word, meaning in TAKE_CLASSES.items():
         choices.add(meaning, word)
-    c.find(choices, order.choice, "card")
+    choice = c.find(choices, order.choice, "card")
+    source = None
     if order.source is not None:
         source = c.other_civ(order.source, "R5.3")
         if c.position.players[source].neutral:
             raise c.refuse("R5.2", f"{source} is neutral and does not trade")
+    return replace(order, choice=choice, source=source)
 
 
-def _give(c: _Context, order: Give) -> None:
+def _give(c: _Context, order: Give) -> Give:
     c.holds_role(Role.COMMERCE, "R5.5")
-    c.card_list(order.cards, "R5.5", check_hand=False)
+    return replace(order, cards=c.ranked_cards(order.cards, "R5.5", check_hand=False))
 
 
-def _ulysses(c: _Context, order: UlyssesForce) -> None:
+def _ulysses(c: _Context, order: UlyssesForce) -> UlyssesForce:
     c.own("Ulysses", "R5.6")
     target = c.other_civ(order.target, "R5.6")
     if c.position.players[target].neutral:
         raise c.refuse("R5.6", f"{target} is neutral and does not trade")
+    return replace(order, target=target)
 
 
 # ---- Build (R6) ----------------------------------------------------------------------
 
 
-def _sequence(c: _Context, order: TurnSequence) -> None:
+def _sequence(c: _Context, order: TurnSequence) -> TurnSequence:
     role = Role.POLITICAL if c.position.phase is Phase.BUILD else Role.MILITARY
     c.holds_role(role, "R3.3")
     seen: list[Civ] = []
@@ -262,19 +281,21 @@ def _sequence(c: _Context, order: TurnSequence) -> None:
         if civ in seen:
             raise c.refuse("R3.3", f"{civ} is named twice")
         seen.append(civ)
+    return replace(order, civs=tuple(seen))
 
 
-def _build(c: _Context, order: BuildOrder) -> None:
+def _build(c: _Context, order: BuildOrder) -> BuildOrder:
     province, site = _build_place(c, order)
+    resolved = replace(order, province=province, site=site)
     state = c.position.provinces[province]
     name = c.board.provinces[province].name
     if order.count > 1 and order.payment:
         raise c.refuse("R6.1", "one set pays for one item; give each purchase its own line to name its payment")
     if order.payment:
-        c.card_list(order.payment, "R6.1")
+        resolved = replace(resolved, payment=c.card_list(order.payment, "R6.1"))
     if order.piece is Piece.INFLUENCE:
         _influence(c, province)
-        return
+        return resolved
     capital = c.board.civilizations[c.civ].capital == province
     if state.influence != c.civ:
         raise c.refuse("R6.3", f"you have no influence in {name}; build influence there first")
@@ -288,11 +309,12 @@ def _build(c: _Context, order: BuildOrder) -> None:
     if order.piece is Piece.CITY and len(free_sites) < order.count:
         raise c.refuse("R6.5", f"{name} has {len(free_sites)} free city site(s); one city stands on each printed site")
     if order.piece is Piece.CARAVAN:
-        _caravan(c, order, province)
+        resolved = replace(resolved, commodity=_caravan(c, order, province))
     if order.piece is Piece.TRIREME and not c.board.provinces[province].coastal:
         raise c.refuse("R6.5", f"{name} has no coast; triremes are built in coastal provinces")
     if (order.piece is Piece.TEMPLE and state.temple) or (order.piece is Piece.MARKET and state.market):
         raise c.refuse("R6.5", f"{name} already has a {order.piece}")
+    return resolved
 
 
 def _build_place(c: _Context, order: BuildOrder) -> tuple[ProvinceId, str | None]:
@@ -309,11 +331,7 @@ def _build_place(c: _Context, order: BuildOrder) -> tuple[ProvinceId, str | None
         return province_id, None
     if order.piece is not Piece.CITY:
         raise c.refuse("R6.5", f"'at {order.site}' names a city site; only cities are built at a site")
-    local: NameIndex[str] = NameIndex("city site")
-    for site in c.board.provinces[province_id].cities:
-        local.add(site, site)
-    province = c.board.provinces[province_id]
-    return province_id, c.find(local, order.site, "city site", f"in {province.name} (sites: {', '.join(province.cities) or 'none'})")
+    return province_id, c.site(province_id, order.site)
 
 
 def _influence(c: _Context, province: ProvinceId) -> None:
@@ -339,7 +357,7 @@ def _influence(c: _Context, province: ProvinceId) -> None:
         )
 
 
-def _caravan(c: _Context, order: BuildOrder, province: ProvinceId) -> None:
+def _caravan(c: _Context, order: BuildOrder, province: ProvinceId) -> str | None:
     icons = c.board.provinces[province].commodities
     name = c.board.provinces[province].name
     built = c.position.provinces[province].caravans
@@ -350,15 +368,18 @@ def _caravan(c: _Context, order: BuildOrder, province: ProvinceId) -> None:
                 "R6.5",
                 f"name the icon: 'build caravan on {free[0]} in {name}' (free icons: {', '.join(free)})",
             )
-        return
+        if not free:
+            raise c.refuse("R6.5", f"every icon in {name} already has a caravan")
+        return free[0]
     commodity = c.commodity(order.commodity)
     if commodity not in icons:
         raise c.refuse("R6.5", f"{name} has no {commodity} icon (icons: {', '.join(icons) or 'none'})")
     if commodity in built:
         raise c.refuse("R6.5", f"the {commodity} icon in {name} already has a caravan")
+    return commodity
 
 
-def _buy(c: _Context, order: Buy) -> None:
+def _buy(c: _Context, order: Buy) -> Buy:
     card = c.find(c.heroes, order.card, "hero or wonder")
     hero_of = c.board.heroes.get(card)
     if hero_of is not None and hero_of != c.civ:
@@ -368,22 +389,24 @@ def _buy(c: _Context, order: Buy) -> None:
         raise c.refuse("R6.6", f"you already own {card}")
     if owner is not None:
         raise c.refuse("R6.6", f"{card} already belongs to {owner}; heroes and wonders are unique")
-    if order.payment:
-        c.card_list(order.payment, "R6.1")
     c.bought.append(card)
+    payment = c.card_list(order.payment, "R6.1") if order.payment else None
+    return replace(order, card=card, payment=payment)
 
 
-def _exchange(c: _Context, order: Exchange) -> None:
+def _exchange(c: _Context, order: Exchange) -> Exchange:
     c.own("Cleopatra", "R6.7")
     give, get = c.card(order.give), c.card(order.get)
     if (give == TAX) == (get == TAX):
         raise c.refuse("R6.7", "Cleopatra swaps one commodity for one tax card, or one tax card for one commodity")
     if c.position.players[c.civ].hand.get(give, 0) < 1:
         raise c.refuse("R6.7", f"you hold no {give} to exchange")
+    return replace(order, give=give, get=get)
 
 
-def _keep(c: _Context, order: Keep) -> None:
-    wanted = c.card_list(order.cards, "R6.8", check_hand=False)
+def _keep(c: _Context, order: Keep) -> Keep:
+    cards = c.card_list(order.cards, "R6.8", check_hand=False)
+    wanted = Counter({item.card: item.count for item in cards})
     if wanted[TAX] > 2:
         raise c.refuse("R6.8", "you keep at most 2 tax cards")
     commodities = sum(n for card, n in wanted.items() if card != TAX)
@@ -395,12 +418,13 @@ def _keep(c: _Context, order: Keep) -> None:
             else "unused commodities are discarded (the Hanging Gardens keep 1)"
         )
         raise c.refuse("R6.8", reason)
+    return replace(order, cards=cards)
 
 
 # ---- Military (R7, R8) ---------------------------------------------------------------
 
 
-def _sail(c: _Context, order: Sail) -> None:
+def _sail(c: _Context, order: Sail) -> Sail:
     origin = c.place(order.origin)
     destination = c.sea(order.destination)
     if origin in c.board.provinces:
@@ -422,19 +446,18 @@ def _sail(c: _Context, order: Sail) -> None:
             f"{c.board.place_name(destination)} is not next to {c.board.place_name(origin)}; triremes move one step",
         )
     c.moved_triremes[origin] += order.count
+    return replace(order, origin=origin, destination=destination)
 
 
-def _naval_attack(c: _Context, order: NavalAttack) -> None:
-    c.other_civ(order.target, "R8.3")
-    c.sea(order.sea)
+def _naval_attack(c: _Context, order: NavalAttack) -> NavalAttack:
+    return replace(order, target=c.other_civ(order.target, "R8.3"), sea=c.sea(order.sea))
 
 
-def _move(c: _Context, order: Move) -> None:
+def _move(c: _Context, order: Move) -> Move:
     origin = c.province(order.origin)
     destination = c.province(order.destination)
     seas = [c.sea(s) for s in order.via]
-    for text in order.attack:
-        c.other_civ(text, "D7")
+    attack = tuple(c.other_civ(text, "D7") for text in order.attack)
     if order.count < 1:
         raise c.refuse("R7.3", "move at least one legion")
     here = c.position.provinces[origin].legions.get(c.civ, 0) - c.moved_legions[origin]
@@ -459,20 +482,39 @@ def _move(c: _Context, order: Move) -> None:
         if owner is not None and owner != c.civ:
             raise c.refuse("R8.7", f"{end.name} is {owner}'s capital; its influence can never be converted")
     c.moved_legions[origin] += order.count
+    then = _then(c, order.then, destination) if order.then else None
+    return replace(order, origin=origin, destination=destination, via=tuple(seas), attack=attack, then=then)
 
 
-def _casualties(c: _Context, order: Casualties) -> None:
+def _then(c: _Context, then: Then, province: ProvinceId) -> Then:
+    """Canonical sack targets: `city SITE` (site optional), `caravan ICON`, `temple`, `market`."""
+    if then.consequence is not Consequence.SACK or not then.target:
+        return then
+    kind, _, rest = then.target.partition(" ")
+    if kind == "caravan":
+        return replace(then, target=f"caravan {c.commodity(rest)}")
+    if kind == "city" and rest:
+        local: NameIndex[str] = NameIndex("city site")
+        for site in c.board.provinces[province].cities:
+            local.add(site, site)
+        return replace(
+            then, target=f"city {c.find(local, rest, 'city site', f'in {c.board.provinces[province].name}')}"
+        )
+    return then
+
+
+def _casualties(c: _Context, order: Casualties) -> Casualties:
     if len(set(order.units)) != len(order.units):
         raise c.refuse("R8.2", "name each kind of unit once")
+    return order
 
 
-def _helen(c: _Context, order: Helen) -> None:
+def _helen(c: _Context, order: Helen) -> Helen:
     c.own("Helen of Troy", "R8.9")
-    if order.province is not None:
-        c.province(order.province)
+    return replace(order, province=c.province(order.province)) if order.province is not None else order
 
 
-def _role(c: _Context, order: RoleChoice) -> None:
+def _role(c: _Context, order: RoleChoice) -> RoleChoice:
     roles: NameIndex[Role] = NameIndex("role")
     for role, aliases in ROLE_ALIASES.items():
         roles.add(role, role.label, aliases)
@@ -481,46 +523,47 @@ def _role(c: _Context, order: RoleChoice) -> None:
     target = c.find(c.board.civ_names, order.civ, "civilization")
     if c.position.players[target].neutral:
         raise c.refuse("R3.2", f"{target} is neutral and holds no role")
+    return replace(order, role=str(role), civ=target)
 
 
-def _artemis(c: _Context, order: Artemis) -> None:
+def _artemis(c: _Context, order: Artemis) -> Artemis:
     c.own("Temple of Artemis", "R4")
-    c.commodity(order.commodity)
+    return replace(order, commodity=c.commodity(order.commodity))
 
 
-def _check_order(c: _Context, order: Order) -> None:
+def _check_order(c: _Context, order: Order) -> Order:
     match order:
         case TradeSize():
-            _trade_size(c, order)
+            return _trade_size(c, order)
         case Offer():
-            _offer(c, order)
+            return _offer(c, order)
         case Take():
-            _take(c, order)
+            return _take(c, order)
         case Give():
-            _give(c, order)
+            return _give(c, order)
         case UlyssesForce():
-            _ulysses(c, order)
+            return _ulysses(c, order)
         case TurnSequence():
-            _sequence(c, order)
+            return _sequence(c, order)
         case BuildOrder():
-            _build(c, order)
+            return _build(c, order)
         case Buy():
-            _buy(c, order)
+            return _buy(c, order)
         case Exchange():
-            _exchange(c, order)
+            return _exchange(c, order)
         case Keep():
-            _keep(c, order)
+            return _keep(c, order)
         case Sail():
-            _sail(c, order)
+            return _sail(c, order)
         case NavalAttack():
-            _naval_attack(c, order)
+            return _naval_attack(c, order)
         case Move():
-            _move(c, order)
+            return _move(c, order)
         case Casualties():
-            _casualties(c, order)
+            return _casualties(c, order)
         case Helen():
-            _helen(c, order)
+            return _helen(c, order)
         case RoleChoice():
-            _role(c, order)
+            return _role(c, order)
         case Artemis():
-            _artemis(c, order)
+            return _artemis(c, order)

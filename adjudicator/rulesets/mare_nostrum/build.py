@@ -1,0 +1,343 @@
+"""The build phase (R6): purchases in the Political Leader's sequence, placement rules,
+payment by sets, Cleopatra, end-of-phase keeps, and victory after every purchase (R10)."""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from adjudicator.events import Event, event
+from adjudicator.rulesets.mare_nostrum.board import Board
+from adjudicator.rulesets.mare_nostrum.components import (
+    BUILDING_SUPPLY,
+    CARDS_TO_WIN,
+    COMMODITY_CARDS,
+    GENERAL_HEROES,
+    HERO_COST,
+    PIECE_COST,
+    PYRAMIDS,
+    PYRAMIDS_COST,
+    TAX,
+    UNIT_STOCK,
+    WONDERS,
+    Building,
+    Civ,
+    Piece,
+    ProvinceId,
+)
+from adjudicator.rulesets.mare_nostrum.geography import sea_chain_reach
+from adjudicator.rulesets.mare_nostrum.orders import Build, Buy, CardCount, Exchange, Keep, Order
+from adjudicator.rulesets.mare_nostrum.payment import CardSet, plan_payment, set_problem
+from adjudicator.rulesets.mare_nostrum.working import Working
+
+MAUSOLEUM_COST = {Piece.CITY: 2, Piece.CARAVAN: 2, Piece.TEMPLE: 5, Piece.MARKET: 5}
+
+
+@dataclass(frozen=True, slots=True)
+class Purchase:
+    """One item to buy: a piece (one of a `build N …` order) or a hero/wonder card."""
+
+    order: Build | Buy
+    card: str | None = None  # resolved hero or wonder
+
+    @property
+    def line(self) -> int:
+        return self.order.line
+
+    @property
+    def payment(self) -> tuple[CardCount, ...] | None:
+        return self.order.payment
+
+    def describe(self, board: Board) -> str:
+        if isinstance(self.order, Buy):
+            return self.card or self.order.card
+        where = board.provinces[ProvinceId(self.order.province or "")].name if self.order.province else "?"
+        return f"{self.order.piece} in {where}"
+
+
+@dataclass
+class BuildTurn:
+    """One player's build turn: what he placed where, to enforce R6.4's same-turn rule."""
+
+    civ: Civ
+    influence_placed: set[ProvinceId]
+
+
+def cost_of(w: Working, civ: Civ, purchase: Purchase, hammurabi_free: bool) -> int:
+    """R6.2 with Mausoleum, Caesar, Pericles and Hammurabi."""
+    if isinstance(purchase.order, Buy):
+        return PYRAMIDS_COST if purchase.card == PYRAMIDS else HERO_COST
+    piece = purchase.order.piece
+    if piece is Piece.INFLUENCE and hammurabi_free:
+        return 0
+    cost = PIECE_COST[piece]
+    if w.has(civ, "Mausoleum") and piece in MAUSOLEUM_COST:
+        cost = MAUSOLEUM_COST[piece]
+    if w.has(civ, "Julius Caesar") and piece in (Piece.LEGION, Piece.FORTRESS):
+        cost = 2
+    if w.has(civ, "Pericles") and piece is Piece.TRIREME:
+        cost = 2
+    return cost
+
+
+def expand(orders: Sequence[Order]) -> list[Purchase]:
+    purchases: list[Purchase] = []
+    for order in orders:
+        if isinstance(order, Build):
+            purchases += [Purchase(order)] * order.count
+        elif isinstance(order, Buy):
+            purchases.append(Purchase(order, order.card))
+    return purchases
+
+
+def placement_problem(w: Working, board: Board, turn: BuildTurn, purchase: Purchase) -> str | None:
+    """Why this purchase cannot be made now (with its rule), or None."""
+    civ = turn.civ
+    if isinstance(purchase.order, Buy):
+        return _card_problem(w, board, civ, purchase.card or "")
+    order = purchase.order
+    pid = ProvinceId(order.province or "")
+    province, info = w.provinces[pid], board.provinces[pid]
+    if order.piece is Piece.INFLUENCE:
+        return _influence_problem(w, board, civ, pid)
+    capital = board.civilizations[civ].capital == pid
+    if province.influence != civ:
+        return f"R6.3: you have no influence in {info.name}"
+    if pid in turn.influence_placed:
+        return f"R6.4: influence was placed in {info.name} this turn; nothing else is built there this turn"
+    if not capital and province.at_war:
+        return f"R6.3: {info.name} is at war"
+    if not capital and any(o != civ for o in province.occupied.values()):
+        return f"R6.3: {info.name} is occupied by an enemy"
+    supply = BUILDING_SUPPLY[len(w.playing)]
+    match order.piece:
+        case Piece.CITY:
+            free = [s for s in info.cities if s not in province.cities]
+            if (order.site is not None and order.site not in free) or not free:
+                return f"R6.5: no free city site in {info.name}"
+            if sum(len(p.cities) for p in w.provinces.values()) >= supply[Building.CITY]:
+                return "R1.3: no city token left in the supply"
+        case Piece.CARAVAN:
+            free = [i for i in info.commodities if i not in province.caravans]
+            if (order.commodity is not None and order.commodity not in free) or not free:
+                return f"R6.5: no free {order.commodity or 'commodity'} icon in {info.name}"
+            if sum(len(p.caravans) for p in w.provinces.values()) >= supply[Building.CARAVAN]:
+                return "R1.3: no caravan token left in the supply"
+        case Piece.TEMPLE | Piece.MARKET:
+            if getattr(province, order.piece):
+                return f"R6.5: {info.name} already has a {order.piece}"
+            if sum(1 for p in w.provinces.values() if getattr(p, order.piece)) >= supply[Building(order.piece)]:
+                return f"R1.3: no {order.piece} token left in the supply"
+        case Piece.FORTRESS:
+            limit = 2 if w.has(civ, "Statue of Zeus") else 1
+            if sum(province.fortresses.values()) >= limit:
+                return f"R6.5: {info.name} already has {'two fortresses' if limit == 2 else 'a fortress'}"
+        case Piece.TRIREME:
+            if not info.coastal:
+                return f"R6.5: {info.name} has no coast"
+    units = (Piece.FORTRESS, Piece.LEGION, Piece.TRIREME)
+    if order.piece in units and w.units_on_board(civ, order.piece) >= UNIT_STOCK[order.piece]:
+        return f"R1: no {order.piece} left in your stock"
+    return None
+
+
+def _influence_problem(w: Working, board: Board, civ: Civ, pid: ProvinceId) -> str | None:
+    province, name = w.provinces[pid], board.provinces[pid].name
+    if w.units_on_board(civ, "influence") >= UNIT_STOCK["influence"]:
+        return "R1: no influence marker left in your stock"
+    if province.influence == civ:
+        return f"R6.4: you already have influence in {name}"
+    if province.influence is not None:
+        if province.converting != civ or province.legions[civ] < 1:
+            return f"R6.4: {name} holds {province.influence}'s influence"
+        if board.civilizations[province.influence].capital == pid:
+            return f"R8.7: {name} is a capital and can never be converted"
+    if w.has(civ, "Lighthouse"):
+        return None
+    held = w.held.get(civ, ()) if w.held is not None else ()
+    chain = [sid for sid, t in w.seas.items() if t[civ] > 0]
+    if any(pid in board.provinces[h].land or pid in sea_chain_reach(board, h, chain) for h in held):
+        return None
+    return f"R6.4: {name} does not border a province you held at the start of the turn"
+
+
+def _card_problem(w: Working, board: Board, civ: Civ, card: str) -> str | None:
+    hero_of = board.heroes.get(card)
+    if hero_of is not None and hero_of != civ:
+        return f"R6.6: {card} is {hero_of}'s civilization hero"
+    if hero_of is None and card not in GENERAL_HEROES and card not in WONDERS:
+        return f"R9: {card} is not a hero or wonder"
+    owner = w.owner_of(card)
+    if owner is not None:
+        return f"R6.6: {card} already belongs to {owner}"
+    return None
+
+
+def apply_purchase(w: Working, board: Board, turn: BuildTurn, purchase: Purchase) -> dict[str, str]:
+    """Place the piece or take the card; returns details for the event."""
+    civ = turn.civ
+    if isinstance(purchase.order, Buy):
+        w.players[civ].cards.append(purchase.card or "")
+        return {}
+    order = purchase.order
+    pid = ProvinceId(order.province or "")
+    province, info = w.provinces[pid], board.provinces[pid]
+    match order.piece:
+        case Piece.INFLUENCE:
+            details = {"converted_from": str(province.influence)} if province.influence else {}
+            province.influence, province.converting = civ, None
+            province.occupied = {k: o for k, o in province.occupied.items() if o != civ}
+            turn.influence_placed.add(pid)
+            return details
+        case Piece.CITY:
+            site = order.site or next(s for s in info.cities if s not in province.cities)
+            province.cities.append(site)
+            return {"site": site}
+        case Piece.CARAVAN:
+            icon = order.commodity or next(i for i in info.commodities if i not in province.caravans)
+            province.caravans.append(icon)
+            return {"commodity": icon}
+        case Piece.TEMPLE:
+            province.temple = True
+        case Piece.MARKET:
+            province.market = True
+        case Piece.FORTRESS:
+            province.fortresses[civ] += 1
+        case Piece.LEGION:
+            province.legions[civ] += 1
+        case Piece.TRIREME:
+            province.port[civ] += 1
+    return {}
+
+
+def winner_after_purchase(w: Working, civ: Civ) -> str | None:
+    """R10: the Pyramids, or four heroes and wonders, win at once."""
+    cards = w.players[civ].cards
+    if PYRAMIDS in cards:
+        return "built the Pyramids"
+    if len(cards) >= CARDS_TO_WIN:
+        return f"owns {len(cards)} heroes and wonders"
+    return None
+
+
+def _explicit_set(payment: Sequence[CardCount]) -> CardSet:
+    return Counter({c.card: c.count for c in payment})
+
+
+def _spend(w: Working, civ: Civ, cards: CardSet) -> None:
+    w.return_to_bank(civ, cards)
+
+
+def apply_build_turn(w: Working, board: Board, civ: Civ, orders: Sequence[Order], events: list[Event]) -> None:
+    """One player's build turn, orders in line order; purchases without `with` are paid by
+    a plan re-made before each purchase over everything still to buy (payment.py)."""
+    turn = BuildTurn(civ, set())
+    purchases = expand(orders)
+    done: set[int] = set()
+    for order in orders:
+        if w.winner is not None:
+            return
+        if isinstance(order, Exchange):
+            _exchange(w, civ, order, events)
+            continue
+        if not isinstance(order, Build | Buy):
+            continue
+        for index, purchase in enumerate(purchases):
+            if purchase.order is order and index not in done:
+                done.add(index)
+                _purchase(w, board, turn, purchase, purchases[index + 1 :], events)
+                if w.winner is not None:
+                    return
+
+
+def _purchase(w: Working, board: Board, turn: BuildTurn, purchase: Purchase, later: Sequence[Purchase],
+              events: list[Event]) -> None:  # fmt: skip
+    civ = turn.civ
+    what = purchase.describe(board)
+    problem = placement_problem(w, board, turn, purchase)
+    if problem:
+        events.append(event("purchase_skipped", civ=civ, line=purchase.line, item=what, reason=problem))
+        return
+    free = (isinstance(purchase.order, Build) and purchase.order.piece is Piece.INFLUENCE
+            and w.has(civ, "Hammurabi") and "Hammurabi" not in w.used)  # fmt: skip
+    cost = cost_of(w, civ, purchase, free)
+    hand = w.players[civ].hand
+    if purchase.payment:
+        cards = _explicit_set(purchase.payment)
+        problem = set_problem(cards, cost)
+        if problem is None and any(hand[c] < n for c, n in cards.items()):
+            problem = "you no longer hold those cards"
+        if problem:
+            events.append(event("purchase_skipped", civ=civ, line=purchase.line, item=what, reason=f"R6.1: {problem}"))
+            return
+    elif cost == 0:
+        cards = Counter()
+    else:
+        reserved = Counter[str]()
+        for other in later:
+            if other.payment:
+                reserved.update(_explicit_set(other.payment))
+        available = Counter({c: max(0, n - reserved[c]) for c, n in hand.items()})
+        costs = [cost] + [cost_of(w, civ, p, False) for p in later if not p.payment]
+        plan = plan_payment(available, costs)
+        if not plan:
+            reason = f"R6.1: your cards cannot make a set worth {cost}"
+            events.append(event("purchase_skipped", civ=civ, line=purchase.line, item=what, reason=reason))
+            return
+        cards = plan[0]
+    if free:
+        w.used.append("Hammurabi")
+    _spend(w, civ, cards)
+    details = apply_purchase(w, board, turn, purchase)
+    events.append(event("purchase", civ=civ, line=purchase.line, item=what, cost=cost,
+                        paid=dict(sorted(cards.items())), free=free, **details))  # fmt: skip
+    victory = winner_after_purchase(w, civ)
+    if victory:
+        w.winner = civ
+        events.append(event("victory", civ=civ, reason=victory, rule="R10"))
+
+
+def _exchange(w: Working, civ: Civ, order: Exchange, events: list[Event]) -> None:
+    """R6.7: once per build phase, one commodity for one tax card with the bank, or back."""
+    hand = w.players[civ].hand
+    reason = None
+    if not w.has(civ, "Cleopatra"):
+        reason = "R6.7: you do not own Cleopatra"
+    elif "Cleopatra" in w.used:
+        reason = "R6.7: Cleopatra exchanges once per build phase"
+    elif hand[order.give] < 1:
+        reason = f"R6.7: you hold no {order.give}"
+    elif w.bank[order.get] < 1:
+        reason = f"R1: the bank has no {order.get} card"
+    if reason:
+        events.append(event("exchange_skipped", civ=civ, line=order.line, reason=reason))
+        return
+    w.used.append("Cleopatra")
+    w.return_to_bank(civ, Counter({order.give: 1}))
+    w.give_from_bank(civ, order.get)
+    events.append(event("exchange", civ=civ, line=order.line, gave=order.give, got=order.get))
+
+
+def apply_end_of_build(w: Working, keeps: dict[Civ, Sequence[Keep]], events: list[Event]) -> None:
+    """R6.8: keep at most two tax cards (Hanging Gardens: and one commodity); discard the rest."""
+    for civ in w.playing:
+        hand = w.players[civ].hand
+        gardens = w.has(civ, "Hanging Gardens")
+        wanted: Counter[str] = Counter()
+        for keep in keeps.get(civ, ()):
+            for item in keep.cards:
+                wanted[item.card] += item.count
+        tax = min(hand[TAX], wanted[TAX] if keeps.get(civ) else 2, 2)
+        kept = Counter({TAX: tax}) if tax else Counter()
+        if gardens:
+            held = [c for c in hand if c != TAX and hand[c] > 0]
+            chosen = [c for c in wanted if c != TAX and c in held] if keeps.get(civ) else sorted(
+                held, key=lambda c: (COMMODITY_CARDS[c], c))  # fmt: skip
+            if chosen:
+                kept[chosen[0]] = 1
+        discarded = hand - kept
+        w.return_to_bank(civ, discarded)
+        if discarded or kept:
+            events.append(event("end_of_build", civ=civ, kept=dict(sorted(kept.items())),
+                                discarded=dict(sorted(discarded.items())), rule="R6.8"))  # fmt: skip
