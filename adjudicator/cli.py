@@ -126,6 +126,42 @@ def submit(
     return submit_orders(directory, file, power)
 
 
+@app.command()
+@_friendly
+def adjudicate(
+    directory: GameDir,
+    *,
+    dice: Annotated[str | None, typer.Option(help="Rolls from an external dice server, in order: 6,3,2,…")] = None,
+    force: Annotated[bool, typer.Option(help="Adjudicate now; missing players get default orders.")] = False,
+) -> Outcome:
+    """Resolve the current phase (or step) and write its reports."""
+    from adjudicator.commands import adjudicate_phase
+
+    return adjudicate_phase(directory, dice, force)
+
+
+@app.command()
+@_friendly
+def replay(directory: GameDir) -> Outcome:
+    """Re-run every phase from history and prove the same positions and events."""
+    from adjudicator.commands import replay_game
+
+    return replay_game(directory)
+
+
+@app.command()
+@_friendly
+def rollback(
+    directory: GameDir,
+    *,
+    to: Annotated[int, typer.Option("--to", help="The phase number to make current again (see history/).")],
+) -> Outcome:
+    """Go back to an earlier phase; later files are moved aside, never deleted."""
+    from adjudicator.commands import rollback_game
+
+    return rollback_game(directory, to)
+
+
 @app.command("verify-dice")
 @_friendly
 def verify_dice(directory: GameDir) -> Outcome:

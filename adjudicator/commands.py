@@ -171,5 +171,30 @@ def demo(path: Path | None) -> Outcome:
     return Outcome("\n".join(shown))
 
 
+def adjudicate_phase(path: Path, dice: str | None, force: bool) -> Outcome:
+    from adjudicator.adjudication import adjudicate
+    from adjudicator.dice import parse_dice_list
+
+    game = Game.load(path)
+    result = adjudicate(game, parse_dice_list(dice) if dice is not None else None, force)
+    report = game.directory.reports / result.slug / "public.txt"
+    return Outcome(report.read_text(encoding="utf-8") + f"\nReports: {report.parent}")
+
+
+def replay_game(path: Path) -> Outcome:
+    from adjudicator.adjudication import replay
+
+    phases, problems = replay(Game.load(path))
+    if problems:
+        return Outcome("replay found differences:\n" + "\n".join(f"  - {p}" for p in problems), ok=False)
+    return Outcome(f"{phases} phase(s) replayed from history: identical positions and events")
+
+
+def rollback_game(path: Path, to: int) -> Outcome:
+    from adjudicator.adjudication import rollback
+
+    return Outcome(rollback(Game.load(path), to))
+
+
 def _renderer(game: Game) -> Renderer:
     return Renderer(game.ruleset.name)

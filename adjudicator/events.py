@@ -5,12 +5,12 @@ Reports never re-run rules; everything a report tells must be in an event or the
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import TypeAlias
 
-EventValue: TypeAlias = str | int | bool | list["EventValue"] | dict[str, "EventValue"] | None
+EventValue: TypeAlias = str | int | bool | Sequence["EventValue"] | Mapping[str, "EventValue"] | None
 
 
 @dataclass(frozen=True, slots=True)

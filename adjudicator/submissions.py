@@ -8,7 +8,6 @@ the phase is moved aside, never deleted.
 from __future__ import annotations
 
 import hashlib
-import re
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
@@ -17,9 +16,7 @@ from typing import Any
 from adjudicator.errors import AdjudicatorError
 from adjudicator.game import Game
 from adjudicator.orders import OrderLine, SetAside, Submission, parse_submission, redact_passwords
-from adjudicator.storage import write_text_atomic
-
-_RECEIVED = re.compile(r"^# received: (\S+)$", re.MULTILINE)
+from adjudicator.storage import read_toml, write_text_atomic, write_toml_atomic
 
 
 class SubmissionError(AdjudicatorError):
@@ -106,42 +103,46 @@ def _check_guards(game: Game, submission: Submission[Any]) -> None:
 def store_submission(
     game: Game, checked: CheckedSubmission, text: str, source: str, received: datetime | None = None
 ) -> Path:
-    """Keep the text as the player's orders for this phase; an earlier file is moved aside."""
+    """Keep the text as the player's orders for this phase, line for line (passwords
+    masked), with its provenance beside it in <civ>.toml; an earlier pair is moved aside."""
     received = received or datetime.now(UTC).replace(microsecond=0)
     folder = game.directory.orders_folder(game.slug)
     target = folder / f"{checked.power}.txt"
+    meta = target.with_suffix(".toml")
     if target.exists():
-        earlier = _received(target) or received
-        aside = folder / "superseded" / f"{checked.power}-{earlier.strftime('%Y%m%dT%H%M%S')}.txt"
+        earlier = _received(meta) or received
+        stem = f"{checked.power}-{earlier.strftime('%Y%m%dT%H%M%S')}"
         counter = 1
-        while aside.exists():
+        while (folder / "superseded" / f"{stem}.txt").exists():
             counter += 1
-            aside = aside.with_name(f"{checked.power}-{earlier.strftime('%Y%m%dT%H%M%S')}-{counter}.txt")
-        aside.parent.mkdir(parents=True, exist_ok=True)
-        target.replace(aside)
+            stem = f"{checked.power}-{earlier.strftime('%Y%m%dT%H%M%S')}-{counter}"
+        (folder / "superseded").mkdir(parents=True, exist_ok=True)
+        target.replace(folder / "superseded" / f"{stem}.txt")
+        if meta.exists():
+            meta.replace(folder / "superseded" / f"{stem}.toml")
     stored_text = redact_passwords(text).rstrip("\n") + "\n"
-    header = "".join(
-        f"# {key}: {value}\n"
-        for key, value in (
-            ("game", game.settings.id),
-            ("phase", game.slug),
-            ("power", checked.power),
-            ("source", source),
-            ("received", received.isoformat()),
-            ("sha256", hashlib.sha256(stored_text.encode()).hexdigest()),
-            ("checked", f"{checked.accepted} accepted, {checked.errors} with errors"),
-        )
-    )
-    write_text_atomic(target, header + "\n" + stored_text)
+    write_toml_atomic(meta, {
+        "game": game.settings.id,
+        "phase": game.slug,
+        "power": checked.power,
+        "source": source,
+        "received": received,
+        "sha256": hashlib.sha256(stored_text.encode()).hexdigest(),
+        "accepted": checked.accepted,
+        "errors": checked.errors,
+    })  # fmt: skip
+    write_text_atomic(target, stored_text)
     return target
 
 
-def _received(path: Path) -> datetime | None:
-    match = _RECEIVED.search(path.read_text(encoding="utf-8"))
-    return datetime.fromisoformat(match.group(1)) if match else None
+def _received(meta: Path) -> datetime | None:
+    if not meta.exists():
+        return None
+    value = read_toml(meta).get("received")
+    return value if isinstance(value, datetime) else None
 
 
 def submitted(game: Game) -> dict[str, datetime | None]:
     """Who has orders on file for the current phase, and when they came."""
     folder = game.directory.orders_folder(game.slug)
-    return {civ: _received(folder / f"{civ}.txt") for civ in game.playing() if (folder / f"{civ}.txt").exists()}
+    return {civ: _received(folder / f"{civ}.toml") for civ in game.playing() if (folder / f"{civ}.txt").exists()}

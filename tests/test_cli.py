@@ -199,10 +199,12 @@ def test_submit_from_stdin_replaces_and_keeps_the_earlier_submission(game: Game)
     second = runner.invoke(app, ["submit", root, "-", "--power", "Rome"], input="offer metal\ntake gold\n")
     assert second.exit_code == 0 and "Stored as orders/001-T01-trade/Rome.txt" in second.stdout
     folder = game.directory.orders / "001-T01-trade"
-    current = (folder / "Rome.txt").read_text()
-    assert "offer metal" in current and "# source: moderator" in current
-    (earlier,) = (folder / "superseded").iterdir()
-    assert "offer wine" in earlier.read_text() and "rome-secret" not in earlier.read_text()
+    assert (folder / "Rome.txt").read_text() == "offer metal\ntake gold\n", "stored line for line"
+    meta = tomllib.loads((folder / "Rome.toml").read_text())
+    assert meta["source"].startswith("moderator") and meta["accepted"] == 2 and meta["power"] == "Rome"
+    earlier = sorted((folder / "superseded").iterdir())
+    assert [p.suffix for p in earlier] == [".toml", ".txt"]
+    assert "offer wine" in earlier[1].read_text() and "rome-secret" not in earlier[1].read_text()
     status = runner.invoke(app, ["status", root])
     assert status.exit_code == 0 and "Rome      submitted" in status.stdout and "Egypt     MISSING" in status.stdout
     assert "1 of 5 in." in status.stdout

@@ -89,7 +89,19 @@ class Ruleset(Protocol, Generic[BoardT, PositionT, OrderT]):
 
     def validate(
         self, board: BoardT, position: PositionT, civ: str, lines: Sequence[OrderLine[OrderT]]
-    ) -> list[OrderLine[OrderT]]: ...
+    ) -> list[OrderLine[OrderT]]:
+        """Each line with its names resolved, or with the problem that stops it."""
+        ...
+
+    def resolve(
+        self, board: BoardT, position: PositionT, orders: Mapping[str, Sequence[OrderT]], dice: Dice, stepwise: bool
+    ) -> tuple[PositionT, list[Event]]:
+        """The engine: the phase (or step) the position names, resolved. Pure."""
+        ...
+
+    def order_text(self, order: OrderT) -> str:
+        """An order in its canonical text, which parses back to the same order."""
+        ...
 
 
 def _registry() -> dict[str, Ruleset[Any, Any, Any]]:

@@ -14,6 +14,7 @@ from adjudicator.orders import OrderLine
 from adjudicator.rulesets import BoardResource, PhaseInfo
 from adjudicator.rulesets.mare_nostrum.board import Board, parse_board
 from adjudicator.rulesets.mare_nostrum.components import PLAYER_COUNTS, Civ
+from adjudicator.rulesets.mare_nostrum.engine import resolve_phase
 from adjudicator.rulesets.mare_nostrum.model import Position
 from adjudicator.rulesets.mare_nostrum.orders import ORDER_PHASES, Order, OrderTransformer, TurnSequence
 from adjudicator.rulesets.mare_nostrum.position import position_from_data, position_to_data
@@ -71,6 +72,14 @@ class MareNostrum:
         self, board: Board, position: Position, civ: str, lines: Sequence[OrderLine[Order]]
     ) -> list[OrderLine[Order]]:
         return validate_orders(board, position, Civ(civ), lines)
+
+    def resolve(
+        self, board: Board, position: Position, orders: Mapping[str, Sequence[Order]], dice: Dice, stepwise: bool
+    ) -> tuple[Position, list[Event]]:
+        return resolve_phase(board, position, {Civ(c): o for c, o in orders.items()}, dice, stepwise)
+
+    def order_text(self, order: Order) -> str:
+        return order.to_text()
 
 
 MARE_NOSTRUM = MareNostrum()

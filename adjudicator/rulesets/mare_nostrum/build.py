@@ -251,16 +251,21 @@ def apply_build_turn(w: Working, board: Board, civ: Civ, orders: Sequence[Order]
                     return
 
 
-def _purchase(w: Working, board: Board, turn: BuildTurn, purchase: Purchase, later: Sequence[Purchase],
-              events: list[Event]) -> None:  # fmt: skip
+def _purchase(
+    w: Working, board: Board, turn: BuildTurn, purchase: Purchase, later: Sequence[Purchase], events: list[Event]
+) -> None:
     civ = turn.civ
     what = purchase.describe(board)
     problem = placement_problem(w, board, turn, purchase)
     if problem:
         events.append(event("purchase_skipped", civ=civ, line=purchase.line, item=what, reason=problem))
         return
-    free = (isinstance(purchase.order, Build) and purchase.order.piece is Piece.INFLUENCE
-            and w.has(civ, "Hammurabi") and "Hammurabi" not in w.used)  # fmt: skip
+    free = (
+        isinstance(purchase.order, Build)
+        and purchase.order.piece is Piece.INFLUENCE
+        and w.has(civ, "Hammurabi")
+        and "Hammurabi" not in w.used
+    )
     cost = cost_of(w, civ, purchase, free)
     hand = w.players[civ].hand
     if purchase.payment:
@@ -290,8 +295,18 @@ def _purchase(w: Working, board: Board, turn: BuildTurn, purchase: Purchase, lat
         w.used.append("Hammurabi")
     _spend(w, civ, cards)
     details = apply_purchase(w, board, turn, purchase)
-    events.append(event("purchase", civ=civ, line=purchase.line, item=what, cost=cost,
-                        paid=dict(sorted(cards.items())), free=free, **details))  # fmt: skip
+    events.append(
+        event(
+            "purchase",
+            civ=civ,
+            line=purchase.line,
+            item=what,
+            cost=cost,
+            paid=dict(sorted(cards.items())),
+            free=free,
+            **details,
+        )
+    )
     victory = winner_after_purchase(w, civ)
     if victory:
         w.winner = civ
@@ -319,9 +334,11 @@ def _exchange(w: Working, civ: Civ, order: Exchange, events: list[Event]) -> Non
     events.append(event("exchange", civ=civ, line=order.line, gave=order.give, got=order.get))
 
 
-def apply_end_of_build(w: Working, keeps: dict[Civ, Sequence[Keep]], events: list[Event]) -> None:
+def apply_end_of_build(
+    w: Working, keeps: dict[Civ, Sequence[Keep]], events: list[Event], only: Civ | None = None
+) -> None:
     """R6.8: keep at most two tax cards (Hanging Gardens: and one commodity); discard the rest."""
-    for civ in w.playing:
+    for civ in [only] if only is not None else w.playing:
         hand = w.players[civ].hand
         gardens = w.has(civ, "Hanging Gardens")
         wanted: Counter[str] = Counter()
@@ -332,12 +349,22 @@ def apply_end_of_build(w: Working, keeps: dict[Civ, Sequence[Keep]], events: lis
         kept = Counter({TAX: tax}) if tax else Counter()
         if gardens:
             held = [c for c in hand if c != TAX and hand[c] > 0]
-            chosen = [c for c in wanted if c != TAX and c in held] if keeps.get(civ) else sorted(
-                held, key=lambda c: (COMMODITY_CARDS[c], c))  # fmt: skip
+            chosen = (
+                [c for c in wanted if c != TAX and c in held]
+                if keeps.get(civ)
+                else sorted(held, key=lambda c: (COMMODITY_CARDS[c], c))
+            )
             if chosen:
                 kept[chosen[0]] = 1
         discarded = hand - kept
         w.return_to_bank(civ, discarded)
         if discarded or kept:
-            events.append(event("end_of_build", civ=civ, kept=dict(sorted(kept.items())),
-                                discarded=dict(sorted(discarded.items())), rule="R6.8"))  # fmt: skip
+            events.append(
+                event(
+                    "end_of_build",
+                    civ=civ,
+                    kept=dict(sorted(kept.items())),
+                    discarded=dict(sorted(discarded.items())),
+                    rule="R6.8",
+                )
+            )

@@ -93,3 +93,34 @@ def assign_start_roles(
         roles[role] = winner
         events.append(event("role_assigned", role=str(role), civ=winner, reason=reason))
     return roles, events
+
+
+def assign_turn_roles(
+    position: Position, choices: Mapping[Role, Civ], dice: Dice
+) -> tuple[dict[Role, Civ | None], list[Event]]:
+    """R3.1-R3.2 at the start of a turn: the largest count takes the role; the holder keeps
+    it on a tie; a tie among others goes to the holder's choice, else to the tied power
+    earliest in the last sequence, else alphabetically (no holder at all: dice)."""
+    counts = role_counts(position)
+    roles: dict[Role, Civ | None] = {}
+    events: list[Event] = []
+    for role in Role:
+        holder = position.roles.get(role)
+        best = max(counts[role].values(), default=0)
+        tied = [civ for civ in position.playing if counts[role][civ] == best]
+        if holder in tied:
+            winner, reason = holder, "keeps it on a tie (R3.2)" if len(tied) > 1 else f"highest count {best} (R3.1)"
+        elif len(tied) == 1:
+            winner, reason = tied[0], f"highest count {best} (R3.1)"
+        elif choices.get(role) in tied:
+            winner, reason = choices[role], f"tied at {best}; chosen by {holder} (R3.2)"
+        elif holder is not None:
+            ordered = [c for c in position.sequence if c in tied] or sorted(tied)
+            winner, reason = ordered[0], f"tied at {best}; earliest in the last sequence (R3.2)"
+        else:
+            winner, tie_events = break_tie_by_dice(tied, f"R3.2 tie for {role.label}", dice)
+            events += tie_events
+            reason = f"tied at {best}; won the dice"
+        roles[role] = winner
+        events.append(event("role_assigned", role=str(role), civ=winner, previous=holder, count=best, reason=reason))
+    return roles, events

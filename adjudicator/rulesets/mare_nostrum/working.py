@@ -72,8 +72,17 @@ class Working:
             },
             provinces={
                 pid: WorkingProvince(
-                    p.influence, list(p.cities), list(p.caravans), p.temple, p.market, Counter(p.legions),
-                    Counter(p.fortresses), Counter(p.port), p.at_war, dict(p.occupied), p.converting,
+                    p.influence,
+                    list(p.cities),
+                    list(p.caravans),
+                    p.temple,
+                    p.market,
+                    Counter(p.legions),
+                    Counter(p.fortresses),
+                    Counter(p.port),
+                    p.at_war,
+                    dict(p.occupied),
+                    p.converting,
                 )
                 for pid, p in position.provinces.items()
             },
@@ -82,7 +91,7 @@ class Working:
             used=list(position.used),
             held=None if position.held is None else dict(position.held),
             bank=Counter(position.bank()),
-        )  # fmt: skip
+        )
 
     def freeze(self) -> Position:
         return Position(
@@ -91,14 +100,20 @@ class Working:
             step=self.step,
             winner=self.winner,
             roles=dict(self.roles),
-            players={
-                c: PlayerState(c, _clean(p.hand), tuple(p.cards), p.neutral) for c, p in self.players.items()
-            },
+            players={c: PlayerState(c, _clean(p.hand), tuple(p.cards), p.neutral) for c, p in self.players.items()},
             provinces={
                 pid: ProvinceState(
-                    influence=p.influence, cities=tuple(p.cities), caravans=tuple(p.caravans), temple=p.temple,
-                    market=p.market, legions=_clean(p.legions), fortresses=_clean(p.fortresses), port=_clean(p.port),
-                    at_war=p.at_war, occupied=dict(sorted(p.occupied.items())), converting=p.converting,
+                    influence=p.influence,
+                    cities=tuple(p.cities),
+                    caravans=tuple(p.caravans),
+                    temple=p.temple,
+                    market=p.market,
+                    legions=_clean(p.legions),
+                    fortresses=_clean(p.fortresses),
+                    port=_clean(p.port),
+                    at_war=p.at_war,
+                    occupied=dict(sorted(p.occupied.items())),
+                    converting=p.converting,
                 )
                 for pid, p in self.provinces.items()
             },
@@ -106,7 +121,7 @@ class Working:
             sequence=tuple(self.sequence),
             used=tuple(self.used),
             held=self.held,
-        )  # fmt: skip
+        )
 
     @property
     def playing(self) -> list[Civ]:

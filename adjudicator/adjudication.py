@@ -1,0 +1,208 @@
+"""Adjudicating the current phase, replaying history, and rolling back.
+
+Generic bookkeeping around the ruleset's pure `resolve`: which orders count, which dice
+roll, what is written where and in which order, so that a crash at any point leaves the
+game loadable and the phase re-runnable to the same result.
+"""
+
+from __future__ import annotations
+
+import shutil
+from collections.abc import Sequence
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+from adjudicator.dice import ChainDice, DiceRecord, DiceSource, ScriptedDice, seed_for
+from adjudicator.errors import UsageError
+from adjudicator.events import Event
+from adjudicator.game import Game, dice_record_from_data, dice_record_to_data
+from adjudicator.orders import parse_submission
+from adjudicator.reports import Renderer
+from adjudicator.storage import game_lock, read_toml, without_none, write_text_atomic, write_toml_atomic
+from adjudicator.submissions import submitted
+
+
+@dataclass(frozen=True, slots=True)
+class PhaseResult:
+    slug: str
+    label: str
+    events: tuple[Event, ...]
+    record: DiceRecord
+    orders: dict[str, list[str]]  # civ -> canonical text of the orders that counted
+    next_label: str
+
+
+def orders_on_file(game: Game) -> dict[str, Any]:
+    """Each player's accepted orders for this phase, checked again against the position."""
+    folder = game.directory.orders_folder(game.slug)
+    orders: dict[str, Any] = {}
+    for civ in game.playing():
+        path = folder / f"{civ}.txt"
+        if not path.exists():
+            continue
+        submission = parse_submission(path.read_text(encoding="utf-8"), game.parser, game.ruleset.is_order)
+        lines = game.ruleset.validate(game.board, game.position, civ, submission.lines)
+        orders[civ] = [line.order for line in lines if line.ok and line.order is not None]
+    return orders
+
+
+def _dice(game: Game, values: Sequence[int] | None) -> ChainDice | ScriptedDice:
+    if values is not None:
+        return ScriptedDice(list(values))
+    root = bytes.fromhex(read_toml(game.directory.secrets_file)["dice"]["root"])
+    return ChainDice(game.settings.id, game.phase_number, seed_for(root, game.phase_number))
+
+
+def check_ready(game: Game, force: bool, now: datetime) -> None:
+    """Refuse before the deadline unless everyone is in, or the moderator forces it."""
+    if game.phase_info.winner is not None:
+        raise UsageError(f"the game is over: {game.phase_info.winner} won (R10)")
+    missing = [civ for civ in game.playing() if civ not in submitted(game)]
+    if force or not missing:
+        return
+    deadline = game.settings.deadline
+    if deadline is not None and now >= deadline:
+        return
+    when = f"before the deadline {deadline.isoformat()}" if deadline else "with no deadline set"
+    raise UsageError(
+        f"{', '.join(missing)} ha{'s' if len(missing) == 1 else 've'} not submitted orders and it is {when}; "
+        "wait, or use --force to adjudicate with default orders for them"
+    )
+
+
+def adjudicate(game: Game, dice_values: Sequence[int] | None = None, force: bool = False,
+               now: datetime | None = None) -> PhaseResult:  # fmt: skip
+    """Resolve the current phase and open the next one."""
+    with game_lock(game.directory):
+        check_ready(game, force, now or datetime.now(UTC))
+        orders = orders_on_file(game)
+        dice = _dice(game, dice_values)
+        stepwise = game.settings.mode == "stepwise"
+        position, events = game.ruleset.resolve(game.board, game.position, orders, dice, stepwise)
+        if isinstance(dice, ChainDice):
+            record = DiceRecord(game.phase_number, DiceSource.CHAIN, dice.seed.hex(), tuple(dice.rolls))
+        else:
+            record = DiceRecord(game.phase_number, DiceSource.EXTERNAL, "", tuple(dice.rolls))
+        texts = {civ: [game.ruleset.order_text(o) for o in given] for civ, given in orders.items()}
+        slug, label = game.slug, game.phase_info.label
+        _write_result(game, slug, events, record, texts)
+        game.position = position
+        game.phase_number += 1
+        game._open_phase()
+        result = PhaseResult(slug, label, tuple(events), record, texts, game.phase_info.label)
+        write_reports(game, result)
+        return result
+
+
+def write_reports(game: Game, result: PhaseResult) -> list[Path]:
+    """The phase's public report and one private report per player (plain text)."""
+    renderer = Renderer(game.ruleset.name)
+    state = game.state_data()
+    context = {
+        "title": f"{game.settings.id}: {result.label}",
+        "events": [e.to_data() for e in result.events],
+        "state": state,
+        "names": game.ruleset.place_names(game.board),
+        "next_label": result.next_label,
+        "dice": dice_record_to_data(result.record),
+        "commitment": game.settings.commitment,
+    }
+    folder = game.directory.reports / result.slug
+    written = [folder / "public.txt"]
+    write_text_atomic(written[0], renderer.render("public.txt.j2", **context))
+    for civ in game.playing():
+        path = folder / f"{civ}.txt"
+        write_text_atomic(path, renderer.render("private.txt.j2", civ=civ, player=state["players"][civ], **context))
+        written.append(path)
+    return written
+
+
+def _write_result(game: Game, slug: str, events: Sequence[Event], record: DiceRecord,
+                  orders: dict[str, list[str]]) -> None:  # fmt: skip
+    path = game.directory.history_file(slug)
+    data = read_toml(path)
+    data.update(dice=dice_record_to_data(record), events=[e.to_data() for e in events], orders=orders)
+    write_toml_atomic(path, data)
+
+
+def adjudicated_phases(game: Game) -> list[Path]:
+    """History files of phases that were resolved (they hold both a position and events)."""
+    found = []
+    for path in sorted(game.directory.history.glob("*.toml")):
+        data = read_toml(path)
+        if "events" in data and "position" in data:
+            found.append(path)
+    return found
+
+
+def replay(game: Game) -> tuple[int, list[str]]:
+    """Re-run every adjudicated phase from its opening position, stored orders and dice;
+    returns (phases replayed, differences found)."""
+    problems: list[str] = []
+    phases = adjudicated_phases(game)
+    for path in phases:
+        data = read_toml(path)
+        position = game.ruleset.position_from_data(game.board, data["position"])
+        record = dice_record_from_data(data)
+        dice: ChainDice | ScriptedDice
+        if record.source is DiceSource.CHAIN:
+            dice = ChainDice(game.settings.id, record.phase_number, bytes.fromhex(record.seed))
+        else:
+            dice = ScriptedDice([r.value for r in record.rolls])
+        orders = {}
+        for civ, lines in data.get("orders", {}).items():
+            submission = parse_submission("\n".join(lines), game.parser, game.ruleset.is_order)
+            checked = game.ruleset.validate(game.board, position, civ, submission.lines)
+            orders[civ] = [line.order for line in checked if line.ok]
+        stepwise = game.settings.mode == "stepwise"
+        after, events = game.ruleset.resolve(game.board, position, orders, dice, stepwise)
+        stored = [Event.from_data(e) for e in data["events"]]
+        if _normal(events) != _normal(stored):
+            problems.append(f"{path.name}: the events differ from the stored ones")
+        following = _next_snapshot(game, record.phase_number)
+        if following is not None:
+            expected = game.ruleset.position_to_data(game.ruleset.position_from_data(game.board, following))
+            if game.ruleset.position_to_data(after) != expected:
+                problems.append(f"{path.name}: the resulting position differs from the next phase's opening")
+    return len(phases), problems
+
+
+def _normal(events: Sequence[Event]) -> list[Any]:
+    return [without_none(e.to_data()) for e in events]
+
+
+def _next_snapshot(game: Game, phase_number: int) -> dict[str, Any] | None:
+    for path in sorted(game.directory.history.glob(f"{phase_number + 1:03d}-*.toml")):
+        data = read_toml(path)
+        if "position" in data:
+            position: dict[str, Any] = data["position"]
+            return position
+    return None
+
+
+def rollback(game: Game, to: int) -> str:
+    """Make phase `to` current again; later history, orders and reports are moved aside."""
+    with game_lock(game.directory):
+        target = next(iter(sorted(game.directory.history.glob(f"{to:03d}-*.toml"))), None)
+        if target is None or "position" not in read_toml(target) or to >= game.phase_number:
+            raise UsageError(f"phase {to} is not an earlier phase of this game; see history/ for the numbers")
+        aside = game.directory.root / "rolled-back" / datetime.now(UTC).strftime("%Y%m%dT%H%M%S")
+        for folder in (game.directory.history, game.directory.orders, game.directory.reports):
+            for item in sorted(folder.iterdir()):
+                number = int(item.name[:3]) if item.name[:3].isdigit() else -1
+                if number > to or (number == to and folder == game.directory.reports):
+                    destination = aside / folder.name / item.name
+                    destination.parent.mkdir(parents=True, exist_ok=True)
+                    shutil.move(str(item), destination)
+        aside.mkdir(parents=True, exist_ok=True)
+        shutil.copy(target, aside / target.name)
+        data = read_toml(target)
+        for key in ("dice", "events", "orders"):
+            data.pop(key, None)
+        write_toml_atomic(target, data)
+        game.position = game.ruleset.position_from_data(game.board, data["position"])
+        game.phase_number = to
+        game._open_phase()
+        return f"{game.settings.id} is back at phase {to} ({game.phase_info.label}); later files are in {aside}"

@@ -1,0 +1,139 @@
+"""Battles (R8.1-R8.3, R8.8): one round, a die per legion or trireme, fortresses an
+automatic 6, one loss per full 5 points of the other side, casualties in the owner's order."""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Mapping, Sequence
+
+from adjudicator.dice import Dice
+from adjudicator.events import Event, event
+from adjudicator.rulesets.mare_nostrum.board import Board
+from adjudicator.rulesets.mare_nostrum.components import Civ, ProvinceId, SeaId, Unit
+from adjudicator.rulesets.mare_nostrum.working import Working, WorkingProvince
+
+DEFAULT_CASUALTIES = (Unit.LEGION, Unit.FORTRESS)  # D4
+FORTRESS_VALUE = 6
+POINTS_PER_LOSS = 5
+
+
+def _roll(dice: Dice, count: int, bonus: int, purpose: str) -> list[int]:
+    return [dice.roll(purpose) + bonus for _ in range(count)]
+
+
+def _choose_losses(units: Mapping[Unit, int], losses: int, policy: Sequence[Unit]) -> Counter[Unit]:
+    """R8.2: the owner's order (then the default order) decides which units go first."""
+    order = [*policy, *(u for u in DEFAULT_CASUALTIES if u not in policy)]
+    removed: Counter[Unit] = Counter()
+    for unit in order:
+        take = min(units.get(unit, 0), losses - sum(removed.values()))
+        if take > 0:
+            removed[unit] = take
+    return removed
+
+
+def fight_land(
+    w: Working,
+    board: Board,
+    pid: ProvinceId,
+    attacker: Civ,
+    defender: Civ,
+    dice: Dice,
+    policies: Mapping[Civ, Sequence[Unit]],
+    events: list[Event],
+    cause: str,
+) -> None:
+    """One land battle round between two civilizations in a province (R8.1-R8.2)."""
+    province = w.provinces[pid]
+    name = board.provinces[pid].name
+    sides = (attacker, defender)
+    rolls: dict[Civ, list[int]] = {}
+    totals: dict[Civ, int] = {}
+    for civ in sides:  # attacker's dice first, then the defender's (DESIGN.md, "Dice")
+        bonus = 1 if w.has(civ, "Hannibal") else 0
+        rolls[civ] = _roll(dice, province.legions[civ], bonus, f"battle in {name}: {civ} legion")
+        totals[civ] = sum(rolls[civ]) + FORTRESS_VALUE * province.fortresses[civ]
+    losses: dict[Civ, Counter[Unit]] = {}
+    for civ, enemy in ((attacker, defender), (defender, attacker)):
+        units = {Unit.LEGION: province.legions[civ], Unit.FORTRESS: province.fortresses[civ]}
+        losses[civ] = _choose_losses(units, totals[enemy] // POINTS_PER_LOSS, policies.get(civ, ()))
+    for civ in sides:
+        province.legions[civ] -= losses[civ][Unit.LEGION]
+        province.fortresses[civ] -= losses[civ][Unit.FORTRESS]
+    events.append(
+        event(
+            "land_battle",
+            province=pid,
+            attacker=attacker,
+            defender=defender,
+            cause=cause,
+            attacker_dice=rolls[attacker],
+            defender_dice=rolls[defender],
+            attacker_fortresses=province.fortresses[attacker] + losses[attacker][Unit.FORTRESS],
+            defender_fortresses=province.fortresses[defender] + losses[defender][Unit.FORTRESS],
+            attacker_total=totals[attacker],
+            defender_total=totals[defender],
+            attacker_losses={str(u): n for u, n in losses[attacker].items()},
+            defender_losses={str(u): n for u, n in losses[defender].items()},
+            rule="R8.1",
+        )
+    )
+    for civ in sides:
+        enemies_left = bool(province.military() - {civ})
+        if enemies_left and (civ in province.occupied.values() or province.converting == civ):
+            province.occupied = {k: o for k, o in province.occupied.items() if o != civ}
+            if province.converting == civ:
+                province.converting = None
+            events.append(event("occupation_ended", province=pid, civ=civ, rule="R8.8"))
+    tidy(province)
+    province.at_war = len(province.military()) > 1
+
+
+def fight_sea(
+    w: Working, sid: SeaId, attacker: Civ, defender: Civ, dice: Dice, board: Board, events: list[Event]
+) -> None:
+    """A naval battle (R8.1-R8.3): triremes only; seas are never at war (R8.4)."""
+    fleets = w.seas[sid]
+    name = board.seas[sid].name
+    rolls = {
+        c: _roll(dice, fleets[c], 1 if w.has(c, "Pericles") else 0, f"battle in {name}: {c} trireme")
+        for c in (attacker, defender)
+    }
+    totals = {c: sum(r) for c, r in rolls.items()}
+    losses = {
+        attacker: min(fleets[attacker], totals[defender] // POINTS_PER_LOSS),
+        defender: min(fleets[defender], totals[attacker] // POINTS_PER_LOSS),
+    }
+    for civ, lost in losses.items():
+        fleets[civ] -= lost
+    events.append(
+        event(
+            "naval_battle",
+            sea=sid,
+            attacker=attacker,
+            defender=defender,
+            attacker_dice=rolls[attacker],
+            defender_dice=rolls[defender],
+            attacker_total=totals[attacker],
+            defender_total=totals[defender],
+            attacker_losses=losses[attacker],
+            defender_losses=losses[defender],
+            rule="R8.1",
+        )
+    )
+
+
+def tidy(province: WorkingProvince) -> None:
+    """Occupation and conversion need legions standing there (R8.6, R8.7): drop what no
+    legion holds any more, and markers on buildings that were sacked."""
+    if province.converting is not None and province.legions[province.converting] < 1:
+        province.converting = None
+    existing = {f"city:{s}" for s in province.cities} | {f"caravan:{i}" for i in province.caravans}
+    existing |= {"temple"} if province.temple else set()
+    existing |= {"market"} if province.market else set()
+    kept: dict[str, Civ] = {}
+    for key, civ in sorted(province.occupied.items()):
+        room = province.legions[civ] - (1 if province.converting == civ else 0)
+        if key in existing and sum(1 for o in kept.values() if o == civ) < room:
+            kept[key] = civ
+    province.occupied = kept
