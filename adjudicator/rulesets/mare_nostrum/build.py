@@ -155,7 +155,7 @@ def _influence_problem(w: Working, board: Board, civ: Civ, pid: ProvinceId) -> s
             return f"R8.7: {name} is a capital and can never be converted"
     if w.has(civ, "Lighthouse"):
         return None
-    held = w.held.get(civ, ()) if w.held is not None else ()
+    held = w.held.get(civ, ())
     chain = [sid for sid, t in w.seas.items() if t[civ] > 0]
     if any(pid in board.provinces[h].land or pid in sea_chain_reach(board, h, chain) for h in held):
         return None

@@ -56,7 +56,7 @@ class Working:
     seas: dict[SeaId, Counter[Civ]]
     sequence: list[Civ]
     used: list[str]
-    held: dict[Civ, tuple[ProvinceId, ...]] | None
+    held: dict[Civ, tuple[ProvinceId, ...]]
     bank: Counter[str] = field(default_factory=Counter)
 
     @classmethod
@@ -89,7 +89,7 @@ class Working:
             seas={sid: Counter(s.triremes) for sid, s in position.seas.items()},
             sequence=list(position.sequence),
             used=list(position.used),
-            held=None if position.held is None else dict(position.held),
+            held={civ: position.held_at_turn_start(civ) for civ in position.players},
             bank=Counter(position.bank()),
         )
 
