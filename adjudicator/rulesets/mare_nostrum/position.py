@@ -119,6 +119,7 @@ def position_from_data(board: Board, data: Mapping[str, Any], playing: Sequence[
     """
     root = Fields(data)
     root.only(_POSITION_KEYS)
+    root.table("dice", {})  # the generic game layer's: checked for shape only
     reader = _Reader(board, playing)
     players = reader.players(root.table("players", {}))
     provinces = {pid: ProvinceState() for pid in board.provinces} | reader.provinces(root.table("provinces", {}))

@@ -104,6 +104,7 @@ class _Context:
     moved_legions: Counter[ProvinceId] = field(default_factory=Counter)
     moved_triremes: Counter[str] = field(default_factory=Counter)
     bought: list[str] = field(default_factory=list)
+    influence_placed: list[ProvinceId] = field(default_factory=list)
 
     def __post_init__(self) -> None:
         self.heroes = hero_index(self.board)
@@ -295,8 +296,11 @@ def _build(c: _Context, order: BuildOrder) -> BuildOrder:
         resolved = replace(resolved, payment=c.card_list(order.payment, "R6.1"))
     if order.piece is Piece.INFLUENCE:
         _influence(c, province)
+        c.influence_placed.append(province)
         return resolved
     capital = c.board.civilizations[c.civ].capital == province
+    if province in c.influence_placed:
+        raise c.refuse("R6.4", f"nothing else may be built in {name} the turn influence is placed there")
     if state.influence != c.civ:
         raise c.refuse("R6.3", f"you have no influence in {name}; build influence there first")
     if not capital and state.at_war:
