@@ -18,7 +18,7 @@ from adjudicator.dice import ChainDice, DiceRecord, DiceSource, ScriptedDice, se
 from adjudicator.errors import UsageError
 from adjudicator.events import Event
 from adjudicator.game import Game, dice_record_from_data, dice_record_to_data
-from adjudicator.orders import parse_submission
+from adjudicator.orders import OrderLine, parse_submission
 from adjudicator.reports import Renderer
 from adjudicator.storage import game_lock, read_toml, without_none, write_text_atomic, write_toml_atomic
 from adjudicator.submissions import submitted
@@ -30,22 +30,33 @@ class PhaseResult:
     label: str
     events: tuple[Event, ...]
     record: DiceRecord
-    orders: dict[str, list[str]]  # civ -> canonical text of the orders that counted
+    orders: dict[str, list[tuple[int, str]]]  # civ -> (line, canonical text) of each order that counted
     next_label: str
 
 
-def orders_on_file(game: Game) -> dict[str, Any]:
-    """Each player's accepted orders for this phase, checked again against the position."""
+def orders_on_file(game: Game) -> dict[str, list[OrderLine[Any]]]:
+    """Each player's accepted order lines for this phase, checked again against the position."""
     folder = game.directory.orders_folder(game.slug)
-    orders: dict[str, Any] = {}
+    orders: dict[str, list[OrderLine[Any]]] = {}
     for civ in game.playing():
         path = folder / f"{civ}.txt"
-        if not path.exists():
-            continue
-        submission = parse_submission(path.read_text(encoding="utf-8"), game.parser, game.ruleset.is_order)
-        lines = game.ruleset.validate(game.board, game.position, civ, submission.lines)
-        orders[civ] = [line.order for line in lines if line.ok and line.order is not None]
+        if path.exists():
+            orders[civ] = _accepted(game, game.position, civ, path.read_text(encoding="utf-8"))
     return orders
+
+
+def _accepted(game: Game, position: Any, civ: str, text: str) -> list[OrderLine[Any]]:
+    submission = parse_submission(text, game.parser, game.ruleset.is_order)
+    lines = game.ruleset.validate(game.board, position, civ, submission.lines)
+    return [line for line in lines if line.ok and line.order is not None]
+
+
+def _text_at_lines(lines: Sequence[Sequence[Any]]) -> str:
+    """Stored (line, order) pairs back into text whose orders stand on their original lines."""
+    by_line: dict[int, list[str]] = {}
+    for number, text in lines:
+        by_line.setdefault(int(number), []).append(str(text))
+    return "\n".join("; ".join(by_line.get(n, [])) for n in range(1, max(by_line, default=0) + 1))
 
 
 def _dice(game: Game, values: Sequence[int] | None) -> ChainDice | ScriptedDice:
@@ -80,12 +91,13 @@ def adjudicate(game: Game, dice_values: Sequence[int] | None = None, force: bool
         orders = orders_on_file(game)
         dice = _dice(game, dice_values)
         stepwise = game.settings.mode == "stepwise"
-        position, events = game.ruleset.resolve(game.board, game.position, orders, dice, stepwise)
+        given = {civ: [line.order for line in lines] for civ, lines in orders.items()}
+        position, events = game.ruleset.resolve(game.board, game.position, given, dice, stepwise)
         if isinstance(dice, ChainDice):
             record = DiceRecord(game.phase_number, DiceSource.CHAIN, dice.seed.hex(), tuple(dice.rolls))
         else:
             record = DiceRecord(game.phase_number, DiceSource.EXTERNAL, "", tuple(dice.rolls))
-        texts = {civ: [game.ruleset.order_text(o) for o in given] for civ, given in orders.items()}
+        texts = {civ: [(ln.number, game.ruleset.order_text(ln.order)) for ln in lines] for civ, lines in orders.items()}
         slug, label = game.slug, game.phase_info.label
         _write_result(game, slug, events, record, texts)
         game.position = position
@@ -120,7 +132,7 @@ def write_reports(game: Game, result: PhaseResult) -> list[Path]:
 
 
 def _write_result(game: Game, slug: str, events: Sequence[Event], record: DiceRecord,
-                  orders: dict[str, list[str]]) -> None:  # fmt: skip
+                  orders: dict[str, list[tuple[int, str]]]) -> None:  # fmt: skip
     path = game.directory.history_file(slug)
     data = read_toml(path)
     data.update(dice=dice_record_to_data(record), events=[e.to_data() for e in events], orders=orders)
@@ -153,9 +165,7 @@ def replay(game: Game) -> tuple[int, list[str]]:
             dice = ScriptedDice([r.value for r in record.rolls])
         orders = {}
         for civ, lines in data.get("orders", {}).items():
-            submission = parse_submission("\n".join(lines), game.parser, game.ruleset.is_order)
-            checked = game.ruleset.validate(game.board, position, civ, submission.lines)
-            orders[civ] = [line.order for line in checked if line.ok]
+            orders[civ] = [line.order for line in _accepted(game, position, civ, _text_at_lines(lines))]
         stepwise = game.settings.mode == "stepwise"
         after, events = game.ruleset.resolve(game.board, position, orders, dice, stepwise)
         stored = [Event.from_data(e) for e in data["events"]]

@@ -6,6 +6,7 @@ command can be tested without a terminal and reused by other front ends.
 
 from __future__ import annotations
 
+import hashlib
 import json
 import shutil
 import sys
@@ -145,29 +146,33 @@ def verify_dice(path: Path) -> Outcome:
 
 
 def demo(path: Path | None) -> Outcome:
-    """Create the shipped example game in a fresh folder and enter its players' orders."""
+    """Play the shipped example game into a fresh folder: create it, then for each scripted
+    phase enter every player's orders and adjudicate, as a moderator would."""
+    from adjudicator.adjudication import adjudicate
+
     source = shipped_folder("games") / "demo"
-    spec = read_toml(source / "demo.toml")
-    target = path or Path(tempfile.mkdtemp(prefix="adjudicator-demo-")) / spec["game"]["id"]
+    spec = read_toml(source / "demo.toml")["game"]
+    target = path or Path(tempfile.mkdtemp(prefix="adjudicator-demo-")) / spec["id"]
     if target.exists() and any(target.iterdir()):
         raise UsageError(f"{target} is not empty; give a new folder for the demo game")
-    shown = [
-        create_game(
-            target,
-            [p for p in spec["game"]["players"]],
-            position=None,
-            mode="batch",
-            board=None,
-            game_id=spec["game"]["id"],
-            ruleset=spec["game"]["ruleset"],
-        ).text
-    ]
-    for orders in sorted((source / "orders").glob("*.txt")):
-        shown.append(f"$ adjudicator submit {target} {orders.name}\n" + submit_orders(target, str(orders), None).text)
-    shown.append(state(target, as_json=False).text)
-    shown.append(status(target).text)
+    specs = [parse_player_spec(p) for p in spec["players"]]
+    root = hashlib.sha256(spec["dice_seed"].encode()).digest()
+    game, _ = Game.create(target, specs, ruleset_name=spec["ruleset"], game_id=spec["id"], dice_root=root)
+    shown = [f"Created the demo game in {target} (dice seeded publicly from {spec['dice_seed']!r})."]
+    for phase in sorted(p for p in (source / "phases").iterdir() if p.is_dir()):
+        for orders in sorted(phase.glob("*.txt")):
+            submit_orders(target, str(orders), None)
+        game = Game.load(target)
+        result = adjudicate(game, force=True)
+        shown.append(
+            f"{result.label}: {len(result.events)} events, {len(result.record.rolls)} dice -> {result.next_label}"
+        )
+        if game.phase_info.winner:
+            break
     shutil.copy(source / "README.md", target / "DEMO.md")
-    shown.append(f"The demo game is in {target} (see DEMO.md there).")
+    shown.append(state(target, as_json=False).text)
+    first = sorted((target / "reports").iterdir())[0] / "public.txt"
+    shown.append(f"Reports of every phase are in {target / 'reports'}; start with {first}.")
     return Outcome("\n".join(shown))
 
 

@@ -138,8 +138,12 @@ class Game:
         position_file: Path | None = None,
         mode: str = "batch",
         game_id: str | None = None,
+        dice_root: bytes | None = None,
     ) -> tuple[Game, dict[str, str]]:
-        """A new game directory; returns the game and each player's secret (shown once)."""
+        """A new game directory; returns the game and each player's secret (shown once).
+
+        `dice_root` fixes the dice chain; only the shipped demo and tests use it, because a
+        root anyone knows lets anyone foresee every roll."""
         directory = GameDirectory(path)
         if directory.game_file.exists():
             raise UsageError(f"{path} already holds a game; choose a new directory")
@@ -150,7 +154,7 @@ class Game:
         board_path = board_file.resolve() if board_file else None
         board = load_board(ruleset, board_path or default_board_path(ruleset))
         civs = _player_civs(ruleset, board, specs)
-        root = dice_chain.new_root()
+        root = dice_root if dice_root is not None else dice_chain.new_root()
         commitment = dice_chain.commitment_for(root)
         setup_dice = ChainDice(game_id, 0, dice_chain.seed_for(root, 0))
         if position_file is not None:

@@ -49,9 +49,9 @@ def fight_land(
     sides = (attacker, defender)
     rolls: dict[Civ, list[int]] = {}
     totals: dict[Civ, int] = {}
+    bonus = {civ: 1 if w.has(civ, "Hannibal") else 0 for civ in sides}
     for civ in sides:  # attacker's dice first, then the defender's (DESIGN.md, "Dice")
-        bonus = 1 if w.has(civ, "Hannibal") else 0
-        rolls[civ] = _roll(dice, province.legions[civ], bonus, f"battle in {name}: {civ} legion")
+        rolls[civ] = _roll(dice, province.legions[civ], bonus[civ], f"battle in {name}: {civ} legion")
         totals[civ] = sum(rolls[civ]) + FORTRESS_VALUE * province.fortresses[civ]
     losses: dict[Civ, Counter[Unit]] = {}
     for civ, enemy in ((attacker, defender), (defender, attacker)):
@@ -69,6 +69,8 @@ def fight_land(
             cause=cause,
             attacker_dice=rolls[attacker],
             defender_dice=rolls[defender],
+            attacker_bonus=bonus[attacker],
+            defender_bonus=bonus[defender],
             attacker_fortresses=province.fortresses[attacker] + losses[attacker][Unit.FORTRESS],
             defender_fortresses=province.fortresses[defender] + losses[defender][Unit.FORTRESS],
             attacker_total=totals[attacker],
@@ -95,10 +97,8 @@ def fight_sea(
     """A naval battle (R8.1-R8.3): triremes only; seas are never at war (R8.4)."""
     fleets = w.seas[sid]
     name = board.seas[sid].name
-    rolls = {
-        c: _roll(dice, fleets[c], 1 if w.has(c, "Pericles") else 0, f"battle in {name}: {c} trireme")
-        for c in (attacker, defender)
-    }
+    bonus = {c: 1 if w.has(c, "Pericles") else 0 for c in (attacker, defender)}
+    rolls = {c: _roll(dice, fleets[c], bonus[c], f"battle in {name}: {c} trireme") for c in (attacker, defender)}
     totals = {c: sum(r) for c, r in rolls.items()}
     losses = {
         attacker: min(fleets[attacker], totals[defender] // POINTS_PER_LOSS),
@@ -114,6 +114,8 @@ def fight_sea(
             defender=defender,
             attacker_dice=rolls[attacker],
             defender_dice=rolls[defender],
+            attacker_bonus=bonus[attacker],
+            defender_bonus=bonus[defender],
             attacker_total=totals[attacker],
             defender_total=totals[defender],
             attacker_losses=losses[attacker],
