@@ -258,14 +258,6 @@ def test_not_a_game_directory(tmp_path: Path) -> None:
     assert result.exit_code == 1 and "is not a game directory" in result.stderr
 
 
-def test_demo_runs_into_a_fresh_folder(tmp_path: Path) -> None:
-    result = runner.invoke(app, ["demo", str(tmp_path / "demo")])
-    assert result.exit_code == 0, result.output
-    assert "The demo game is in" in result.stdout and "did you mean 'Babylon'" in result.stdout
-    assert (tmp_path / "demo" / "DEMO.md").exists()
-    assert len(list((tmp_path / "demo" / "orders" / "001-T01-trade").glob("*.txt"))) == 5
-
-
 def test_position_import_starts_exactly_there(tmp_path: Path, game: Game) -> None:
     data = game.state_data()
     data.update(turn=4, phase="military")

@@ -176,7 +176,13 @@ CASES: list[tuple[str, Tweak, str, str, str | None]] = [
     ("V-R6.5-08", BUILD, "Rome", "build city in Ravenna at Ravenna", None),
     ("V-R6.5-10", BUILD, "Rome", "build city in Roma", "R6.5: Roma has 0 free city site(s)"),
     ("V-R6.5-11", BUILD, "Greece", "build 2 cities in Pella", "R6.5: Pella has 1 free city site(s)"),
-    ("V-R6.5-09", BUILD, "Rome", "build city in Ravenna at Rome", "unknown city site 'Rome' in Ravenna (sites: Ravenna)"),
+    (
+        "V-R6.5-09",
+        BUILD,
+        "Rome",
+        "build city in Ravenna at Rome",
+        "unknown city site 'Rome' in Ravenna (sites: Ravenna)",
+    ),
     ("V-R6.6-01", BUILD, "Rome", "buy Hannibal", "R6.6: Hannibal is Carthage's civilization hero"),
     ("V-R6.6-02", BUILD, "Rome", "buy Caesar", "R6.6: you already own Julius Caesar"),
     (

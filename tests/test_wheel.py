@@ -89,4 +89,4 @@ def test_installed_wheel_runs_a_game_in_a_fresh_venv(wheel: Path, tmp_path: Path
     state = json.loads(run("state", "g", "--json"))
     assert state["players"]["Babylon"]["neutral"] and state["phase"] == "trade"
     assert "a sound board" in run("board", "check")
-    assert "The demo game is in" in run("demo", "d")
+    assert "Reports of every phase are in" in run("demo", "d")

@@ -15,7 +15,9 @@ CASES = load_cases()
 def test_rule_case(case: dict[str, Any]) -> None:
     result = run_case(case)
     problems = check_case(case, result)
-    assert not problems, f"{case['id']} ({case['rule']}): {case['title']}\n" + "\n".join(problems) + "\n" + result.trace()
+    assert not problems, (
+        f"{case['id']} ({case['rule']}): {case['title']}\n" + "\n".join(problems) + "\n" + result.trace()
+    )
 
 
 def test_case_ids_are_unique_and_well_formed() -> None:
