@@ -21,7 +21,7 @@ from adjudicator.game import Game, dice_record_from_data, dice_record_to_data
 from adjudicator.orders import OrderLine, parse_submission
 from adjudicator.reports import Renderer
 from adjudicator.storage import game_lock, read_toml, without_none, write_text_atomic, write_toml_atomic
-from adjudicator.submissions import submitted
+from adjudicator.submissions import order_files, submitted
 
 
 @dataclass(frozen=True, slots=True)
@@ -36,13 +36,10 @@ class PhaseResult:
 
 def orders_on_file(game: Game) -> dict[str, list[OrderLine[Any]]]:
     """Each player's accepted order lines for this phase, checked again against the position."""
-    folder = game.directory.orders_folder(game.slug)
-    orders: dict[str, list[OrderLine[Any]]] = {}
-    for civ in game.playing():
-        path = folder / f"{civ}.txt"
-        if path.exists():
-            orders[civ] = _accepted(game, game.position, civ, path.read_text(encoding="utf-8"))
-    return orders
+    return {
+        civ: _accepted(game, game.position, civ, path.read_text(encoding="utf-8"))
+        for civ, path in order_files(game).items()
+    }
 
 
 def _accepted(game: Game, position: Any, civ: str, text: str) -> list[OrderLine[Any]]:
@@ -70,7 +67,8 @@ def check_ready(game: Game, force: bool, now: datetime) -> None:
     """Refuse before the deadline unless everyone is in, or the moderator forces it."""
     if game.phase_info.winner is not None:
         raise UsageError(f"the game is over: {game.phase_info.winner} won (R10)")
-    missing = [civ for civ in game.playing() if civ not in submitted(game)]
+    due = game.ruleset.due(game.position, game.settings.mode == "stepwise")
+    missing = [civ for civ in due if civ not in submitted(game)]
     if force or not missing:
         return
     deadline = game.settings.deadline

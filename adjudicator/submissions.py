@@ -142,7 +142,22 @@ def _received(meta: Path) -> datetime | None:
     return value if isinstance(value, datetime) else None
 
 
+def order_files(game: Game) -> dict[str, Path]:
+    """Each player's orders on file for the phase now open. In stepwise mode a player may
+    send his orders in any step of the phase; his latest submission counts."""
+    info = game.phase_info
+    folders = [game.directory.orders_folder(game.slug)]
+    if game.settings.mode == "stepwise":
+        pattern = f"*-T{info.turn:02d}-{info.phase}"
+        folders = sorted(game.directory.orders.glob(pattern), reverse=True)
+    found: dict[str, Path] = {}
+    for folder in folders:
+        for civ in game.playing():
+            if civ not in found and (folder / f"{civ}.txt").exists():
+                found[civ] = folder / f"{civ}.txt"
+    return found
+
+
 def submitted(game: Game) -> dict[str, datetime | None]:
     """Who has orders on file for the current phase, and when they came."""
-    folder = game.directory.orders_folder(game.slug)
-    return {civ: _received(folder / f"{civ}.toml") for civ in game.playing() if (folder / f"{civ}.txt").exists()}
+    return {civ: _received(path.with_suffix(".toml")) for civ, path in order_files(game).items()}

@@ -13,8 +13,8 @@ from adjudicator.names import Match
 from adjudicator.orders import OrderLine
 from adjudicator.rulesets import BoardResource, PhaseInfo
 from adjudicator.rulesets.mare_nostrum.board import Board, parse_board
-from adjudicator.rulesets.mare_nostrum.components import PLAYER_COUNTS, Civ
-from adjudicator.rulesets.mare_nostrum.engine import resolve_phase
+from adjudicator.rulesets.mare_nostrum.components import PLAYER_COUNTS, Civ, Phase
+from adjudicator.rulesets.mare_nostrum.engine import LEADER, resolve_phase
 from adjudicator.rulesets.mare_nostrum.model import Position
 from adjudicator.rulesets.mare_nostrum.orders import ORDER_PHASES, Order, OrderTransformer, TurnSequence
 from adjudicator.rulesets.mare_nostrum.position import position_from_data, position_to_data
@@ -61,6 +61,14 @@ class MareNostrum:
 
     def playing(self, position: Position) -> tuple[str, ...]:
         return position.playing
+
+    def due(self, position: Position, stepwise: bool) -> tuple[str, ...]:
+        if not stepwise or position.phase is Phase.TRADE:
+            return position.playing
+        if position.step is not None:
+            return (position.step,)
+        leader = position.roles.get(LEADER[position.phase])
+        return (leader,) if leader is not None else position.playing
 
     def transformer(self) -> Transformer[Token, Order]:
         return OrderTransformer()
