@@ -90,7 +90,7 @@ def adjudicate(game: Game, dice_values: Sequence[int] | None = None, force: bool
         dice = _dice(game, dice_values)
         stepwise = game.settings.mode == "stepwise"
         given = {civ: [line.order for line in lines] for civ, lines in orders.items()}
-        position, events = game.ruleset.resolve(game.board, game.position, given, dice, stepwise)
+        position, events = game.ruleset.resolve(game.board, game.position, given, dice, stepwise, game.settings.options)
         if isinstance(dice, ChainDice):
             record = DiceRecord(game.phase_number, DiceSource.CHAIN, dice.seed.hex(), tuple(dice.rolls))
         else:
@@ -165,7 +165,7 @@ def replay(game: Game) -> tuple[int, list[str]]:
         for civ, lines in data.get("orders", {}).items():
             orders[civ] = [line.order for line in _accepted(game, position, civ, _text_at_lines(lines))]
         stepwise = game.settings.mode == "stepwise"
-        after, events = game.ruleset.resolve(game.board, position, orders, dice, stepwise)
+        after, events = game.ruleset.resolve(game.board, position, orders, dice, stepwise, game.settings.options)
         stored = [Event.from_data(e) for e in data["events"]]
         if _normal(events) != _normal(stored):
             problems.append(f"{path.name}: the events differ from the stored ones")

@@ -68,12 +68,17 @@ def new(
     mode: Annotated[str, typer.Option(help="batch (all sequential orders due together) or stepwise.")] = "batch",
     board: Annotated[Path | None, typer.Option(help="A board file of your own instead of the shipped one.")] = None,
     game_id: Annotated[str | None, typer.Option("--id", help="Game id (default: the directory's name).")] = None,
+    option: Annotated[
+        list[str] | None, typer.Option("--option", help="A ruleset option KEY=VALUE, e.g. setup=advanced.")
+    ] = None,
     ruleset: RulesetOption = "mare-nostrum",
 ) -> Outcome:
     """Create a game: basic setup (R2) and turn 1 income, or a given position."""
     from adjudicator.commands import create_game
 
-    return create_game(directory, player, position=position, mode=mode, board=board, game_id=game_id, ruleset=ruleset)
+    return create_game(
+        directory, player, position=position, mode=mode, board=board, game_id=game_id, ruleset=ruleset, options=option
+    )
 
 
 @app.command()

@@ -52,8 +52,15 @@ def create_game(
     board: Path | None,
     game_id: str | None,
     ruleset: str,
+    options: list[str] | None = None,
 ) -> Outcome:
     specs = [parse_player_spec(p) for p in players]
+    chosen: dict[str, str] = {}
+    for text in options or []:
+        key, equals, value = text.partition("=")
+        if not equals or not key.strip():
+            raise UsageError(f"'{text}' is not KEY=VALUE, e.g. --option setup=advanced")
+        chosen[key.strip()] = value.strip()
     game, secrets_by_civ = Game.create(
         path,
         specs,
@@ -62,6 +69,7 @@ def create_game(
         position_file=position,
         mode=mode,
         game_id=game_id,
+        options=chosen,
     )
     return Outcome(_renderer(game).render("created.txt.j2", game=game, secrets=secrets_by_civ, state=game.state_data()))
 

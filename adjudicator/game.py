@@ -7,7 +7,7 @@ nothing else. It knows no rules: those come through the `Ruleset` protocol.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
@@ -50,6 +50,7 @@ class Settings:
     players: tuple[Player, ...]
     created: datetime
     deadline: datetime | None = None
+    options: Mapping[str, Any] = field(default_factory=dict)  # the ruleset's, checked by it
 
     def player(self, civ: str) -> Player | None:
         return next((p for p in self.players if p.civ == civ), None)
@@ -68,12 +69,14 @@ class Settings:
         }
         if self.deadline is not None:
             data["schedule"] = {"deadline": self.deadline}
+        if self.options:
+            data["options"] = dict(self.options)
         return data
 
     @classmethod
     def from_data(cls, data: Mapping[str, Any]) -> Settings:
         root = Fields(data)
-        root.only({"game", "dice", "player", "schedule", "intake", "delivery"})
+        root.only({"game", "dice", "player", "schedule", "intake", "delivery", "options"})
         game, dice = root.table("game"), root.table("dice")
         mode = game.text("mode", "batch")
         if mode not in MODES:
@@ -93,6 +96,7 @@ class Settings:
             players=players,
             created=created if isinstance(created, datetime) else datetime.now(UTC),
             deadline=deadline,
+            options=find_ruleset(game.text("ruleset")).check_options(root.table("options", {}).data),
         )
 
 
@@ -139,6 +143,7 @@ class Game:
         mode: str = "batch",
         game_id: str | None = None,
         dice_root: bytes | None = None,
+        options: Mapping[str, Any] | None = None,
     ) -> tuple[Game, dict[str, str]]:
         """A new game directory; returns the game and each player's secret (shown once).
 
@@ -151,6 +156,10 @@ class Game:
             raise UsageError(f"'{mode}' is not a mode; use batch or stepwise")
         game_id = check_game_id(game_id or path.resolve().name.lower())
         ruleset = find_ruleset(ruleset_name)
+        try:
+            checked_options = ruleset.check_options(options or {})
+        except DataError as error:
+            raise UsageError(f"option {error.key.removeprefix('options.')}: {error.message}") from None
         board_path = board_file.resolve() if board_file else None
         board = load_board(ruleset, board_path or default_board_path(ruleset))
         civs = _player_civs(ruleset, board, specs)
@@ -167,7 +176,7 @@ class Game:
             )
             events = [Event("position_imported", {"file": position_file.name})]
         else:
-            position, events = ruleset.new_position(board, civs, setup_dice)
+            position, events = ruleset.new_position(board, civs, setup_dice, checked_options)
             phase_number = 1
         secrets_by_civ = {civ: spec.secret or new_secret() for civ, spec in zip(civs, specs, strict=True)}
         players = tuple(
@@ -181,6 +190,7 @@ class Game:
             commitment,
             players,
             datetime.now(UTC).replace(microsecond=0),
+            options=checked_options,
         )
         game = cls(directory, settings, board, position, phase_number)
         with game_lock(directory):

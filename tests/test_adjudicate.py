@@ -139,3 +139,34 @@ def test_a_finished_game_refuses_to_go_on(make_game: Callable[..., Game], tmp_pa
     won, _ = Game.create(tmp_path / "won", [parse_player_spec(p) for p in player_args(FIVE)], position_file=position)
     result = runner.invoke(app, ["adjudicate", str(won.directory.root), "--force"])
     assert result.exit_code == 1 and "the game is over: Rome won (R10)" in result.stderr
+
+
+def test_advanced_setup_game_from_the_cli(tmp_path: Path) -> None:
+    from tests.conftest import player_args
+
+    args = ["new", str(tmp_path / "adv"), "--option", "setup=advanced"]
+    for spec in player_args(["Rome", "Greece", "Egypt"]):
+        args += ["--player", spec]
+    created = runner.invoke(app, args)
+    assert created.exit_code == 0 and "It opens at T1 setup" in created.stdout, created.output
+    root = str(tmp_path / "adv")
+    checked = runner.invoke(
+        app, ["check", root, "-"], input="power Rome\nbuild influence in Roma with 3 tax\noffer wine\n"
+    )
+    assert checked.exit_code == 1
+    assert (
+        "R2.4: the setup is paid in points" in checked.stdout and "R2.4: the setup takes only build" in checked.stdout
+    )
+    orders = "power Rome\nbuild influence in Roma\nbuild influence in Tarentum\nbuild 5 legions in Roma\n"
+    assert runner.invoke(app, ["submit", root, "-"], input=orders).exit_code == 0
+    result = runner.invoke(app, ["adjudicate", root, "--force"])
+    assert result.exit_code == 0, result.output
+    state = Game.load(tmp_path / "adv").state_data()
+    assert (state["phase"], state["provinces"]["roma"]["legions"]) == ("trade", {"Rome": 5})
+    assert state["players"]["Babylon"]["neutral"] and state["provinces"]["babylon"]["legions"] == {"Babylon": 1}
+
+
+def test_bad_option_is_refused_with_the_choices(tmp_path: Path) -> None:
+    result = runner.invoke(app, ["new", str(tmp_path / "x"), "--option", "setup=fancy", "--player", "Rome:r@x.org",
+                                 "--player", "Egypt:e@x.org", "--player", "Greece:g@x.org"])  # fmt: skip
+    assert result.exit_code == 1 and "option setup: 'fancy' is not allowed; use basic or advanced" in result.stderr

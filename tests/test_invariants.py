@@ -96,7 +96,7 @@ def _play(seed: int, players: list[str], turns: int) -> list[Any]:
     rng = random.Random(seed)
     root = hashlib.sha256(str(seed).encode()).digest()
     setup_dice = ChainDice("inv", 0, root)
-    position, _ = RULESET.new_position(BOARD, players, setup_dice)
+    position, _ = RULESET.new_position(BOARD, players, setup_dice, {})
     history = []
     phase_number = 1
     while RULESET.phase_info(position).turn <= turns and RULESET.phase_info(position).winner is None:
@@ -107,8 +107,8 @@ def _play(seed: int, players: list[str], turns: int) -> list[Any]:
             orders[civ] = [line.order for line in lines if line.ok]
         seed_i = hashlib.sha256(root + phase_number.to_bytes(4, "big")).digest()
         before = position
-        position, events = RULESET.resolve(BOARD, before, orders, ChainDice("inv", phase_number, seed_i), False)
-        again, events_again = RULESET.resolve(BOARD, before, orders, ChainDice("inv", phase_number, seed_i), False)
+        position, events = RULESET.resolve(BOARD, before, orders, ChainDice("inv", phase_number, seed_i), False, {})
+        again, events_again = RULESET.resolve(BOARD, before, orders, ChainDice("inv", phase_number, seed_i), False, {})
         assert again == position and events_again == events, "the same dice must give the same result"
         _check(position)
         history.append(position)

@@ -67,7 +67,13 @@ class Ruleset(Protocol, Generic[BoardT, PositionT, OrderT]):
         """Place id -> display name, for reports."""
         ...
 
-    def new_position(self, board: BoardT, civs: Sequence[str], dice: Dice) -> tuple[PositionT, list[Event]]:
+    def check_options(self, data: Mapping[str, Any]) -> dict[str, Any]:
+        """The ruleset's options with defaults filled in; raises DataError naming a bad key."""
+        ...
+
+    def new_position(
+        self, board: BoardT, civs: Sequence[str], dice: Dice, options: Mapping[str, Any]
+    ) -> tuple[PositionT, list[Event]]:
         """The opening position for these civilizations, ready for the first phase."""
         ...
 
@@ -99,7 +105,13 @@ class Ruleset(Protocol, Generic[BoardT, PositionT, OrderT]):
         ...
 
     def resolve(
-        self, board: BoardT, position: PositionT, orders: Mapping[str, Sequence[OrderT]], dice: Dice, stepwise: bool
+        self,
+        board: BoardT,
+        position: PositionT,
+        orders: Mapping[str, Sequence[OrderT]],
+        dice: Dice,
+        stepwise: bool,
+        options: Mapping[str, Any],
     ) -> tuple[PositionT, list[Event]]:
         """The engine: the phase (or step) the position names, resolved. Pure."""
         ...

@@ -60,10 +60,13 @@ def run_case(case: Mapping[str, Any]) -> CaseResult:
     players = case.get("players", FIVE)
     dice = ScriptedDice(case.get("dice", []))
     result = CaseResult()
+    options = ruleset.check_options(case.get("options", {}))
+    events: list[Any] = []
     if case.get("setup"):
-        position, events = ruleset.new_position(board, players, dice)
+        position, events = ruleset.new_position(board, players, dice, options)
     else:
         position = ruleset.position_from_data(board, case.get("position", {}), players)
+    if not case.get("setup") or "orders" in case:
         orders: dict[str, list[Any]] = {}
         for civ, text in case.get("orders", {}).items():
             submission = parse_submission(text, parser, ruleset.is_order)
@@ -72,7 +75,8 @@ def run_case(case: Mapping[str, Any]) -> CaseResult:
             result.rejected += [
                 {"civ": civ, "line": line.number, "message": line.problem.message} for line in lines if not line.ok
             ]
-        position, events = ruleset.resolve(board, position, orders, dice, case.get("stepwise", False))
+        position, resolved = ruleset.resolve(board, position, orders, dice, case.get("stepwise", False), options)
+        events += resolved
     result.events = [without_none(Event.to_data(e)) for e in events]
     result.position = ruleset.position_to_data(position)
     result.dice_used = len(dice.rolls)

@@ -36,12 +36,12 @@ def test_the_catalogue_in_docs_is_current() -> None:
 
 def test_every_rules_clause_has_a_case() -> None:
     clauses = {
-        "R1", "R1.3", "R2.1", "R2.2", "R2.3", "R3", "R3.1", "R3.2", "R3.3", "R4",
+        "R1", "R1.3", "R2.1", "R2.2", "R2.3", "R2.4", "R3", "R3.1", "R3.2", "R3.3", "R4",
         "R5.1", "R5.2", "R5.3", "R5.4", "R5.5", "R5.6", "R5.7",
         "R6.1", "R6.2", "R6.3", "R6.4", "R6.5", "R6.6", "R6.7", "R6.8", "R6.9",
         "R7.1", "R7.2", "R7.3", "R7.4", "R7.5",
         "R8.1", "R8.2", "R8.3", "R8.4", "R8.5", "R8.6", "R8.7", "R8.8", "R8.9", "R9", "R10",
-        "D2", "D3", "D4", "D5", "D6", "D7", "D8",
+        "D1", "D2", "D3", "D4", "D5", "D6", "D7", "D8",
     }  # fmt: skip
     covered = {c["rule"] for c in CASES}
     assert not clauses - covered, f"clauses without a case: {sorted(clauses - covered)}"

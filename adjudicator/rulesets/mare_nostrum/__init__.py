@@ -16,9 +16,10 @@ from adjudicator.rulesets.mare_nostrum.board import Board, parse_board
 from adjudicator.rulesets.mare_nostrum.components import PLAYER_COUNTS, Civ, Phase
 from adjudicator.rulesets.mare_nostrum.engine import LEADER, resolve_phase
 from adjudicator.rulesets.mare_nostrum.model import Position
+from adjudicator.rulesets.mare_nostrum.options import parse_options
 from adjudicator.rulesets.mare_nostrum.orders import ORDER_PHASES, Order, OrderTransformer, TurnSequence
 from adjudicator.rulesets.mare_nostrum.position import position_from_data, position_to_data
-from adjudicator.rulesets.mare_nostrum.setup import basic_setup
+from adjudicator.rulesets.mare_nostrum.setup import advanced_setup_position, basic_setup
 from adjudicator.rulesets.mare_nostrum.validate import validate_orders
 
 
@@ -45,8 +46,16 @@ class MareNostrum:
             **{s.id: s.name for s in board.seas.values()},
         }
 
-    def new_position(self, board: Board, civs: Sequence[str], dice: Dice) -> tuple[Position, list[Event]]:
-        return basic_setup(board, [Civ(c) for c in civs], dice)
+    def check_options(self, data: Mapping[str, Any]) -> dict[str, Any]:
+        return parse_options(data).to_data()
+
+    def new_position(
+        self, board: Board, civs: Sequence[str], dice: Dice, options: Mapping[str, Any]
+    ) -> tuple[Position, list[Event]]:
+        playing = [Civ(c) for c in civs]
+        if parse_options(options).setup == "advanced":
+            return advanced_setup_position(board, playing)
+        return basic_setup(board, playing, dice)
 
     def position_from_data(
         self, board: Board, data: Mapping[str, Any], playing: Sequence[str] | None = None
@@ -82,9 +91,16 @@ class MareNostrum:
         return validate_orders(board, position, Civ(civ), lines)
 
     def resolve(
-        self, board: Board, position: Position, orders: Mapping[str, Sequence[Order]], dice: Dice, stepwise: bool
+        self,
+        board: Board,
+        position: Position,
+        orders: Mapping[str, Sequence[Order]],
+        dice: Dice,
+        stepwise: bool,
+        options: Mapping[str, Any],
     ) -> tuple[Position, list[Event]]:
-        return resolve_phase(board, position, {Civ(c): o for c, o in orders.items()}, dice, stepwise)
+        given = {Civ(c): o for c, o in orders.items()}
+        return resolve_phase(board, position, given, dice, stepwise, parse_options(options))
 
     def order_text(self, order: Order) -> str:
         return order.to_text()

@@ -14,6 +14,7 @@ TAX: Final = "tax"
 
 
 class Phase(StrEnum):
+    SETUP = "setup"  # R2.4 advanced setup only; a basic game opens at trade
     TRADE = "trade"
     BUILD = "build"
     MILITARY = "military"
@@ -177,6 +178,10 @@ CIV_ALIASES: Final = MappingProxyType(
         "Babylon": ("Babylonian", "Babylonians", "Babylonia"),
     }
 )
+
+# R2.4: points to spend in the advanced setup, and Greece's extra area (the Aegean coasts).
+SETUP_POINTS: Final = 36
+SETUP_EXTRA_SEA: Final = MappingProxyType({"Greece": "mare-aegaeum"})
 
 # R3.3: the fixed table order used for default sequences.
 TABLE_ORDER: Final = ("Rome", "Greece", "Babylon", "Egypt", "Carthage")

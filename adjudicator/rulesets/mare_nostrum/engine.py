@@ -18,8 +18,10 @@ from adjudicator.rulesets.mare_nostrum.components import Civ, Phase, Role
 from adjudicator.rulesets.mare_nostrum.income import resolve_income
 from adjudicator.rulesets.mare_nostrum.military import apply_military_turn
 from adjudicator.rulesets.mare_nostrum.model import Position
+from adjudicator.rulesets.mare_nostrum.options import Options
 from adjudicator.rulesets.mare_nostrum.orders import Artemis, Keep, Order, RoleChoice, TurnSequence
 from adjudicator.rulesets.mare_nostrum.roles import assign_turn_roles, table_order_from
+from adjudicator.rulesets.mare_nostrum.setup import apply_advanced_setup, finish_advanced_setup
 from adjudicator.rulesets.mare_nostrum.trade import apply_trade
 from adjudicator.rulesets.mare_nostrum.working import Working
 
@@ -32,7 +34,12 @@ class GameOver(Exception):
 
 
 def resolve_phase(
-    board: Board, position: Position, orders: Mapping[Civ, Sequence[Order]], dice: Dice, stepwise: bool = False
+    board: Board,
+    position: Position,
+    orders: Mapping[Civ, Sequence[Order]],
+    dice: Dice,
+    stepwise: bool = False,
+    options: Options = Options(),
 ) -> tuple[Position, list[Event]]:
     """Resolve the phase (or, stepwise, the step) the position names."""
     if position.winner is not None:
@@ -40,10 +47,13 @@ def resolve_phase(
     w = Working.of(position)
     events: list[Event] = []
     orders = _sanitize(w, orders, events)
+    if w.phase is Phase.SETUP:
+        apply_advanced_setup(w, board, orders, events)
+        return finish_advanced_setup(w, board, dice, events), events
     if w.phase is Phase.TRADE:
         apply_trade(w, orders, dice, events)
         _next_phase(w)
-        return w.freeze(), events
+        return _phase_roles(w.freeze(), options, dice, events), events
     sequence = _sequence_for_phase(w, orders, events)
     movers = sequence if not stepwise else [w.step or sequence[0]]
     for civ in movers:
@@ -57,7 +67,16 @@ def resolve_phase(
     if w.phase is Phase.MILITARY:
         return _start_turn(w, orders, dice, events)
     _next_phase(w)
-    return w.freeze(), events
+    return _phase_roles(w.freeze(), options, dice, events), events
+
+
+def _phase_roles(position: Position, options: Options, dice: Dice, events: list[Event]) -> Position:
+    """D1 option `roles_each = "phase"`: roles are counted again as each phase opens."""
+    if options.roles_each != "phase":
+        return position
+    roles, role_events = assign_turn_roles(position, {}, dice)
+    events += role_events
+    return replace(position, roles=roles)
 
 
 def _sanitize(w: Working, orders: Mapping[Civ, Sequence[Order]], events: list[Event]) -> dict[Civ, list[Order]]:

@@ -2,16 +2,36 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import replace
 
 from adjudicator.dice import Dice
 from adjudicator.events import Event, event
-from adjudicator.rulesets.mare_nostrum.board import Board
-from adjudicator.rulesets.mare_nostrum.components import Civ, Phase, ProvinceId, Role
+from adjudicator.rulesets.mare_nostrum.board import Board, Civilization
+from adjudicator.rulesets.mare_nostrum.build import (
+    BuildTurn,
+    Purchase,
+    apply_purchase,
+    cost_of,
+    expand,
+    placement_problem,
+)
+from adjudicator.rulesets.mare_nostrum.components import (
+    SETUP_EXTRA_SEA,
+    SETUP_POINTS,
+    UNIT_STOCK,
+    Civ,
+    Phase,
+    Piece,
+    ProvinceId,
+    Role,
+    SeaId,
+)
 from adjudicator.rulesets.mare_nostrum.income import resolve_income
 from adjudicator.rulesets.mare_nostrum.model import PlayerState, Position, ProvinceState, SeaState
-from adjudicator.rulesets.mare_nostrum.roles import assign_start_roles
+from adjudicator.rulesets.mare_nostrum.orders import Build, Buy, Order
+from adjudicator.rulesets.mare_nostrum.roles import assign_start_roles, table_order_from
+from adjudicator.rulesets.mare_nostrum.working import Working
 
 
 def basic_setup(board: Board, playing: Sequence[Civ], dice: Dice) -> tuple[Position, list[Event]]:
@@ -30,13 +50,8 @@ def basic_setup(board: Board, playing: Sequence[Civ], dice: Dice) -> tuple[Posit
                     caravans=holding.caravans,
                     fortresses={civ.name: holding.fortresses} if holding.fortresses else {},
                 )
-            else:  # R2.3: influence and a legion everywhere, a fortress in the capital
-                capital = holding.province == civ.capital
-                provinces[holding.province] = ProvinceState(
-                    influence=civ.name,
-                    legions={civ.name: 1},
-                    fortresses={civ.name: 1} if capital else {},
-                )
+            else:
+                provinces.update(_neutral_holdings(board, civ))
         events.append(event("setup", civ=civ.name, neutral=not plays, rule="R2.3" if not plays else "R2.1"))
     position = Position(
         turn=1,
@@ -52,3 +67,116 @@ def basic_setup(board: Board, playing: Sequence[Civ], dice: Dice) -> tuple[Posit
     roles, role_events = assign_start_roles(position, printed, dice)
     position, income_events = resolve_income(replace(position, roles=roles), artemis={})
     return position, events + role_events + income_events
+
+
+def _neutral_holdings(board: Board, civ: Civilization) -> dict[ProvinceId, ProvinceState]:
+    """R2.3: influence and a legion in each start province, a fortress in the capital."""
+    return {
+        h.province: ProvinceState(
+            influence=civ.name,
+            legions={civ.name: 1},
+            fortresses={civ.name: 1} if h.province == civ.capital else {},
+        )
+        for h in civ.start
+    }
+
+
+def advanced_setup_position(board: Board, playing: Sequence[Civ]) -> tuple[Position, list[Event]]:
+    """R2.4: an empty board (neutrals as R2.3) waiting for every player's 36-point orders."""
+    provinces: dict[ProvinceId, ProvinceState] = {pid: ProvinceState() for pid in board.provinces}
+    players: dict[Civ, PlayerState] = {}
+    events: list[Event] = []
+    for civ in board.civilizations.values():
+        plays = civ.name in playing
+        players[civ.name] = PlayerState(civ.name, {}, (), neutral=not plays)
+        if not plays:
+            provinces.update(_neutral_holdings(board, civ))
+        events.append(event("setup", civ=civ.name, neutral=not plays, rule="R2.3" if not plays else "R2.4"))
+    position = Position(
+        turn=1,
+        phase=Phase.SETUP,
+        step=None,
+        winner=None,
+        roles={role: None for role in Role},
+        players=players,
+        provinces=provinces,
+        seas={sid: SeaState() for sid in board.seas},
+    )
+    return position, events
+
+
+def setup_area(board: Board, civ: Civ) -> frozenset[ProvinceId]:
+    """R2.4: the capital and the provinces next to it (Greece: also the Aegean coasts)."""
+    capital = board.civilizations[civ].capital
+    area = {capital, *board.provinces[capital].land}
+    sea = SETUP_EXTRA_SEA.get(civ)
+    if sea is not None:
+        area |= set(board.coasts(SeaId(sea)))
+    return frozenset(area)
+
+
+def printed_orders(board: Board, civ: Civ) -> list[Order]:
+    """D21: a player who sends no setup orders gets his printed start (R2.1) instead."""
+    orders: list[Order] = []
+    for h in board.civilizations[civ].start:
+        orders.append(Build(Piece.INFLUENCE, h.province))
+        orders += [Build(Piece.CITY, h.province, site=site) for site in h.cities]
+        orders += [Build(Piece.CARAVAN, h.province, commodity=icon) for icon in h.caravans]
+        orders += [Build(Piece.FORTRESS, h.province)] * h.fortresses
+    return orders
+
+
+def apply_advanced_setup(w: Working, board: Board, orders: Mapping[Civ, Sequence[Order]], events: list[Event]) -> None:
+    """Every player, in table order, spends up to 36 points in his area, line by line."""
+    for civ in table_order_from(None, w.playing):
+        given = list(orders.get(civ, ())) or printed_orders(board, civ)
+        if not orders.get(civ):
+            events.append(event("setup_defaulted", civ=civ, rule="D21"))
+        area = setup_area(board, civ)
+        points = SETUP_POINTS
+        turn = BuildTurn(civ, set())
+        for purchase in expand(given):
+            what = purchase.describe(board)
+            cost = cost_of(w, civ, purchase, hammurabi_free=False)
+            problem = _setup_problem(w, board, turn, purchase, area)
+            if problem is None and cost > points:
+                problem = f"R2.4: it costs {cost} and {points} of your 36 points are left"
+            if problem:
+                events.append(event("purchase_skipped", civ=civ, line=purchase.line, item=what, reason=problem))
+                continue
+            points -= cost
+            details = apply_purchase(w, board, turn, purchase)
+            events.append(event("setup_purchase", civ=civ, line=purchase.line, item=what, cost=cost,
+                                points_left=points, **details))  # fmt: skip
+        events.append(event("setup_done", civ=civ, points_unspent=points, rule="R2.4"))
+
+
+def _setup_problem(
+    w: Working, board: Board, turn: BuildTurn, purchase: Purchase, area: frozenset[ProvinceId]
+) -> str | None:
+    if isinstance(purchase.order, Buy):
+        if purchase.card != board.civilizations[turn.civ].hero:
+            return "R2.4: only your civilization hero may be bought in the setup"
+        return placement_problem(w, board, turn, purchase)
+    province = ProvinceId(purchase.order.province or "")
+    if province not in area:
+        return f"R2.4: {board.provinces[province].name} is outside your capital and its neighbours"
+    if purchase.order.piece is Piece.INFLUENCE:
+        if w.provinces[province].influence is not None:
+            return f"R6.4: {board.provinces[province].name} already holds {w.provinces[province].influence}'s influence"
+        if w.units_on_board(turn.civ, "influence") >= UNIT_STOCK["influence"]:
+            return "R1: no influence marker left in your stock"
+        return None
+    turn.influence_placed.clear()  # R6.4's same-turn rule does not bind the setup
+    return placement_problem(w, board, turn, purchase)
+
+
+def finish_advanced_setup(w: Working, board: Board, dice: Dice, events: list[Event]) -> Position:
+    """After the setup orders: roles as R2.3, the first income (R4), and the trade phase."""
+    position = w.freeze()
+    printed = {c.role: c.name for c in board.civilizations.values() if c.role is not None}
+    roles, role_events = assign_start_roles(position, printed, dice)
+    position, income_events = resolve_income(replace(position, roles=roles, phase=Phase.TRADE), artemis={})
+    events += role_events + income_events
+    held = {civ: tuple(pid for pid, p in position.provinces.items() if p.influence == civ) for civ in position.players}
+    return replace(position, held=held)

@@ -219,6 +219,12 @@ def _check_phase(c: _Context, order: Order) -> None:
         if phase is Phase.TRADE:
             raise c.refuse("R3.3", "'sequence' orders the build or military phase; the game is in the trade phase")
         return
+    if phase is Phase.SETUP:
+        if not isinstance(order, BuildOrder | Buy):
+            raise c.refuse("R2.4", "the setup takes only build and buy orders, paid with the 36 points")
+        if order.payment:
+            raise c.refuse("R2.4", "the setup is paid in points, not cards: leave out 'with …'")
+        return
     wanted = ORDER_PHASES[type(order)]
     if wanted is not phase:
         verb = order.to_text().split()[0]
@@ -294,6 +300,10 @@ def _build(c: _Context, order: BuildOrder) -> BuildOrder:
         raise c.refuse("R6.1", "one set pays for one item; give each purchase its own line to name its payment")
     if order.payment:
         resolved = replace(resolved, payment=c.card_list(order.payment, "R6.1"))
+    if c.position.phase is Phase.SETUP:
+        if order.piece is Piece.TRIREME and not c.board.provinces[province].coastal:
+            raise c.refuse("R6.5", f"{name} has no coast; triremes are built in coastal provinces")
+        return resolved
     if order.piece is Piece.INFLUENCE:
         _influence(c, province)
         c.influence_placed.append(province)
@@ -388,6 +398,8 @@ def _buy(c: _Context, order: Buy) -> Buy:
     hero_of = c.board.heroes.get(card)
     if hero_of is not None and hero_of != c.civ:
         raise c.refuse("R6.6", f"{card} is {hero_of}'s civilization hero; only {hero_of} may buy it")
+    if c.position.phase is Phase.SETUP and hero_of != c.civ:
+        raise c.refuse("R2.4", "only your civilization hero may be bought in the setup")
     owner = c.position.owner_of(card)
     if owner == c.civ or card in c.bought:
         raise c.refuse("R6.6", f"you already own {card}")

@@ -1,0 +1,36 @@
+"""Ruleset options (RULES.md: "make it a ruleset option if reasonable people differ")."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from adjudicator.fields import Fields
+
+CHOICES = {
+    "roles_each": ("turn", "phase"),  # D1: roles reassigned every turn (default) or every phase
+    "setup": ("basic", "advanced"),  # R2.1 printed setup, or R2.4's 36 points
+}
+
+
+@dataclass(frozen=True, slots=True)
+class Options:
+    roles_each: str = "turn"
+    setup: str = "basic"
+
+    def to_data(self) -> dict[str, str]:
+        return {"roles_each": self.roles_each, "setup": self.setup}
+
+
+def parse_options(data: Mapping[str, Any]) -> Options:
+    """Options from game.toml's [options] (or `new --option`), every key checked."""
+    f = Fields(data, "options")
+    f.only(frozenset(CHOICES))
+    values = {}
+    for key, allowed in CHOICES.items():
+        value = f.text(key, allowed[0])
+        if value not in allowed:
+            raise f.error(key, f"'{value}' is not allowed; use {' or '.join(allowed)}")
+        values[key] = value
+    return Options(**values)
