@@ -40,7 +40,7 @@ def _orders(rng: random.Random, position: Any, civ: str) -> str:
         lines.append(f"trade {rng.randint(0, 4)}")
         if hand:
             lines.append("offer " + ", ".join(rng.sample(hand, min(len(hand), rng.randint(1, 4)))))
-        lines += [f"take {rng.choice(CARDS + ['commodity', 'any'])}" for _ in range(rng.randint(0, 3))]
+        lines += [f"take {rng.choice([*CARDS, 'commodity', 'any'])}" for _ in range(rng.randint(0, 3))]
         lines.append(f"give {rng.choice(CARDS)}")
     elif data["phase"] == "build":
         lines.append("sequence " + ", ".join(rng.sample(list(data["players"]), 3)))

@@ -25,6 +25,7 @@ from adjudicator.rulesets.mare_nostrum.setup import apply_advanced_setup, finish
 from adjudicator.rulesets.mare_nostrum.trade import apply_trade
 from adjudicator.rulesets.mare_nostrum.working import Working
 
+DEFAULT_OPTIONS = Options()
 LEADER = {Phase.BUILD: Role.POLITICAL, Phase.MILITARY: Role.MILITARY}
 NEXT_PHASE = {Phase.TRADE: Phase.BUILD, Phase.BUILD: Phase.MILITARY}
 
@@ -39,7 +40,7 @@ def resolve_phase(
     orders: Mapping[Civ, Sequence[Order]],
     dice: Dice,
     stepwise: bool = False,
-    options: Options = Options(),
+    options: Options = DEFAULT_OPTIONS,
 ) -> tuple[Position, list[Event]]:
     """Resolve the phase (or, stepwise, the step) the position names."""
     if position.winner is not None:
