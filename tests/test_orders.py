@@ -37,7 +37,6 @@ from adjudicator.rulesets.mare_nostrum.orders import (
     Move,
     NavalAttack,
     Offer,
-    OrderTransformer,
     RoleChoice,
     Sail,
     Take,
@@ -46,6 +45,7 @@ from adjudicator.rulesets.mare_nostrum.orders import (
     TurnSequence,
     UlyssesForce,
 )
+from adjudicator.rulesets.mare_nostrum.transformer import OrderTransformer
 
 
 @pytest.fixture(scope="module")

@@ -17,9 +17,10 @@ from adjudicator.rulesets.mare_nostrum.components import PLAYER_COUNTS, Civ, Pha
 from adjudicator.rulesets.mare_nostrum.engine import LEADER, resolve_phase
 from adjudicator.rulesets.mare_nostrum.model import Position
 from adjudicator.rulesets.mare_nostrum.options import parse_options
-from adjudicator.rulesets.mare_nostrum.orders import ORDER_PHASES, Order, OrderTransformer, TurnSequence
+from adjudicator.rulesets.mare_nostrum.orders import ORDER_PHASES, Order, TurnSequence
 from adjudicator.rulesets.mare_nostrum.position import position_from_data, position_to_data
 from adjudicator.rulesets.mare_nostrum.setup import advanced_setup_position, basic_setup
+from adjudicator.rulesets.mare_nostrum.transformer import OrderTransformer
 from adjudicator.rulesets.mare_nostrum.validate import validate_orders
 
 

@@ -1,0 +1,161 @@
+"""What validating one player's lines needs: the context, name lookups and refusals."""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import TypeVar
+
+from adjudicator.names import NameIndex
+from adjudicator.problems import AmbiguousName, Problem, Rejection, UnknownName
+from adjudicator.rulesets.mare_nostrum.board import Board
+from adjudicator.rulesets.mare_nostrum.components import (
+    CARD_ALIASES,
+    GENERAL_HEROES,
+    TAX,
+    WONDERS,
+    Civ,
+    ProvinceId,
+    Role,
+    SeaId,
+)
+from adjudicator.rulesets.mare_nostrum.model import Position
+from adjudicator.rulesets.mare_nostrum.orders import (
+    CardCount,
+)
+
+K = TypeVar("K")
+TAKE_CLASSES = {
+    "commodity": "commodity",
+    "commodities": "commodity",
+    "tax": TAX,
+    "any": "any",
+    "anything": "any",
+}
+
+
+class Refused(Exception):
+    """Carries a line's problem out of nested checks; never leaves this module."""
+
+    def __init__(self, problem: Problem) -> None:
+        self.problem = problem
+
+
+def card_index() -> NameIndex[str]:
+    index: NameIndex[str] = NameIndex("card")
+    for card, aliases in CARD_ALIASES.items():
+        index.add(card, card, aliases)
+    return index
+
+
+def hero_index(board: Board) -> NameIndex[str]:
+    index: NameIndex[str] = NameIndex("hero or wonder")
+    for hero in board.heroes:
+        index.add(hero, hero, (hero.split()[-1],) if " " in hero else ())
+    for table in (GENERAL_HEROES, WONDERS):
+        for card, aliases in table.items():
+            index.add(card, card, aliases)
+    return index
+
+
+@dataclass
+class Context:
+    """What validating one player's lines needs, plus what his earlier lines used up."""
+
+    board: Board
+    position: Position
+    civ: Civ
+    line: int = 0
+    cards: NameIndex[str] = field(default_factory=card_index)
+    heroes: NameIndex[str] = field(init=False)
+    moved_legions: Counter[ProvinceId] = field(default_factory=Counter)
+    moved_triremes: Counter[str] = field(default_factory=Counter)
+    bought: list[str] = field(default_factory=list)
+    influence_placed: list[ProvinceId] = field(default_factory=list)
+
+    def __post_init__(self) -> None:
+        self.heroes = hero_index(self.board)
+
+    def refuse(self, rule: str, text: str) -> Refused:
+        return Refused(Rejection(self.line, rule, text))
+
+    def find(self, index: NameIndex[K], text: str, kind: str, where: str = "") -> K:
+        match = index.find(text)
+        if len(match.keys) == 1:
+            return match.keys[0]
+        if match.keys:
+            names = tuple(str(k) for k in match.keys)
+            raise Refused(AmbiguousName(self.line, kind, text, names))
+        raise Refused(UnknownName(self.line, kind, text, match.suggestions, where))
+
+    def province(self, text: str) -> ProvinceId:
+        place = self.find(self.board.places, text, "province")
+        if place not in self.board.provinces:
+            raise self.refuse(
+                "R7.2" if place in self.board.seas else "",
+                f"{self.board.place_name(place)} is a sea; name a province",
+            )
+        return ProvinceId(place)
+
+    def sea(self, text: str) -> SeaId:
+        place = self.find(self.board.places, text, "sea")
+        if place not in self.board.seas:
+            raise self.refuse("R7.2", f"{self.board.place_name(place)} is a province; name a sea")
+        return SeaId(place)
+
+    def site(self, province: ProvinceId, text: str) -> str:
+        """A printed city site of one province."""
+        info = self.board.provinces[province]
+        local: NameIndex[str] = NameIndex("city site")
+        for site in info.cities:
+            local.add(site, site)
+        return self.find(local, text, "city site", f"in {info.name} (sites: {', '.join(info.cities) or 'none'})")
+
+    def place(self, text: str) -> str:
+        return self.find(self.board.places, text, "province or sea")
+
+    def other_civ(self, text: str, rule: str) -> Civ:
+        civ = self.find(self.board.civ_names, text, "civilization")
+        if civ == self.civ:
+            raise self.refuse(rule, "you cannot name yourself here")
+        return civ
+
+    def card(self, text: str) -> str:
+        match = self.cards.find(text)
+        if not match.keys and self.heroes.find(text).keys:
+            raise self.refuse("R1", f"{text} is a hero or wonder card; only tax and commodity cards are meant here")
+        return self.find(self.cards, text, "card")
+
+    def commodity(self, text: str) -> str:
+        card = self.card(text)
+        if card == TAX:
+            raise self.refuse("R1", "tax is not a commodity; name a commodity card")
+        return card
+
+    def card_list(self, cards: Sequence[CardCount], rule: str, check_hand: bool = True) -> tuple[CardCount, ...]:
+        """The cards with canonical names, counts merged in first-seen order."""
+        wanted: Counter[str] = Counter()
+        for item in cards:
+            if item.count < 1:
+                raise self.refuse(rule, f"'{item.to_text()}' names no card; counts start at 1")
+            wanted[self.card(item.card)] += item.count
+        hand = self.position.players[self.civ].hand
+        for card, count in wanted.items():
+            if check_hand and count > hand.get(card, 0):
+                raise self.refuse(rule, f"you name {count} {card} but hold {hand.get(card, 0)}")
+        return tuple(CardCount(card, count) for card, count in wanted.items())
+
+    def ranked_cards(self, cards: Sequence[CardCount], rule: str, check_hand: bool = True) -> tuple[CardCount, ...]:
+        """Like `card_list` but keeping the ranking as written (repeats stay apart)."""
+        self.card_list(cards, rule, check_hand)
+        return tuple(CardCount(self.card(item.card), item.count) for item in cards)
+
+    def own(self, card: str, rule: str) -> None:
+        if card not in self.position.players[self.civ].cards and card not in self.bought:
+            raise self.refuse(rule, f"this order needs {card}, which you do not own")
+
+    def holds_role(self, role: Role, rule: str) -> None:
+        holder = self.position.roles.get(role)
+        if holder != self.civ:
+            raise self.refuse(rule, f"only the {role.label} ({holder or 'nobody'}) may give this order")

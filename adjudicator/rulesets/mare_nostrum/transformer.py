@@ -1,0 +1,244 @@
+"""The Lark transformer: a parse tree of grammar/mare_nostrum.lark -> an order value.
+
+Line numbers are added by the generic front end (adjudicator/orders.py).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from lark import Token, Transformer, v_args
+
+from adjudicator.rulesets.mare_nostrum.components import Piece, Unit
+from adjudicator.rulesets.mare_nostrum.orders import (
+    Artemis,
+    Build,
+    Buy,
+    CardCount,
+    Casualties,
+    Consequence,
+    Exchange,
+    Give,
+    Helen,
+    Keep,
+    Move,
+    NavalAttack,
+    Offer,
+    Order,
+    RoleChoice,
+    Sail,
+    Take,
+    Then,
+    TradeSize,
+    TurnSequence,
+    UlyssesForce,
+)
+
+
+@dataclass(frozen=True, slots=True)
+class _Via:
+    seas: tuple[str, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class _Attacks:
+    civs: tuple[str, ...]
+
+
+@v_args(inline=True)
+class OrderTransformer(Transformer[Token, Order]):
+    """Parse tree -> order value. Line numbers are added by the caller."""
+
+    def start(self, item: Order) -> Order:
+        return item
+
+    # shared pieces
+    def name(self, *words: Token) -> str:
+        return " ".join(str(w) for w in words)
+
+    def names(self, *names: str) -> tuple[str, ...]:
+        return names
+
+    def count(self, value: Token) -> int:
+        return int(value)
+
+    def counted_card(self, value: Token, card: str) -> CardCount:
+        return CardCount(card, int(value))
+
+    def card_times(self, card: str, value: Token) -> CardCount:
+        return CardCount(card, int(str(value).lstrip("xX")))
+
+    def single_card(self, card: str) -> CardCount:
+        return CardCount(card)
+
+    def cards(self, *cards: CardCount) -> tuple[CardCount, ...]:
+        return cards
+
+    def payment(self, cards: tuple[CardCount, ...]) -> tuple[CardCount, ...]:
+        return cards
+
+    def site(self, name: str) -> str:
+        return name
+
+    def card_name(self, *words: Token) -> str:
+        return " ".join(str(w) for w in words)
+
+    # trade
+    def trade_size(self, value: Token) -> TradeSize:
+        return TradeSize(int(value))
+
+    def offer(self, cards: tuple[CardCount, ...]) -> Offer:
+        return Offer(cards)
+
+    def take(self, choice: str, source: str | None = None) -> Take:
+        return Take(choice, source)
+
+    def give(self, cards: tuple[CardCount, ...]) -> Give:
+        return Give(cards)
+
+    def ulysses(self, target: str) -> UlyssesForce:
+        return UlyssesForce(target)
+
+    # build
+    def sequence(self, civs: tuple[str, ...]) -> TurnSequence:
+        return TurnSequence(civs)
+
+    def city(self) -> Piece:
+        return Piece.CITY
+
+    def temple(self, *_: Token) -> Piece:
+        return Piece.TEMPLE
+
+    def market(self) -> Piece:
+        return Piece.MARKET
+
+    def fortress(self) -> Piece:
+        return Piece.FORTRESS
+
+    def legion(self) -> Piece:
+        return Piece.LEGION
+
+    def trireme(self) -> Piece:
+        return Piece.TRIREME
+
+    def influence(self) -> Piece:
+        return Piece.INFLUENCE
+
+    def build(self, *parts: object) -> Build:
+        count, piece, province, site, payment = _build_parts(parts, has_province=True)
+        return Build(piece, province, count, site=site, payment=payment)
+
+    def build_at_site(self, *parts: object) -> Build:
+        count, piece, _, site, payment = _build_parts(parts, has_province=False)
+        return Build(piece, None, count, site=site, payment=payment)
+
+    def build_caravan(self, province: str, *rest: object) -> Build:
+        commodity = next((r for r in rest if isinstance(r, str)), None)
+        payment = next((r for r in rest if isinstance(r, tuple)), None)
+        return Build(Piece.CARAVAN, province, commodity=commodity, payment=payment)
+
+    def build_caravan_on(self, commodity: str, province: str, payment: tuple[CardCount, ...] | None = None) -> Build:
+        return Build(Piece.CARAVAN, province, commodity=commodity, payment=payment)
+
+    def buy(self, card: str, payment: tuple[CardCount, ...] | None = None) -> Buy:
+        return Buy(card, payment)
+
+    def exchange(self, give: str, get: str) -> Exchange:
+        return Exchange(give, get)
+
+    def keep(self, cards: tuple[CardCount, ...]) -> Keep:
+        return Keep(cards)
+
+    # military
+    def sail(self, *parts: object) -> Sail:
+        count = parts[0] if isinstance(parts[0], int) else 1
+        origin, destination = (p for p in parts if isinstance(p, str))
+        return Sail(origin, destination, count)
+
+    def naval_attack(self, target: str, sea: str) -> NavalAttack:
+        return NavalAttack(target, sea)
+
+    def via(self, *seas: str) -> _Via:
+        return _Via(seas)
+
+    def attacks(self, civs: tuple[str, ...]) -> _Attacks:
+        return _Attacks(civs)
+
+    def then(self, then: Then) -> Then:
+        return then
+
+    def occupy(self) -> Then:
+        return Then(Consequence.OCCUPY)
+
+    def convert(self) -> Then:
+        return Then(Consequence.CONVERT)
+
+    def sack(self, target: str) -> Then:
+        return Then(Consequence.SACK, target)
+
+    def sack_city(self, site: str | None = None) -> str:
+        return f"city {site}" if site else "city"
+
+    def sack_caravan(self, icon: str) -> str:
+        return f"caravan {icon}"
+
+    def sack_temple(self, *_: Token) -> str:
+        return "temple"
+
+    def sack_market(self) -> str:
+        return "market"
+
+    def move(self, *parts: object) -> Move:
+        count = parts[0] if isinstance(parts[0], int) else 1
+        origin, destination = (p for p in parts if isinstance(p, str))
+        via: tuple[str, ...] = ()
+        attack: tuple[str, ...] = ()
+        then = None
+        for part in parts:
+            if isinstance(part, _Via):
+                via = part.seas
+            elif isinstance(part, _Attacks):
+                attack = part.civs
+            elif isinstance(part, Then):
+                then = part
+        return Move(origin, destination, count, via, attack, then)
+
+    def casualties(self, *units: Piece) -> Casualties:
+        return Casualties(tuple(Unit(str(u)) for u in units))
+
+    def unit_kind(self, unit: Piece) -> Piece:
+        return unit
+
+    def helen(self, *parts: object) -> Helen:
+        return next(p for p in parts if isinstance(p, Helen))
+
+    def helen_off(self) -> Helen:
+        return Helen(False)
+
+    def helen_on(self) -> Helen:
+        return Helen(True)
+
+    def helen_in(self, province: str) -> Helen:
+        return Helen(True, province)
+
+    def role(self, role: str, civ: str) -> RoleChoice:
+        return RoleChoice(role, civ)
+
+    def artemis(self, _keyword: Token, commodity: str) -> Artemis:
+        return Artemis(commodity)
+
+
+def _build_parts(
+    parts: tuple[object, ...], has_province: bool
+) -> tuple[int, Piece, str | None, str | None, tuple[CardCount, ...] | None]:
+    items = list(parts)
+    count = items.pop(0) if isinstance(items[0], int) else 1
+    piece = items.pop(0)
+    assert isinstance(count, int) and isinstance(piece, Piece)
+    province = items.pop(0) if has_province else None
+    site = items.pop(0) if items and isinstance(items[0], str) else None
+    assert site is None or isinstance(site, str)
+    payment = items.pop(0) if items and isinstance(items[0], tuple) else None
+    assert province is None or isinstance(province, str)
+    assert payment is None or isinstance(payment, tuple)
+    return count, piece, province, site, payment
