@@ -36,26 +36,35 @@ from adjudicator.rulesets.mare_nostrum.working import Working
 
 def basic_setup(board: Board, playing: Sequence[Civ], dice: Dice) -> tuple[Position, list[Event]]:
     """R2.1-R2.3, then R4 income, so the game opens at turn 1 trade with hands dealt."""
+    position, events = _opening(board, playing, Phase.TRADE, printed=True)
+    printed = {c.role: c.name for c in board.civilizations.values() if c.role is not None}
+    roles, role_events = assign_start_roles(position, printed, dice)
+    position, income_events = resolve_income(replace(position, roles=roles), artemis={})
+    return position, events + role_events + income_events
+
+
+def advanced_setup_position(board: Board, playing: Sequence[Civ]) -> tuple[Position, list[Event]]:
+    """R2.4: an empty board (neutrals as R2.3) waiting for every player's 36-point orders."""
+    return _opening(board, playing, Phase.SETUP, printed=False)
+
+
+def _opening(board: Board, playing: Sequence[Civ], phase: Phase, printed: bool) -> tuple[Position, list[Event]]:
+    """Neutrals as R2.3; players with their printed start and hero (R2.1, R2.2) or with nothing (R2.4)."""
     provinces: dict[ProvinceId, ProvinceState] = {pid: ProvinceState() for pid in board.provinces}
     players: dict[Civ, PlayerState] = {}
     events: list[Event] = []
     for civ in board.civilizations.values():
         plays = civ.name in playing
-        players[civ.name] = PlayerState(civ.name, {}, (civ.hero,) if plays else (), neutral=not plays)
-        for holding in civ.start:
-            if plays:  # R2.1
-                provinces[holding.province] = ProvinceState(
-                    influence=civ.name,
-                    cities=holding.cities,
-                    caravans=holding.caravans,
-                    fortresses={civ.name: holding.fortresses} if holding.fortresses else {},
-                )
-            else:
-                provinces.update(_neutral_holdings(board, civ))
-        events.append(event("setup", civ=civ.name, neutral=not plays, rule="R2.3" if not plays else "R2.1"))
+        players[civ.name] = PlayerState(civ.name, {}, (civ.hero,) if plays and printed else (), neutral=not plays)
+        if not plays:
+            provinces.update(_neutral_holdings(civ))
+        elif printed:
+            provinces.update(_printed_holdings(civ))
+        rule = "R2.3" if not plays else "R2.1" if printed else "R2.4"
+        events.append(event("setup", civ=civ.name, neutral=not plays, rule=rule))
     position = Position(
         turn=1,
-        phase=Phase.TRADE,
+        phase=phase,
         step=None,
         winner=None,
         roles={role: None for role in Role},
@@ -63,13 +72,23 @@ def basic_setup(board: Board, playing: Sequence[Civ], dice: Dice) -> tuple[Posit
         provinces=provinces,
         seas={sid: SeaState() for sid in board.seas},
     )
-    printed = {c.role: c.name for c in board.civilizations.values() if c.role is not None}
-    roles, role_events = assign_start_roles(position, printed, dice)
-    position, income_events = resolve_income(replace(position, roles=roles), artemis={})
-    return position, events + role_events + income_events
+    return position, events
 
 
-def _neutral_holdings(board: Board, civ: Civilization) -> dict[ProvinceId, ProvinceState]:
+def _printed_holdings(civ: Civilization) -> dict[ProvinceId, ProvinceState]:
+    """R2.1: influence, cities, caravans and fortresses as the player aid prints them."""
+    return {
+        h.province: ProvinceState(
+            influence=civ.name,
+            cities=h.cities,
+            caravans=h.caravans,
+            fortresses={civ.name: h.fortresses} if h.fortresses else {},
+        )
+        for h in civ.start
+    }
+
+
+def _neutral_holdings(civ: Civilization) -> dict[ProvinceId, ProvinceState]:
     """R2.3: influence and a legion in each start province, a fortress in the capital."""
     return {
         h.province: ProvinceState(
@@ -79,30 +98,6 @@ def _neutral_holdings(board: Board, civ: Civilization) -> dict[ProvinceId, Provi
         )
         for h in civ.start
     }
-
-
-def advanced_setup_position(board: Board, playing: Sequence[Civ]) -> tuple[Position, list[Event]]:
-    """R2.4: an empty board (neutrals as R2.3) waiting for every player's 36-point orders."""
-    provinces: dict[ProvinceId, ProvinceState] = {pid: ProvinceState() for pid in board.provinces}
-    players: dict[Civ, PlayerState] = {}
-    events: list[Event] = []
-    for civ in board.civilizations.values():
-        plays = civ.name in playing
-        players[civ.name] = PlayerState(civ.name, {}, (), neutral=not plays)
-        if not plays:
-            provinces.update(_neutral_holdings(board, civ))
-        events.append(event("setup", civ=civ.name, neutral=not plays, rule="R2.3" if not plays else "R2.4"))
-    position = Position(
-        turn=1,
-        phase=Phase.SETUP,
-        step=None,
-        winner=None,
-        roles={role: None for role in Role},
-        players=players,
-        provinces=provinces,
-        seas={sid: SeaState() for sid in board.seas},
-    )
-    return position, events
 
 
 def setup_area(board: Board, civ: Civ) -> frozenset[ProvinceId]:
