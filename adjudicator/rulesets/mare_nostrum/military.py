@@ -80,8 +80,12 @@ def _alone_after_enemy_left(w: Working, board: Board, civ: Civ, events: list[Eve
             province.at_war = False
             events.append(event("enemy_left", province=pid, civ=civ, rule="D5"))
             apply_consequence(w, board, pid, civ, None, events)
-        elif province.at_war and not province.military():
-            province.at_war = False
+        elif province.at_war and len(province.military()) < 2 and not _has_turn(w, province.military()):
+            province.at_war = False  # nobody left to fight, or only a neutral, which never takes a turn
+
+
+def _has_turn(w: Working, civs: set[Civ]) -> bool:
+    return any(not w.players[c].neutral for c in civs)
 
 
 def _sail(w: Working, board: Board, civ: Civ, order: Sail, moved: Counter[str], events: list[Event]) -> None:
