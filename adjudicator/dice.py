@@ -39,9 +39,13 @@ class Roll:
 
 
 class Dice(Protocol):
-    """What the engine sees of the dice: one d6 at a time, each with its purpose."""
+    """What the engine sees of the dice: one d6 at a time, each with its purpose, and how
+    many were rolled so far (so events can cite roll numbers)."""
 
     def roll(self, purpose: str) -> int: ...
+
+    @property
+    def used(self) -> int: ...
 
 
 def new_root() -> bytes:
@@ -91,6 +95,10 @@ class ChainDice:
     seed: bytes
     rolls: list[Roll] = field(default_factory=list)
 
+    @property
+    def used(self) -> int:
+        return len(self.rolls)
+
     def roll(self, purpose: str) -> int:
         number = len(self.rolls)
         value = roll_value(self.seed, self.game_id, self.phase_number, number)
@@ -109,6 +117,10 @@ class ScriptedDice:
         for position, value in enumerate(self.values, start=1):
             if not 1 <= value <= 6:
                 raise DiceError(f"die number {position} is {value}; every die is 1 to 6")
+
+    @property
+    def used(self) -> int:
+        return len(self.rolls)
 
     def roll(self, purpose: str) -> int:
         number = len(self.rolls)

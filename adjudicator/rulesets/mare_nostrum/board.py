@@ -35,6 +35,7 @@ class Province:
     land: tuple[ProvinceId, ...]
     seas: tuple[SeaId, ...]
     source: str
+    map: tuple[int, int] | None = None  # where the report map draws it
 
     @property
     def coastal(self) -> bool:
@@ -48,6 +49,7 @@ class Sea:
     aliases: tuple[str, ...]
     seas: tuple[SeaId, ...]
     source: str
+    map: tuple[int, int] | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -136,7 +138,7 @@ def parse_board(data: Mapping[str, Any]) -> Board:
 
 
 def _province(f: Fields) -> Province:
-    f.only({"id", "name", "aliases", "island", "cities", "commodities", "land", "seas", "source"})
+    f.only({"id", "name", "aliases", "island", "cities", "commodities", "land", "seas", "source", "map"})
     return Province(
         id=ProvinceId(f.text("id")),
         name=f.text("name"),
@@ -147,17 +149,28 @@ def _province(f: Fields) -> Province:
         land=tuple(ProvinceId(p) for p in f.texts("land", [])),
         seas=tuple(SeaId(s) for s in f.texts("seas", [])),
         source=f.text("source", ""),
+        map=_map_position(f),
     )
 
 
+def _map_position(f: Fields) -> tuple[int, int] | None:
+    if "map" not in f:
+        return None
+    value = f.data["map"]
+    if not (isinstance(value, list) and len(value) == 2 and all(isinstance(v, int) for v in value)):
+        raise f.error("map", f"expected [x, y] with two whole numbers, found {value!r}")
+    return (value[0], value[1])
+
+
 def _sea(f: Fields) -> Sea:
-    f.only({"id", "name", "aliases", "seas", "source"})
+    f.only({"id", "name", "aliases", "seas", "source", "map"})
     return Sea(
         id=SeaId(f.text("id")),
         name=f.text("name"),
         aliases=tuple(f.texts("aliases", [])),
         seas=tuple(SeaId(s) for s in f.texts("seas", [])),
         source=f.text("source", ""),
+        map=_map_position(f),
     )
 
 
@@ -198,6 +211,11 @@ def check_board(board: Board, raw_counts: tuple[int, int] | None = None) -> list
     problems += _check_contents(board)
     problems += _check_names(board)
     problems += _check_setups(board)
+    places: list[Province | Sea] = [*board.provinces.values(), *board.seas.values()]
+    if any(p.map is not None for p in places):
+        problems += [
+            f"{p.id} has no map position (give every place `map = [x, y]`, or none)" for p in places if p.map is None
+        ]
     return problems
 
 

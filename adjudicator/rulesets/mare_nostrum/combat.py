@@ -50,6 +50,7 @@ def fight_land(
     rolls: dict[Civ, list[int]] = {}
     totals: dict[Civ, int] = {}
     bonus = {civ: 1 if w.has(civ, "Hannibal") else 0 for civ in sides}
+    first_roll = dice.used
     for civ in sides:  # attacker's dice first, then the defender's (DESIGN.md, "Dice")
         rolls[civ] = _roll(dice, province.legions[civ], bonus[civ], f"battle in {name}: {civ} legion")
         totals[civ] = sum(rolls[civ]) + FORTRESS_VALUE * province.fortresses[civ]
@@ -71,6 +72,7 @@ def fight_land(
             defender_dice=rolls[defender],
             attacker_bonus=bonus[attacker],
             defender_bonus=bonus[defender],
+            first_roll=first_roll,
             attacker_fortresses=province.fortresses[attacker] + losses[attacker][Unit.FORTRESS],
             defender_fortresses=province.fortresses[defender] + losses[defender][Unit.FORTRESS],
             attacker_total=totals[attacker],
@@ -98,6 +100,7 @@ def fight_sea(
     fleets = w.seas[sid]
     name = board.seas[sid].name
     bonus = {c: 1 if w.has(c, "Pericles") else 0 for c in (attacker, defender)}
+    first_roll = dice.used
     rolls = {c: _roll(dice, fleets[c], bonus[c], f"battle in {name}: {c} trireme") for c in (attacker, defender)}
     totals = {c: sum(r) for c, r in rolls.items()}
     losses = {
@@ -116,6 +119,7 @@ def fight_sea(
             defender_dice=rolls[defender],
             attacker_bonus=bonus[attacker],
             defender_bonus=bonus[defender],
+            first_roll=first_roll,
             attacker_total=totals[attacker],
             defender_total=totals[defender],
             attacker_losses=losses[attacker],
