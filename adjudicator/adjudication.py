@@ -19,9 +19,9 @@ from adjudicator.errors import UsageError
 from adjudicator.events import Event
 from adjudicator.game import Game, dice_record_from_data, dice_record_to_data
 from adjudicator.orders import OrderLine, parse_submission
-from adjudicator.reports import Renderer
-from adjudicator.storage import game_lock, read_toml, without_none, write_text_atomic, write_toml_atomic
-from adjudicator.submissions import order_files, submitted
+from adjudicator.phase_reports import load_record, write_phase_reports
+from adjudicator.storage import game_lock, read_toml, without_none, write_toml_atomic
+from adjudicator.submissions import SubmissionError, check_submission, order_files, submitted
 
 
 @dataclass(frozen=True, slots=True)
@@ -81,8 +81,9 @@ def check_ready(game: Game, force: bool, now: datetime) -> None:
     )
 
 
-def adjudicate(game: Game, dice_values: Sequence[int] | None = None, force: bool = False,
-               now: datetime | None = None) -> PhaseResult:  # fmt: skip
+def adjudicate(
+    game: Game, dice_values: Sequence[int] | None = None, force: bool = False, now: datetime | None = None
+) -> PhaseResult:
     """Resolve the current phase and open the next one."""
     with game_lock(game.directory):
         check_ready(game, force, now or datetime.now(UTC))
@@ -97,43 +98,44 @@ def adjudicate(game: Game, dice_values: Sequence[int] | None = None, force: bool
             record = DiceRecord(game.phase_number, DiceSource.EXTERNAL, "", tuple(dice.rolls))
         texts = {civ: [(ln.number, game.ruleset.order_text(ln.order)) for ln in lines] for civ, lines in orders.items()}
         slug, label = game.slug, game.phase_info.label
-        _write_result(game, slug, events, record, texts)
+        _write_result(game, slug, events, record, texts, receipts(game))
         game.position = position
         game.phase_number += 1
         game._open_phase()
         result = PhaseResult(slug, label, tuple(events), record, texts, game.phase_info.label)
-        write_reports(game, result)
+        write_phase_reports(game, load_record(game, slug))
         return result
 
 
-def write_reports(game: Game, result: PhaseResult) -> list[Path]:
-    """The phase's public report and one private report per player (plain text)."""
-    renderer = Renderer(game.ruleset.name)
-    state = game.state_data()
-    context = {
-        "title": f"{game.settings.id}: {result.label}",
-        "events": [e.to_data() for e in result.events],
-        "state": state,
-        "names": game.ruleset.place_names(game.board),
-        "next_label": result.next_label,
-        "dice": dice_record_to_data(result.record),
-        "commitment": game.settings.commitment,
-    }
-    folder = game.directory.reports / result.slug
-    written = [folder / "public.txt"]
-    write_text_atomic(written[0], renderer.render("public.txt.j2", **context))
-    for civ in game.playing():
-        path = folder / f"{civ}.txt"
-        write_text_atomic(path, renderer.render("private.txt.j2", civ=civ, player=state["players"][civ], **context))
-        written.append(path)
-    return written
+def receipts(game: Game) -> dict[str, list[dict[str, Any]]]:
+    """Every line of every player's orders on file with what became of it, for his report."""
+    found: dict[str, list[dict[str, Any]]] = {}
+    for civ, path in order_files(game).items():
+        try:
+            checked = check_submission(game, path.read_text(encoding="utf-8"), civ)
+        except SubmissionError as error:
+            found[civ] = [{"number": 0, "text": "", "status": "ERROR", "message": str(error)}]
+            continue
+        found[civ] = [
+            {"number": row.number, "text": row.text, "status": row.status, "message": row.message}
+            for row in checked.echo
+        ]
+    return found
 
 
-def _write_result(game: Game, slug: str, events: Sequence[Event], record: DiceRecord,
-                  orders: dict[str, list[tuple[int, str]]]) -> None:  # fmt: skip
+def _write_result(
+    game: Game,
+    slug: str,
+    events: Sequence[Event],
+    record: DiceRecord,
+    orders: dict[str, list[tuple[int, str]]],
+    receipts: dict[str, list[dict[str, Any]]],
+) -> None:
     path = game.directory.history_file(slug)
     data = read_toml(path)
-    data.update(dice=dice_record_to_data(record), events=[e.to_data() for e in events], orders=orders)
+    data.update(
+        dice=dice_record_to_data(record), events=[e.to_data() for e in events], orders=orders, receipts=receipts
+    )
     write_toml_atomic(path, data)
 
 
@@ -207,7 +209,7 @@ def rollback(game: Game, to: int) -> str:
         aside.mkdir(parents=True, exist_ok=True)
         shutil.copy(target, aside / target.name)
         data = read_toml(target)
-        for key in ("dice", "events", "orders"):
+        for key in ("dice", "events", "orders", "receipts"):
             data.pop(key, None)
         write_toml_atomic(target, data)
         game.position = game.ruleset.position_from_data(game.board, data["position"])

@@ -65,7 +65,9 @@ class Settings:
                 "created": self.created,
             },
             "dice": {"commitment": self.commitment, "chain_length": dice_chain.CHAIN_LENGTH},
-            "player": [{"civ": p.civ, "email": p.email, "secret_hash": p.secret_hash} for p in self.players],
+            "player": [
+                {"civ": p.civ, "name": p.name, "email": p.email, "secret_hash": p.secret_hash} for p in self.players
+            ],
         }
         if self.deadline is not None:
             data["schedule"] = {"deadline": self.deadline}
@@ -81,7 +83,10 @@ class Settings:
         mode = game.text("mode", "batch")
         if mode not in MODES:
             raise game.error("mode", f"'{mode}' is not a mode; use batch or stepwise")
-        players = tuple(Player(f.text("civ"), f.text("email"), f.text("secret_hash")) for f in root.tables("player"))
+        players = tuple(
+            Player(f.text("civ"), f.text("email"), f.text("secret_hash"), f.text("name", ""))
+            for f in root.tables("player")
+        )
         schedule = root.table("schedule", {})
         deadline = schedule.data.get("deadline")
         if deadline is not None and not (isinstance(deadline, datetime) and deadline.tzinfo):
@@ -180,7 +185,8 @@ class Game:
             phase_number = 1
         secrets_by_civ = {civ: spec.secret or new_secret() for civ, spec in zip(civs, specs, strict=True)}
         players = tuple(
-            Player(civ, spec.email, hash_secret(secrets_by_civ[civ])) for civ, spec in zip(civs, specs, strict=True)
+            Player(civ, spec.email, hash_secret(secrets_by_civ[civ]), spec.name)
+            for civ, spec in zip(civs, specs, strict=True)
         )
         settings = Settings(
             game_id,

@@ -26,6 +26,7 @@ class PlayerSpec:
     civ: str
     email: str
     secret: str | None
+    name: str = ""
 
 
 @dataclass(frozen=True, slots=True)
@@ -33,22 +34,27 @@ class Player:
     civ: str
     email: str
     secret_hash: str  # scrypt$n$r$p$salt$hash
+    name: str = ""  # as the player wants to be called in reports (any text; escaped there)
 
     def accepts(self, secret: str) -> bool:
         return verify_secret(secret, self.secret_hash)
 
 
 def parse_player_spec(text: str) -> PlayerSpec:
-    parts = text.split(":", 2)
+    """CIV:EMAIL[:SECRET[:NAME]]; an empty SECRET is generated; NAME may hold anything."""
+    parts = text.split(":", 3)
     if len(parts) < 2 or not parts[0].strip() or not parts[1].strip():
         raise UsageError(f"'{text}' is not CIV:EMAIL or CIV:EMAIL:SECRET, e.g. Rome:anna@example.org")
     civ, email = parts[0].strip(), parts[1].strip()
     if not _EMAIL.match(email):
         raise UsageError(f"'{email}' is not an email address (player {civ})")
-    secret = parts[2] if len(parts) == 3 else None
+    secret = parts[2] if len(parts) >= 3 and parts[2] else None
     if secret is not None:
         check_secret_text(secret)
-    return PlayerSpec(civ, email, secret)
+    name = parts[3].strip() if len(parts) == 4 else ""
+    if "\n" in name or "\r" in name:
+        raise UsageError(f"the name of player {civ} must be one line")
+    return PlayerSpec(civ, email, secret, name)
 
 
 def check_secret_text(secret: str) -> None:

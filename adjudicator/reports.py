@@ -11,20 +11,23 @@ from collections.abc import Mapping
 from typing import Any
 
 from jinja2 import Environment, FileSystemLoader, StrictUndefined, select_autoescape
+from markupsafe import Markup
 
 from adjudicator.resources import shipped_folder
 
-_BBCODE = re.compile(r"[\[\]]")
-_MARKDOWN = re.compile(r"([\\`*_{}\[\]()#+\-.!|<>~])")
+_BBCODE = str.maketrans({"[": "［", "]": "］", "<": "‹", ">": "›"})
+_MARKDOWN = re.compile(r"([\\`*_\[\]<>|~])")
 
 
 def escape_bbcode(text: object) -> str:
-    """Square brackets become look-alike full-width brackets: no tag survives."""
-    return _BBCODE.sub(lambda m: "［" if m.group() == "[" else "］", str(text))
+    """Brackets become full-width look-alikes, so no tag survives; '<' goes too, because
+    BoardGameGeek drops everything after a '<' that touches a character."""
+    return text if isinstance(text, Markup) else str(text).translate(_BBCODE)
 
 
 def escape_markdown(text: object) -> str:
-    return _MARKDOWN.sub(r"\\\1", str(text))
+    """Backslash every character Markdown (and the HTML it allows) could act on."""
+    return text if isinstance(text, Markup) else _MARKDOWN.sub(r"\\\1", str(text))
 
 
 def make_environment() -> Environment:
@@ -59,3 +62,7 @@ class Renderer:
     def render(self, name: str, **context: Any) -> str:
         template = self.environment.select_template([f"{self.ruleset}/{name}", name])
         return template.render(**context)
+
+    def render_markup(self, name: str, **context: Any) -> Markup:
+        """An autoescaped rendering (SVG, HTML) to embed in another such rendering."""
+        return Markup(self.render(name, **context))

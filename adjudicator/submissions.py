@@ -121,16 +121,19 @@ def store_submission(
         if meta.exists():
             meta.replace(folder / "superseded" / f"{stem}.toml")
     stored_text = redact_passwords(text).rstrip("\n") + "\n"
-    write_toml_atomic(meta, {
-        "game": game.settings.id,
-        "phase": game.slug,
-        "power": checked.power,
-        "source": source,
-        "received": received,
-        "sha256": hashlib.sha256(stored_text.encode()).hexdigest(),
-        "accepted": checked.accepted,
-        "errors": checked.errors,
-    })  # fmt: skip
+    write_toml_atomic(
+        meta,
+        {
+            "game": game.settings.id,
+            "phase": game.slug,
+            "power": checked.power,
+            "source": source,
+            "received": received,
+            "sha256": hashlib.sha256(stored_text.encode()).hexdigest(),
+            "accepted": checked.accepted,
+            "errors": checked.errors,
+        },
+    )
     write_text_atomic(target, stored_text)
     return target
 

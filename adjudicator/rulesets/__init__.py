@@ -67,6 +67,10 @@ class Ruleset(Protocol, Generic[BoardT, PositionT, OrderT]):
         """Place id -> display name, for reports."""
         ...
 
+    def report_data(self, board: BoardT, state: Mapping[str, Any], player_names: Mapping[str, str]) -> dict[str, Any]:
+        """Plain data the ruleset's report templates use besides events and state."""
+        ...
+
     def check_options(self, data: Mapping[str, Any]) -> dict[str, Any]:
         """The ruleset's options with defaults filled in; raises DataError naming a bad key."""
         ...

@@ -19,6 +19,7 @@ from adjudicator.rulesets.mare_nostrum.model import Position
 from adjudicator.rulesets.mare_nostrum.options import parse_options
 from adjudicator.rulesets.mare_nostrum.orders import ORDER_PHASES, Order, TurnSequence
 from adjudicator.rulesets.mare_nostrum.position import position_from_data, position_to_data
+from adjudicator.rulesets.mare_nostrum.presentation import report_data
 from adjudicator.rulesets.mare_nostrum.setup import advanced_setup_position, basic_setup
 from adjudicator.rulesets.mare_nostrum.transformer import OrderTransformer
 from adjudicator.rulesets.mare_nostrum.validate import validate_orders
@@ -40,6 +41,9 @@ class MareNostrum:
 
     def civilizations(self, board: Board) -> tuple[str, ...]:
         return tuple(board.civilizations)
+
+    def report_data(self, board: Board, state: Mapping[str, Any], player_names: Mapping[str, str]) -> dict[str, Any]:
+        return report_data(board, state, player_names)
 
     def place_names(self, board: Board) -> dict[str, str]:
         return {

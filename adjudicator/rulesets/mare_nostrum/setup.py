@@ -141,8 +141,11 @@ def apply_advanced_setup(w: Working, board: Board, orders: Mapping[Civ, Sequence
                 continue
             points -= cost
             details = apply_purchase(w, board, turn, purchase)
-            events.append(event("setup_purchase", civ=civ, line=purchase.line, item=what, cost=cost,
-                                points_left=points, **details))  # fmt: skip
+            events.append(
+                event(
+                    "setup_purchase", civ=civ, line=purchase.line, item=what, cost=cost, points_left=points, **details
+                )
+            )
         events.append(event("setup_done", civ=civ, points_unspent=points, rule="R2.4"))
 
 

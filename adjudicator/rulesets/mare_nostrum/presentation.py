@@ -1,0 +1,103 @@
+"""Plain data for reports: names, colours, the schematic map, and the rows of the board
+and player tables. Shaping only: the templates decide how anything looks."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from adjudicator.rulesets.mare_nostrum.board import Board
+
+
+def report_data(board: Board, state: Mapping[str, Any], player_names: Mapping[str, str]) -> dict[str, Any]:
+    names: dict[str, str] = {p.id: p.name for p in board.provinces.values()}
+    names.update({s.id: s.name for s in board.seas.values()})
+    return {
+        "names": names,
+        "colours": {c.name: c.colour for c in board.civilizations.values()},
+        "map": _map(board),
+        "player_rows": _player_rows(state, player_names),
+        "board_rows": _board_rows(board, state),
+        "coastal": [p.id for p in board.provinces.values() if p.coastal],
+        "neighbours": {
+            **{p.id: {"land": list(p.land), "seas": list(p.seas)} for p in board.provinces.values()},
+            **{s.id: {"land": [], "seas": list(s.seas)} for s in board.seas.values()},
+        },
+        "sea_rows": [
+            [names[sid], _units(sea["triremes"], "trireme")] for sid, sea in state["seas"].items() if sea["triremes"]
+        ],
+    }
+
+
+def _map(board: Board) -> dict[str, Any]:
+    places: dict[str, dict[str, Any]] = {}
+    for p in board.provinces.values():
+        if p.map is not None:
+            places[p.id] = {"kind": "province", "name": p.name, "x": p.map[0], "y": p.map[1]}
+    for s in board.seas.values():
+        if s.map is not None:
+            places[s.id] = {"kind": "sea", "name": s.name, "x": s.map[0], "y": s.map[1]}
+    links = []
+    for p in board.provinces.values():
+        links += [{"a": p.id, "b": q, "kind": "land"} for q in p.land if p.id < q]
+        links += [{"a": p.id, "b": s, "kind": "coast"} for s in p.seas]
+    for s in board.seas.values():
+        links += [{"a": s.id, "b": t, "kind": "sea"} for t in s.seas if s.id < t]
+    return {"places": places, "links": [link for link in links if link["a"] in places and link["b"] in places]}
+
+
+def _units(table: Mapping[str, int], unit: str) -> str:
+    return ", ".join(f"{civ} {n} {unit}{'s' if n > 1 else ''}" for civ, n in table.items())
+
+
+def _player_rows(state: Mapping[str, Any], player_names: Mapping[str, str]) -> list[list[str]]:
+    rows = []
+    for civ, p in state["players"].items():
+        if p["neutral"]:
+            rows.append([civ, "neutral (R2.3)", "", "", ""])
+            continue
+        s = p["stock"]
+        stock = f"{s['legion']} / {s['trireme']} / {s['fortress']} / {s['influence']}"
+        cards = ", ".join(p["cards"]) or "-"
+        rows.append([civ, player_names.get(civ, ""), str(sum(p["hand"].values())), cards, stock])
+    return rows
+
+
+def _spot(key: str) -> str:
+    kind, _, what = key.partition(":")
+    return {"city": f"city {what}", "caravan": f"caravan on {what}"}.get(kind, kind)
+
+
+def _board_rows(board: Board, state: Mapping[str, Any]) -> list[list[str]]:
+    rows = []
+    for pid, p in state["provinces"].items():
+        buildings = []
+        if p["cities"]:
+            buildings.append("cit" + ("ies " if len(p["cities"]) > 1 else "y ") + ", ".join(p["cities"]))
+        if p["caravans"]:
+            buildings.append("caravan" + ("s" if len(p["caravans"]) > 1 else "") + " on " + ", ".join(p["caravans"]))
+        buildings += [kind for kind in ("temple", "market") if p[kind]]
+        units = [
+            u
+            for u in (
+                _units(p["legions"], "legion"),
+                _units(p["fortresses"], "fortress"),
+                _units(p["port"], "trireme in port"),
+            )
+            if u
+        ]
+        status = ["at war"] if p["at_war"] else []
+        status += [f"{_spot(what)} occupied by {civ}" for what, civ in p["occupied"].items()]
+        if p.get("converting"):
+            status.append(f"{p['converting']} converting")
+        if p.get("influence") or buildings or units:
+            rows.append(
+                [
+                    board.provinces[pid].name,
+                    p.get("influence") or "-",
+                    "; ".join(buildings) or "-",
+                    "; ".join(units) or "-",
+                    "; ".join(status) or "-",
+                ]
+            )
+    return rows
