@@ -147,6 +147,23 @@ def adjudicate(
 
 @app.command()
 @_friendly
+def report(
+    directory: GameDir,
+    *,
+    phase: Annotated[
+        str | None, typer.Option(help="Phase number or name, e.g. 6 or 006-T02-military (default: the last).")
+    ] = None,
+    format: Annotated[str, typer.Option("--format", "-f", help="txt, md, bbcode or html.")] = "txt",
+    power: PowerOption = None,
+) -> Outcome:
+    """Print the public report of a phase, or with --power a player's private report."""
+    from adjudicator.commands import show_report
+
+    return show_report(directory, phase, format, power)
+
+
+@app.command()
+@_friendly
 def replay(directory: GameDir) -> Outcome:
     """Re-run every phase from history and prove the same positions and events."""
     from adjudicator.commands import replay_game

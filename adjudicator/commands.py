@@ -194,6 +194,17 @@ def adjudicate_phase(path: Path, dice: str | None, force: bool) -> Outcome:
     return Outcome(report.read_text(encoding="utf-8") + f"\nReports: {report.parent}")
 
 
+def show_report(path: Path, phase: str | None, fmt: str, power: str | None) -> Outcome:
+    """A report of an adjudicated phase: the public one in a format, or a player's private one."""
+    from adjudicator.phase_reports import load_record, render_private, render_public
+
+    game = Game.load(path)
+    record = load_record(game, phase)
+    if power is not None:
+        return Outcome(render_private(game, record, game.find_player_civ(power)))
+    return Outcome(render_public(game, record, fmt))
+
+
 def replay_game(path: Path) -> Outcome:
     from adjudicator.adjudication import replay
 

@@ -27,3 +27,9 @@ def make_game(tmp_path: Path) -> Callable[..., Game]:
         return game
 
     return make
+
+
+def pytest_addoption(parser: pytest.Parser) -> None:
+    parser.addoption(
+        "--update-golden", action="store_true", default=False, help="rewrite the golden report files from the demo game"
+    )

@@ -1,0 +1,152 @@
+"""Reports: golden files of the demo game, escaping, privacy, the SVG map, a real browser."""
+
+from __future__ import annotations
+
+import shutil
+import subprocess
+import tomllib
+import xml.etree.ElementTree as ET
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from adjudicator.cli import app
+from adjudicator.game import Game
+from adjudicator.players import parse_player_spec
+
+runner = CliRunner()
+GOLDEN = Path(__file__).parent / "golden" / "demo" / "reports"
+
+
+@pytest.fixture(scope="module")
+def demo(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    target = tmp_path_factory.mktemp("demo") / "demo"
+    result = runner.invoke(app, ["demo", str(target)])
+    assert result.exit_code == 0, result.output
+    return target
+
+
+def test_demo_reports_match_the_golden_files(demo: Path, request: pytest.FixtureRequest) -> None:
+    produced = sorted(p.relative_to(demo / "reports") for p in (demo / "reports").rglob("*") if p.is_file())
+    if request.config.getoption("--update-golden"):
+        shutil.rmtree(GOLDEN, ignore_errors=True)
+        for relative in produced:
+            (GOLDEN / relative).parent.mkdir(parents=True, exist_ok=True)
+            shutil.copy(demo / "reports" / relative, GOLDEN / relative)
+    expected = sorted(p.relative_to(GOLDEN) for p in GOLDEN.rglob("*") if p.is_file())
+    assert produced == expected, "the set of report files changed (run pytest --update-golden after checking)"
+    for relative in produced:
+        assert (demo / "reports" / relative).read_bytes() == (GOLDEN / relative).read_bytes(), f"{relative} differs"
+
+
+def test_every_phase_has_every_format(demo: Path) -> None:
+    for folder in sorted((demo / "reports").iterdir()):
+        names = {p.name for p in folder.iterdir()}
+        assert {"public.txt", "public.md", "public.bbcode", "public.html", "map.svg"} <= names, folder.name
+        assert {f"{civ}.txt" for civ in ("Rome", "Carthage", "Greece", "Babylon", "Egypt")} <= names
+
+
+def test_plain_text_reports_fit_72_columns(demo: Path) -> None:
+    for path in (demo / "reports").rglob("public.txt"):
+        long = [line for line in path.read_text().splitlines() if len(line) > 72 and " " in line.strip()]
+        assert not long, f"{path}: {long[:2]}"
+
+
+def test_the_map_is_svg_and_names_every_place(demo: Path) -> None:
+    svg = (demo / "reports" / "006-T02-military" / "map.svg").read_text()
+    root = ET.fromstring(svg)
+    assert root.tag == "{http://www.w3.org/2000/svg}svg"
+    texts = {t.text for t in root.iter("{http://www.w3.org/2000/svg}text")}
+    game = Game.load(demo)
+    for name in game.ruleset.place_names(game.board).values():
+        assert name in texts, f"the map does not name {name}"
+    assert "Battle: Carthage against Egypt" in svg, "this phase's battle is marked"
+
+
+def test_html_report_is_self_contained_with_the_map(demo: Path) -> None:
+    html = (demo / "reports" / "009-T03-military" / "public.html").read_text()
+    assert html.startswith("<!DOCTYPE html>") and "<svg" in html and 'name="viewport"' in html
+    assert "http://" not in html.replace("http://www.w3.org/2000/svg", ""), "nothing is loaded from outside"
+
+
+def test_private_reports_hold_no_other_hand_and_no_secret(demo: Path) -> None:
+    secrets = tomllib.loads((demo / "secrets.toml").read_text())
+    words = [*secrets["players"].values(), secrets["dice"]["root"]]
+    for path in (demo / "reports").rglob("*"):
+        if path.is_file():
+            text = path.read_text()
+            assert not any(w in text for w in words), f"{path} shows a secret"
+    for folder in (demo / "reports").iterdir():
+        for report in folder.glob("[A-Z]*.txt"):
+            civ = report.stem
+            text = report.read_text()
+            for line in text.splitlines():
+                if " keeps " in line and not line.lstrip("- ").startswith(civ):
+                    assert "discards" in line and " card" in line, f"{report}: another player's cards: {line}"
+                if " gives " in line and " to even the trade" not in line:
+                    assert civ in line, f"{report}: a compensation card that is not {civ}'s business: {line}"
+
+
+def test_report_command_prints_any_phase_in_any_format(demo: Path) -> None:
+    md = runner.invoke(app, ["report", str(demo), "--phase", "6", "--format", "md"])
+    assert md.exit_code == 0 and md.stdout.startswith("# demo: T2 military")
+    private = runner.invoke(app, ["report", str(demo), "--power", "Carthage"])
+    assert private.exit_code == 0 and "private report for Carthage" in private.stdout
+    bad = runner.invoke(app, ["report", str(demo), "--format", "pdf"])
+    assert bad.exit_code == 1 and "'pdf' is not a report format" in bad.stderr
+
+
+NASTY = {
+    "Rome": "[url=http://x.example]y[/url]",
+    "Greece": "<script>alert(1)</script>",
+    "Egypt": "[evil](http://x.example) *bold*",
+}
+
+
+@pytest.fixture(scope="module")
+def nasty_game(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    folder = tmp_path_factory.mktemp("nasty") / "nasty"
+    specs = [parse_player_spec(f"{civ}:{civ.lower()}@example.org::{name}") for civ, name in NASTY.items()]
+    Game.create(folder, specs)
+    orders = "power Egypt\ntake gold from [Rome](http://x.example)\noffer tax\n"
+    assert runner.invoke(app, ["submit", str(folder), "-"], input=orders).exit_code == 1
+    assert runner.invoke(app, ["adjudicate", str(folder), "--force"]).exit_code == 0
+    return folder
+
+
+@pytest.mark.parametrize("fmt", ["md", "bbcode", "html", "txt"])
+def test_player_text_comes_out_inert(nasty_game: Path, fmt: str) -> None:
+    text = runner.invoke(app, ["report", str(nasty_game), "--format", fmt]).stdout
+    if fmt == "bbcode":
+        assert "[url" not in text and "<script" not in text
+        assert "［url=http://x.example］y［/url］" in text
+    elif fmt == "html":
+        assert "<script>" not in text and "&lt;script&gt;alert(1)&lt;/script&gt;" in text
+        assert "[url=http://x.example]y[/url]" in text, "harmless in HTML, shown as written"
+    elif fmt == "md":
+        assert "[evil](http" not in text and "<script>" not in text
+        assert "\\[evil\\](http://x.example) \\*bold\\*" in text
+    else:
+        assert "[url=http://x.example]y[/url]" in text, "plain text shows names as written"
+
+
+def test_echoed_order_lines_are_inert_in_the_private_report(nasty_game: Path) -> None:
+    private = runner.invoke(app, ["report", str(nasty_game), "--power", "Egypt"]).stdout
+    assert "take gold from [Rome](http://x.example)" in private, "the line is echoed as written, in plain text"
+    assert "ERROR" in private
+
+
+def test_screenshot_of_the_html_report_in_headless_chromium(demo: Path, tmp_path: Path) -> None:
+    chromium = shutil.which("chromium")
+    if chromium is None:
+        pytest.skip("Debian's chromium is not installed (.ci/run installs it)")
+    page = demo / "reports" / "009-T03-military" / "public.html"
+    flags = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+             "--disable-background-networking", "--disable-component-update", "--disable-sync",
+             f"--user-data-dir={tmp_path / 'profile'}", "--hide-scrollbars", "--window-size=1200,1400"]  # fmt: skip
+    out = tmp_path / "report.png"
+    subprocess.run([chromium, *flags, f"--screenshot={out}", page.as_uri()], check=True, capture_output=True,
+                   timeout=120)  # fmt: skip
+    assert out.stat().st_size > 20_000, "the page rendered to a real picture"
+    assert out.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
