@@ -52,11 +52,11 @@ def test_demo_replays_identically_and_its_dice_verify(demo: Path) -> None:
 
 def test_demo_reports_are_written_per_phase_and_player(demo: Path) -> None:
     folder = demo / "reports" / "006-T02-military"
-    assert sorted(p.name for p in folder.iterdir()) == sorted(
-        ["public.txt", "Rome.txt", "Carthage.txt", "Greece.txt", "Babylon.txt", "Egypt.txt"]
-    )
+    public = ["public.txt", "public.md", "public.bbcode", "public.html", "map.svg"]
+    private = ["Rome.txt", "Carthage.txt", "Greece.txt", "Babylon.txt", "Egypt.txt"]
+    assert sorted(p.name for p in folder.iterdir()) == sorted([*public, *private])
     public = " ".join((folder / "public.txt").read_text().split())
-    assert "Battle in Cyrenae" in public and "seed revealed" in public and "(+1 a die for Hannibal)" in public
+    assert "Battle in Cyrenae" in public and "revealed now" in public and "(+1 a die for Hannibal)" in public
 
 
 def test_replay_detects_a_tampered_history(demo: Path, tmp_path: Path) -> None:
@@ -95,7 +95,7 @@ def test_external_dice_are_used_and_too_few_is_an_error(make_game: Callable[...,
     assert enough.exit_code == 0, enough.output
     history = tomllib.loads(next(game.directory.history.glob("001-*.toml")).read_text())
     assert history["dice"]["source"] == "external" and len(history["dice"]["rolls"]) == 15
-    assert "Dice: external" in enough.stdout
+    assert "Rolled on an external dice server" in enough.stdout
 
 
 def test_rollback_restores_a_phase_and_readjudication_gives_the_same_result(demo: Path, tmp_path: Path) -> None:

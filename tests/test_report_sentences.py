@@ -18,7 +18,7 @@ def test_every_event_of_every_rule_case_renders_as_a_sentence() -> None:
     for case in load_cases():
         for event in run_case(case).events:
             seen.setdefault(str(event["kind"]), event)
-    module = template.make_module({"names": names})
+    module = template.make_module({"names": names, "phase_number": 7})
     for kind, event in sorted(seen.items()):
         for audience in (None, event.get("civ")):
             text = str(module.sentence(event, audience))
