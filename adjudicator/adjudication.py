@@ -20,6 +20,7 @@ from adjudicator.events import Event
 from adjudicator.game import Game, dice_record_from_data, dice_record_to_data
 from adjudicator.orders import OrderLine, parse_submission
 from adjudicator.phase_reports import load_record, write_phase_reports
+from adjudicator.schedule import utc_now
 from adjudicator.storage import game_lock, read_toml, without_none, write_toml_atomic
 from adjudicator.submissions import SubmissionError, check_submission, order_files, submitted
 
@@ -71,7 +72,7 @@ def check_ready(game: Game, force: bool, now: datetime) -> None:
     missing = [civ for civ in due if civ not in submitted(game)]
     if force or not missing:
         return
-    deadline = game.settings.deadline
+    deadline = game.deadline()
     if deadline is not None and now >= deadline:
         return
     when = f"before the deadline {deadline.isoformat()}" if deadline else "with no deadline set"
@@ -102,6 +103,9 @@ def adjudicate(
         game.position = position
         game.phase_number += 1
         game._open_phase()
+        durations = game.settings.schedule.durations or {}
+        if game.phase_info.phase in durations:
+            game.set_deadline(utc_now() + durations[game.phase_info.phase])
         result = PhaseResult(slug, label, tuple(events), record, texts, game.phase_info.label)
         write_phase_reports(game, load_record(game, slug))
         return result

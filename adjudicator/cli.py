@@ -184,6 +184,69 @@ def rollback(
     return rollback_game(directory, to)
 
 
+@app.command()
+@_friendly
+def collect(
+    directory: Annotated[Path, typer.Argument(help="A game directory, or a folder of games sharing one inbox.")],
+    *,
+    imap: Annotated[bool, typer.Option("--imap", help="Read the mailbox set in [intake.imap].")] = False,
+    from_folder: Annotated[
+        Path | None, typer.Option("--from", help="Read *.eml and *.txt files in this folder.")
+    ] = None,
+) -> Outcome:
+    """Collect orders by mail or from files, store them, and answer each with a receipt."""
+    from adjudicator.commands import collect_mail
+
+    return collect_mail(directory, imap, from_folder)
+
+
+@app.command()
+@_friendly
+def send(
+    directory: GameDir,
+    *,
+    dry_run: Annotated[bool, typer.Option("--dry-run", help="Only write the mails as .eml files.")] = False,
+) -> Outcome:
+    """Mail the last phase's private reports to the players and the public one to the list."""
+    from adjudicator.commands import send_reports
+
+    return send_reports(directory, dry_run)
+
+
+@app.command()
+@_friendly
+def remind(
+    directory: GameDir,
+    *,
+    dry_run: Annotated[bool, typer.Option("--dry-run", help="Only write the mails as .eml files.")] = False,
+) -> Outcome:
+    """Remind the players whose orders are still missing."""
+    from adjudicator.commands import send_reminders
+
+    return send_reminders(directory, dry_run)
+
+
+@app.command()
+@_friendly
+def deadline(
+    directory: GameDir,
+    when: Annotated[str, typer.Argument(help="e.g. 2026-11-23T18:00 (in the game's time zone) or with an offset.")],
+) -> Outcome:
+    """Set the deadline of the phase now open."""
+    from adjudicator.commands import set_deadline
+
+    return set_deadline(directory, when)
+
+
+@app.command("accept-late")
+@_friendly
+def accept_late(directory: GameDir, power: Annotated[str, typer.Argument(help="The civilization.")]) -> Outcome:
+    """Let a player's late orders count for the phase now open."""
+    from adjudicator.commands import accept_late as accept
+
+    return accept(directory, power)
+
+
 @app.command("verify-dice")
 @_friendly
 def verify_dice(directory: GameDir) -> Outcome:

@@ -85,10 +85,12 @@ def state(path: Path, as_json: bool) -> Outcome:
 def status(path: Path, now: datetime | None = None) -> Outcome:
     game = Game.load(path)
     now = now or datetime.now(UTC)
-    deadline = game.settings.deadline
+    deadline = game.deadline()
     return Outcome(
         _renderer(game).render(
             "status.txt.j2",
+            deadline=deadline,
+            schedule=game.settings.schedule,
             game=game,
             info=game.phase_info,
             submitted=submitted(game),
@@ -203,6 +205,55 @@ def show_report(path: Path, phase: str | None, fmt: str, power: str | None) -> O
     if power is not None:
         return Outcome(render_private(game, record, game.find_player_civ(power)))
     return Outcome(render_public(game, record, fmt))
+
+
+def collect_mail(path: Path, imap: bool, folder: Path | None) -> Outcome:
+    from adjudicator.intake.collect import collect
+
+    if not imap and folder is None:
+        raise UsageError("say where the orders are: --imap, or --from FOLDER")
+    report = collect(path, imap=imap, folder=folder)
+    return Outcome(report.text)
+
+
+def send_reports(path: Path, dry_run: bool) -> Outcome:
+    from adjudicator.outgoing import deliver, report_messages
+
+    game = Game.load(path)
+    return Outcome(deliver(game, report_messages(game), "report", dry_run))
+
+
+def send_reminders(path: Path, dry_run: bool) -> Outcome:
+    from adjudicator.outgoing import deliver, reminder_messages
+
+    game = Game.load(path)
+    return Outcome(deliver(game, reminder_messages(game), "reminder", dry_run))
+
+
+def set_deadline(path: Path, when: str) -> Outcome:
+    from adjudicator.schedule import parse_moment
+
+    game = Game.load(path)
+    moment = parse_moment(when, game.settings.schedule.zone)
+    with game_lock(game.directory):
+        game.set_deadline(moment)
+    return Outcome(f"{game.phase_info.label} is due {game.settings.schedule.local(moment)}")
+
+
+def accept_late(path: Path, power: str) -> Outcome:
+    """Make a player's latest late orders count, as if they had come in time."""
+    game = Game.load(path)
+    civ = game.find_player_civ(power)
+    late = sorted((game.directory.orders_folder(game.slug) / "late").glob(f"{civ}-*.txt"))
+    if not late:
+        raise UsageError(f"{civ} has no late orders for {game.phase_info.label}")
+    text = late[-1].read_text(encoding="utf-8")
+    with game_lock(game.directory):
+        checked = check_submission(game, text, civ)
+        stored = store_submission(
+            game, checked, text, source=f"late orders accepted by the moderator ({late[-1].name})"
+        )
+    return Outcome(_renderer(game).render("receipt.txt.j2", checked=checked, stored=stored.relative_to(path)))
 
 
 def replay_game(path: Path) -> Outcome:

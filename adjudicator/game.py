@@ -21,6 +21,7 @@ from adjudicator.orders import OrderParser
 from adjudicator.players import Player, PlayerSpec, hash_secret, new_secret
 from adjudicator.resources import package_file
 from adjudicator.rulesets import PhaseInfo, Ruleset, find_ruleset
+from adjudicator.schedule import Schedule
 from adjudicator.storage import (
     GameDirectory,
     check_game_id,
@@ -49,7 +50,7 @@ class Settings:
     commitment: str
     players: tuple[Player, ...]
     created: datetime
-    deadline: datetime | None = None
+    schedule: Schedule = field(default_factory=Schedule)
     options: Mapping[str, Any] = field(default_factory=dict)  # the ruleset's, checked by it
 
     def player(self, civ: str) -> Player | None:
@@ -69,8 +70,7 @@ class Settings:
                 {"civ": p.civ, "name": p.name, "email": p.email, "secret_hash": p.secret_hash} for p in self.players
             ],
         }
-        if self.deadline is not None:
-            data["schedule"] = {"deadline": self.deadline}
+        data["schedule"] = self.schedule.to_data()
         if self.options:
             data["options"] = dict(self.options)
         return data
@@ -87,10 +87,7 @@ class Settings:
             Player(f.text("civ"), f.text("email"), f.text("secret_hash"), f.text("name", ""))
             for f in root.tables("player")
         )
-        schedule = root.table("schedule", {})
-        deadline = schedule.data.get("deadline")
-        if deadline is not None and not (isinstance(deadline, datetime) and deadline.tzinfo):
-            raise schedule.error("deadline", "write a date and time with its offset, e.g. 2026-11-23T18:00:00+01:00")
+        schedule = Schedule.from_fields(root.table("schedule", {}))
         created = game.data.get("created")
         return cls(
             id=check_game_id(game.text("id")),
@@ -100,7 +97,7 @@ class Settings:
             commitment=dice.text("commitment"),
             players=players,
             created=created if isinstance(created, datetime) else datetime.now(UTC),
-            deadline=deadline,
+            schedule=schedule,
             options=find_ruleset(game.text("ruleset")).check_options(root.table("options", {}).data),
         )
 
@@ -232,6 +229,22 @@ class Game:
 
     def playing(self) -> tuple[str, ...]:
         return self.ruleset.playing(self.position)
+
+    @property
+    def deadline_file(self) -> Path:
+        return self.directory.root / "deadline.toml"
+
+    def deadline(self) -> datetime | None:
+        """The current phase's deadline: set for this phase (deadline.toml), else game.toml's."""
+        if self.deadline_file.exists():
+            data = read_toml(self.deadline_file)
+            if data.get("phase") == self.slug and isinstance(data.get("deadline"), datetime):
+                deadline: datetime = data["deadline"]
+                return deadline
+        return self.settings.schedule.deadline
+
+    def set_deadline(self, moment: datetime) -> None:
+        write_toml_atomic(self.deadline_file, {"phase": self.slug, "deadline": moment})
 
     @property
     def parser(self) -> OrderParser[Any]:

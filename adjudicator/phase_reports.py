@@ -77,9 +77,9 @@ def _context(game: Game, record: PhaseRecord) -> dict[str, Any]:
     after = game.ruleset.position_from_data(game.board, record.after)
     names = {p.civ: p.name for p in game.settings.players}
     due = game.ruleset.due(after, game.settings.mode == "stepwise")
-    deadline = (
-        game.settings.deadline.isoformat() if game.settings.deadline and record.after == game.state_data() else ""
-    )
+    current = record.after == _complete(game, game.state_data())
+    deadline = game.deadline()
+    shown = game.settings.schedule.local(deadline) if deadline and current else ""
     return {
         "title": f"{game.settings.id}: T{record.before['turn']} {record.before['phase']}",
         "game": {"id": game.settings.id, "title": game.ruleset.title},
@@ -97,7 +97,7 @@ def _context(game: Game, record: PhaseRecord) -> dict[str, Any]:
             "label": f"T{record.after['turn']} {record.after['phase']}",
             "step": record.after.get("step"),
             "due": list(due),
-            "deadline": deadline,
+            "deadline": shown,
         },
         "dice": record.dice,
         "commitment": game.settings.commitment,

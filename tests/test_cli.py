@@ -9,6 +9,7 @@ import os
 import stat
 import tomllib
 from collections.abc import Callable
+from datetime import UTC, datetime
 from pathlib import Path
 
 import pytest
@@ -221,10 +222,38 @@ def test_submit_with_errors_stores_and_exits_one(game: Game, tmp_path: Path) -> 
 
 
 def test_status_shows_the_deadline(game: Game) -> None:
-    text = game.directory.game_file.read_text() + "\n[schedule]\ndeadline = 2099-01-01T18:00:00+01:00\n"
-    game.directory.game_file.write_text(text)
+    root = str(game.directory.root)
+    set_it = runner.invoke(app, ["deadline", root, "2099-01-01T18:00+01:00"])
+    assert set_it.exit_code == 0 and "T1 trade is due 2099-01-01 17:00 UTC" in set_it.stdout
+    result = runner.invoke(app, ["status", root])
+    assert result.exit_code == 0 and "Deadline: 2099-01-01 17:00 UTC (in" in result.stdout
+    bad = runner.invoke(app, ["deadline", root, "next tuesday"])
+    assert bad.exit_code == 1 and "is not a date and time" in bad.stderr
+
+
+def test_schedule_in_game_toml_sets_zone_grace_and_durations(game: Game) -> None:
+    import tomli_w
+
+    data = tomllib.loads(game.directory.game_file.read_text())
+    data["schedule"] = {
+        "timezone": "Europe/Warsaw",
+        "grace": "2h",
+        "deadline": datetime(2099, 1, 1, 17, tzinfo=UTC),
+        "trade": "48h",
+        "build": "2d",
+        "military": "3d",
+    }
+    game.directory.game_file.write_text(tomli_w.dumps(data))
     result = runner.invoke(app, ["status", str(game.directory.root)])
-    assert result.exit_code == 0 and "Deadline: 2099-01-01T18:00:00+01:00 (in" in result.stdout
+    assert "Deadline: 2099-01-01 18:00 Europe/Warsaw" in result.stdout and "grace 2:00:00" in result.stdout
+    assert runner.invoke(app, ["adjudicate", str(game.directory.root), "--force"]).exit_code == 0
+    after = Game.load(game.directory.root)
+    deadline = after.deadline()
+    assert deadline is not None and 1.9 < (deadline - datetime.now(UTC)).total_seconds() / 86400 < 2.1, "build: 2d"
+    data["schedule"]["timezone"] = "Mars/Olympus"
+    game.directory.game_file.write_text(tomli_w.dumps(data))
+    broken = runner.invoke(app, ["status", str(game.directory.root)])
+    assert broken.exit_code == 1 and "[schedule.timezone]" in broken.stderr
 
 
 def test_hand_edited_state_error_names_file_and_key(game: Game) -> None:

@@ -1,0 +1,1 @@
+"""Getting orders in: mail parsing, authentication, and collection from folders and IMAP."""

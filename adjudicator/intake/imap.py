@@ -1,0 +1,121 @@
+"""The IMAP side of collection (imapclient): fetch unprocessed mail without marking it read,
+and mark it processed (moved or flagged) only after it was saved."""
+
+from __future__ import annotations
+
+import contextlib
+import ssl
+from collections.abc import Iterator
+from dataclasses import dataclass
+
+from imapclient import IMAPClient
+from imapclient.exceptions import IMAPClientError, LoginError
+
+from adjudicator.errors import AdjudicatorError
+from adjudicator.fields import Fields
+from adjudicator.mailer import check_security, secret_from_env
+
+
+class ImapError(AdjudicatorError):
+    """The mailbox could not be reached or read; nothing was marked processed."""
+
+
+@dataclass(frozen=True, slots=True)
+class ImapSettings:
+    host: str
+    port: int
+    security: str
+    user: str
+    password: str
+    folder: str
+    processed: str  # "move" or "flag"
+    processed_folder: str
+    quarantine_folder: str
+    flag: str
+    cafile: str
+
+    @classmethod
+    def from_fields(cls, f: Fields) -> ImapSettings:
+        f.only(
+            {
+                "host",
+                "port",
+                "security",
+                "user",
+                "password_env",
+                "folder",
+                "processed",
+                "processed_folder",
+                "quarantine_folder",
+                "flag",
+                "cafile",
+            }
+        )
+        host = f.text("host")
+        security = check_security(f, host)
+        processed = f.text("processed", "move")
+        if processed not in ("move", "flag"):
+            raise f.error("processed", f"'{processed}' is not move or flag")
+        return cls(
+            host,
+            f.integer("port", 993 if security == "tls" else 143, minimum=1),
+            security,
+            f.text("user"),
+            secret_from_env(f),
+            f.text("folder", "INBOX"),
+            processed,
+            f.text("processed_folder", "Processed"),
+            f.text("quarantine_folder", "Quarantine"),
+            f.text("flag", "$Processed"),
+            f.text("cafile", ""),
+        )
+
+
+class Mailbox:
+    """A logged-in connection to the folder the orders arrive in."""
+
+    def __init__(self, settings: ImapSettings) -> None:
+        self.settings = settings
+        context = ssl.create_default_context(cafile=settings.cafile or None)
+        try:
+            self.client = IMAPClient(
+                settings.host, settings.port, ssl=settings.security == "tls", ssl_context=context, timeout=30
+            )
+            if settings.security == "starttls":
+                self.client.starttls(context)
+            self.client.login(settings.user, settings.password)
+            self.client.select_folder(settings.folder)
+        except LoginError:
+            raise ImapError(
+                f"the IMAP server {settings.host} refused the login of {settings.user}; "
+                "check the user and the password variable"
+            ) from None
+        except (OSError, IMAPClientError) as error:
+            raise ImapError(f"could not read {settings.folder} on {settings.host}:{settings.port} ({error})") from None
+        folders = {name for _, _, name in self.client.list_folders()}
+        for folder in (settings.processed_folder, settings.quarantine_folder):
+            if settings.processed == "move" and folder not in folders:
+                self.client.create_folder(folder)
+
+    def __enter__(self) -> Mailbox:
+        return self
+
+    def __exit__(self, *_: object) -> None:
+        with contextlib.suppress(OSError, IMAPClientError):
+            self.client.logout()
+
+    def new_messages(self) -> Iterator[tuple[int, bytes]]:
+        """Unprocessed messages, oldest first, fetched with BODY.PEEK (they stay unread)."""
+        criteria = ["NOT", "DELETED"] if self.settings.processed == "move" else ["NOT", "KEYWORD", self.settings.flag]
+        for uid in sorted(self.client.search(criteria)):
+            data = self.client.fetch([uid], ["BODY.PEEK[]"]).get(uid, {})
+            raw = data.get(b"BODY[]")
+            if isinstance(raw, bytes):
+                yield uid, raw
+
+    def mark_processed(self, uid: int, quarantine: bool = False) -> None:
+        if self.settings.processed == "move":
+            target = self.settings.quarantine_folder if quarantine else self.settings.processed_folder
+            self.client.move([uid], target)
+        else:
+            self.client.add_flags([uid], [self.settings.flag.encode()])

@@ -1,0 +1,87 @@
+"""Deadlines: when the current phase's orders are due, the grace after it, and the time zone
+they are shown in. game.toml's [schedule] holds the settings; deadline.toml the deadline of
+the phase now open when it was set by `adjudicator deadline` or derived at adjudication."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from datetime import UTC, datetime, timedelta
+from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
+
+from adjudicator.errors import DataError, UsageError
+from adjudicator.fields import Fields
+
+_DURATION = re.compile(r"^\s*(\d+)\s*([mhd])\s*$", re.IGNORECASE)
+_UNITS = {"m": "minutes", "h": "hours", "d": "days"}
+
+
+def parse_duration(text: str) -> timedelta:
+    """`30m`, `12h`, `2d`."""
+    match = _DURATION.match(text)
+    if not match:
+        raise ValueError(f"'{text}' is not a duration; write e.g. 30m, 12h or 2d")
+    return timedelta(**{_UNITS[match.group(2).lower()]: int(match.group(1))})
+
+
+@dataclass(frozen=True, slots=True)
+class Schedule:
+    deadline: datetime | None = None  # game.toml's fixed deadline, if the moderator set one there
+    grace: timedelta = timedelta(0)
+    zone: str = "UTC"
+    durations: dict[str, timedelta] | None = None  # phase name -> time from adjudication to the next deadline
+
+    @classmethod
+    def from_fields(cls, f: Fields) -> Schedule:
+        f.only({"deadline", "grace", "timezone", "trade", "build", "military", "setup"})
+        deadline = f.data.get("deadline")
+        if deadline is not None and not (isinstance(deadline, datetime) and deadline.tzinfo):
+            raise f.error("deadline", "write a date and time with its offset, e.g. 2026-11-23T18:00:00+01:00")
+        zone = f.text("timezone", "UTC")
+        try:
+            ZoneInfo(zone)
+        except (ZoneInfoNotFoundError, ValueError):
+            raise f.error("timezone", f"'{zone}' is not a time zone; use a name like Europe/Warsaw") from None
+        durations = {}
+        for phase in ("trade", "build", "military", "setup"):
+            if phase in f:
+                try:
+                    durations[phase] = parse_duration(f.text(phase))
+                except ValueError as error:
+                    raise DataError(f.key(phase), str(error)) from None
+        try:
+            grace = parse_duration(f.text("grace")) if "grace" in f else timedelta(0)
+        except ValueError as error:
+            raise DataError(f.key("grace"), str(error)) from None
+        return cls(deadline, grace, zone, durations or None)
+
+    def to_data(self) -> dict[str, object]:
+        data: dict[str, object] = {"timezone": self.zone}
+        if self.deadline is not None:
+            data["deadline"] = self.deadline
+        if self.grace:
+            data["grace"] = f"{int(self.grace.total_seconds() // 60)}m"
+        for phase, span in (self.durations or {}).items():
+            data[phase] = f"{int(span.total_seconds() // 60)}m"
+        return data
+
+    def local(self, moment: datetime) -> str:
+        """A moment as players read it: in the game's time zone, with the zone's name."""
+        return moment.astimezone(ZoneInfo(self.zone)).strftime(f"%Y-%m-%d %H:%M {self.zone}")
+
+
+def parse_moment(text: str, zone: str) -> datetime:
+    """`2026-11-23T18:00` (in the game's zone) or with an offset."""
+    try:
+        moment = datetime.fromisoformat(text)
+    except ValueError:
+        raise UsageError(f"'{text}' is not a date and time; write e.g. 2026-11-23T18:00") from None
+    return moment if moment.tzinfo else moment.replace(tzinfo=ZoneInfo(zone))
+
+
+def is_late(received: datetime, deadline: datetime | None, grace: timedelta) -> bool:
+    return deadline is not None and received > deadline + grace
+
+
+def utc_now() -> datetime:
+    return datetime.now(UTC).replace(microsecond=0)
