@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from email.message import EmailMessage
 
-from adjudicator.errors import UsageError
 from adjudicator.fields import Fields
 from adjudicator.game import Game
 from adjudicator.intake.collect import game_settings, moderator_address, smtp_settings
@@ -95,9 +94,6 @@ def deliver(game: Game, messages: list[EmailMessage], label: str, dry_run: bool)
     paths = queue(outbox, messages, label)
     settings = smtp_settings(game.directory.game_file, _smtp_fields(game))
     if settings is None:
-        raise UsageError(
-            f"{len(paths)} mail(s) wait in {outbox}; add [delivery.smtp] to game.toml to send them, "
-            "or use --dry-run to only write them"
-        )
+        return f"{len(paths)} mail(s) written to {outbox}; add [delivery.smtp] to game.toml to have them sent"
     pending = sorted(outbox.glob("*.eml"))
     return f"{send_queued(settings, pending)} mail(s) sent through {settings.host}"

@@ -327,3 +327,34 @@ def test_a_whole_turn_from_mailbox_to_reports(mailed_game: Game, servers: tuple[
         reports = [m for m in smtp.messages_to(f"{civ.lower()}@example.org") if "your report" in m["Subject"]]
         assert len(reports) == 1 and f"private report for {civ}" in reports[0].get_content()
     assert smtp.messages_to("list@example.org")
+
+
+def test_flag_mode_marks_instead_of_moving(make_game: Callable[..., Game], servers: tuple[int, SmtpServer]) -> None:
+    from tests.mail_servers import dovecot_binary
+
+    if dovecot_binary() is None:
+        pytest.skip("pymap, the fallback server, drops custom keywords; flag mode needs Dovecot")
+    imap_port, smtp = servers
+    game = make_game()
+    with game.directory.game_file.open("a") as handle:
+        handle.write(
+            settings_toml(imap_port, smtp.port).replace(
+                'password_env = "ADJ_TEST_MAIL_PASSWORD"\n',
+                'password_env = "ADJ_TEST_MAIL_PASSWORD"\nprocessed = "flag"\n',
+                1,
+            )
+        )
+    deliver(imap_port, mail(ROME_OK))
+    assert "accepted" in collect(game.directory.root, imap=True).text
+    client = mailbox(imap_port)
+    (uid,) = client.search(["ALL"])
+    assert b"$Processed" in client.get_flags([uid])[uid]
+    client.logout()
+    assert "No new mail." in collect(game.directory.root, imap=True).text
+
+
+def test_without_smtp_settings_mail_waits_in_the_outbox(make_game: Callable[..., Game]) -> None:
+    game = make_game()
+    result = runner.invoke(app, ["remind", str(game.directory.root)])
+    assert result.exit_code == 0 and "5 mail(s) written to" in result.stdout and "[delivery.smtp]" in result.stdout
+    assert len(list((game.directory.root / "outbox").glob("*.eml"))) == 5
