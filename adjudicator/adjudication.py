@@ -11,7 +11,6 @@ import shutil
 from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
-from pathlib import Path
 from typing import Any
 
 from adjudicator.dice import ChainDice, DiceRecord, DiceSource, ScriptedDice, seed_for
@@ -85,8 +84,15 @@ def check_ready(game: Game, force: bool, now: datetime) -> None:
 def adjudicate(
     game: Game, dice_values: Sequence[int] | None = None, force: bool = False, now: datetime | None = None
 ) -> PhaseResult:
-    """Resolve the current phase and open the next one."""
+    """Resolve the current phase and open the next one.
+
+    The writes come in an order that makes state.toml the commit point: the phase's result,
+    the next phase's snapshot, its reports and deadline, and state.toml last. A crash before
+    state.toml leaves the phase open, and running `adjudicate` again redoes it identically
+    (the dice come from the phase number); a crash after it leaves the phase complete."""
     with game_lock(game.directory):
+        if read_toml(game.directory.state_file).get("dice", {}).get("phase_number") != game.phase_number:
+            raise UsageError("another adjudicator process has just resolved this phase; see 'adjudicator status'")
         check_ready(game, force, now or datetime.now(UTC))
         orders = orders_on_file(game)
         dice = _dice(game, dice_values)
@@ -102,12 +108,13 @@ def adjudicate(
         _write_result(game, slug, events, record, texts, receipts(game))
         game.position = position
         game.phase_number += 1
-        game._open_phase()
+        game.write_snapshot()
+        result = PhaseResult(slug, label, tuple(events), record, texts, game.phase_info.label)
+        write_phase_reports(game, load_record(game, slug))
         durations = game.settings.schedule.durations or {}
         if game.phase_info.phase in durations:
             game.set_deadline(utc_now() + durations[game.phase_info.phase])
-        result = PhaseResult(slug, label, tuple(events), record, texts, game.phase_info.label)
-        write_phase_reports(game, load_record(game, slug))
+        game.write_state()
         return result
 
 
@@ -143,57 +150,48 @@ def _write_result(
     write_toml_atomic(path, data)
 
 
-def adjudicated_phases(game: Game) -> list[Path]:
-    """History files of phases that were resolved (they hold both a position and events)."""
-    found = []
-    for path in sorted(game.directory.history.glob("*.toml")):
-        data = read_toml(path)
-        if "events" in data and "position" in data:
-            found.append(path)
-    return found
-
-
 def replay(game: Game) -> tuple[int, list[str]]:
     """Re-run every adjudicated phase from its opening position, stored orders and dice;
-    returns (phases replayed, differences found)."""
+    returns (phases replayed, differences found). Each history file is read once."""
+    history = {path: read_toml(path) for path in sorted(game.directory.history.glob("*.toml"))}
+    openings = {int(data["phase_number"]): data["position"] for data in history.values() if "position" in data}
     problems: list[str] = []
-    phases = adjudicated_phases(game)
-    for path in phases:
-        data = read_toml(path)
+    replayed = 0
+    for path, data in history.items():
+        if "events" not in data or "position" not in data:
+            continue
+        replayed += 1
         position = game.ruleset.position_from_data(game.board, data["position"])
-        record = dice_record_from_data(data)
-        dice: ChainDice | ScriptedDice
-        if record.source is DiceSource.CHAIN:
-            dice = ChainDice(game.settings.id, record.phase_number, bytes.fromhex(record.seed))
-        else:
-            dice = ScriptedDice([r.value for r in record.rolls])
-        orders = {}
-        for civ, lines in data.get("orders", {}).items():
-            orders[civ] = [line.order for line in _accepted(game, position, civ, _text_at_lines(lines))]
-        stepwise = game.settings.mode == "stepwise"
-        after, events = game.ruleset.resolve(game.board, position, orders, dice, stepwise, game.settings.options)
-        stored = [Event.from_data(e) for e in data["events"]]
-        if _normal(events) != _normal(stored):
+        after, events = game.ruleset.resolve(
+            game.board, position, _stored_orders(game, position, data), _stored_dice(game, data),
+            game.settings.mode == "stepwise", game.settings.options,
+        )  # fmt: skip
+        if _normal(events) != _normal([Event.from_data(e) for e in data["events"]]):
             problems.append(f"{path.name}: the events differ from the stored ones")
-        following = _next_snapshot(game, record.phase_number)
+        following = openings.get(int(data["phase_number"]) + 1)
         if following is not None:
             expected = game.ruleset.position_to_data(game.ruleset.position_from_data(game.board, following))
             if game.ruleset.position_to_data(after) != expected:
                 problems.append(f"{path.name}: the resulting position differs from the next phase's opening")
-    return len(phases), problems
+    return replayed, problems
+
+
+def _stored_dice(game: Game, data: dict[str, Any]) -> ChainDice | ScriptedDice:
+    record = dice_record_from_data(data)
+    if record.source is DiceSource.CHAIN:
+        return ChainDice(game.settings.id, record.phase_number, bytes.fromhex(record.seed))
+    return ScriptedDice([r.value for r in record.rolls])
+
+
+def _stored_orders(game: Game, position: Any, data: dict[str, Any]) -> dict[str, list[Any]]:
+    return {
+        civ: [line.order for line in _accepted(game, position, civ, _text_at_lines(lines))]
+        for civ, lines in data.get("orders", {}).items()
+    }
 
 
 def _normal(events: Sequence[Event]) -> list[Any]:
     return [without_none(e.to_data()) for e in events]
-
-
-def _next_snapshot(game: Game, phase_number: int) -> dict[str, Any] | None:
-    for path in sorted(game.directory.history.glob(f"{phase_number + 1:03d}-*.toml")):
-        data = read_toml(path)
-        if "position" in data:
-            position: dict[str, Any] = data["position"]
-            return position
-    return None
 
 
 def rollback(game: Game, to: int) -> str:

@@ -25,6 +25,7 @@ from adjudicator.schedule import Schedule
 from adjudicator.storage import (
     GameDirectory,
     check_game_id,
+    compact,
     game_lock,
     phase_slug,
     read_document,
@@ -265,16 +266,20 @@ class Game:
     # ---- history and dice -----------------------------------------------------------
 
     def _open_phase(self) -> None:
-        """Save the position as the phase opens: the state file and its history snapshot."""
-        write_toml_atomic(self.directory.state_file, self.state_data(), header=STATE_HEADER)
+        """Save the position as the phase opens: its history snapshot, then the state file."""
+        self.write_snapshot()
+        self.write_state()
+
+    def write_snapshot(self) -> None:
+        """history/NNN-…toml: the position as phase NNN opens."""
         write_toml_atomic(
             self.directory.history_file(self.slug),
-            {
-                "phase_number": self.phase_number,
-                "label": self.phase_info.label,
-                "position": self.state_data(),
-            },
+            {"phase_number": self.phase_number, "label": self.phase_info.label, "position": compact(self.state_data())},
         )
+
+    def write_state(self) -> None:
+        """state.toml, the commit point of every change to the position."""
+        write_toml_atomic(self.directory.state_file, compact(self.state_data()), header=STATE_HEADER)
 
     def _write_history(self, slug: str, events: Sequence[Event], record: DiceRecord) -> None:
         write_toml_atomic(

@@ -43,6 +43,8 @@ def adjudicated_slugs(game: Game) -> list[str]:
 
 def load_record(game: Game, phase: str | None = None) -> PhaseRecord:
     """A phase by number or slug (default: the last adjudicated one)."""
+    if phase is not None and game.directory.history_file(phase).exists():
+        return _record_of(game, phase)
     slugs = adjudicated_slugs(game)
     if not slugs:
         raise UsageError("no phase has been adjudicated yet; run 'adjudicator adjudicate GAME' first")
@@ -53,6 +55,10 @@ def load_record(game: Game, phase: str | None = None) -> PhaseRecord:
         if not matches:
             raise UsageError(f"no adjudicated phase '{phase}'; the phases are {', '.join(slugs)}")
         slug = matches[0]
+    return _record_of(game, slug)
+
+
+def _record_of(game: Game, slug: str) -> PhaseRecord:
     data = read_toml(game.directory.history_file(slug))
     number = int(data["phase_number"])
     following = sorted(game.directory.history.glob(f"{number + 1:03d}-*.toml"))

@@ -6,11 +6,12 @@ ruleset can shape its own reports while receipts and other generic texts stay sh
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Mapping
 from typing import Any
 
-from jinja2 import Environment, FileSystemLoader, StrictUndefined, select_autoescape
+from jinja2 import Environment, FileSystemBytecodeCache, FileSystemLoader, StrictUndefined, select_autoescape
 from markupsafe import Markup
 
 from adjudicator.resources import shipped_folder
@@ -30,9 +31,13 @@ def escape_markdown(text: object) -> str:
     return text if isinstance(text, Markup) else _MARKDOWN.sub(r"\\\1", str(text))
 
 
+@functools.cache
 def make_environment() -> Environment:
+    """One environment per process, as Jinja intends: it keeps the compiled templates, and
+    its bytecode cache keeps them across processes (a whole `adjudicate` renders eleven)."""
     environment = Environment(
         loader=FileSystemLoader(shipped_folder("templates")),
+        bytecode_cache=FileSystemBytecodeCache(),
         autoescape=select_autoescape(enabled_extensions=("html", "svg", "html.j2", "svg.j2")),
         undefined=StrictUndefined,
         trim_blocks=True,

@@ -46,6 +46,17 @@ def without_none(value: Any) -> Any:
     return value
 
 
+def compact(value: Any) -> Any:
+    """A position as a file holds it: empty tables, empty lists, false and null left out, since
+    reading puts them back. Files stay short to read by eye and fast to parse."""
+    if isinstance(value, Mapping):
+        kept = {k: compact(v) for k, v in value.items()}
+        return {k: v for k, v in kept.items() if not (v is None or v is False or v == {} or v == [])}
+    if isinstance(value, list | tuple):
+        return [compact(v) for v in value]
+    return value
+
+
 def read_toml(path: Path) -> dict[str, Any]:
     try:
         with path.open("rb") as handle:

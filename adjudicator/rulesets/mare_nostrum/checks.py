@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -42,10 +43,23 @@ class Refused(Exception):
         self.problem = problem
 
 
+@functools.cache
 def card_index() -> NameIndex[str]:
+    """Built once: the card names never change. Callers only look up (never `add`)."""
     index: NameIndex[str] = NameIndex("card")
     for card, aliases in CARD_ALIASES.items():
         index.add(card, card, aliases)
+    return index
+
+
+@functools.cache
+def take_index() -> NameIndex[str]:
+    """Card names plus the classes a `take` may name (commodity, tax, any)."""
+    index: NameIndex[str] = NameIndex("card")
+    for card, aliases in CARD_ALIASES.items():
+        index.add(card, card, aliases)
+    for word, meaning in TAKE_CLASSES.items():
+        index.add(meaning, word)
     return index
 
 

@@ -153,6 +153,8 @@ class _Reader:
         self.stated_stock: dict[Civ, dict[str, int]] = {}
 
     def civ(self, f: Fields, key: str | int, text: str) -> Civ:
+        if text in self.board.civilizations:  # the usual case, written by the program itself
+            return Civ(text)
         match = self.board.civ_names.find(text)
         if len(match.keys) != 1:
             hint = f"; did you mean {' or '.join(match.suggestions)}?" if match.suggestions else ""
@@ -279,6 +281,8 @@ class _Reader:
         return result
 
     def _place(self, f: Fields, name: str, kind: Mapping[Any, Any]) -> str:
+        if name in kind:  # an id, as the program writes them
+            return name
         match = self.board.places.find(name)
         if len(match.keys) == 1 and match.keys[0] in kind:
             return match.keys[0]

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from adjudicator.rulesets.mare_nostrum.checks import TAKE_CLASSES, Context, card_index
+from adjudicator.rulesets.mare_nostrum.checks import Context, take_index
 from adjudicator.rulesets.mare_nostrum.components import (
     Role,
 )
@@ -32,9 +32,7 @@ def check_offer(c: Context, order: Offer) -> Offer:
 
 
 def check_take(c: Context, order: Take) -> Take:
-    choices = card_index()
-    for word, meaning in TAKE_CLASSES.items():
-        choices.add(meaning, word)
+    choices = take_index()
     choice = c.find(choices, order.choice, "card")
     source = None
     if order.source is not None:

@@ -1,0 +1,177 @@
+"""Benchmarks: medians over repeated runs on this machine, each with its target, and the
+engine's time per phase as a ratio to a peer adjudicator (PyPI `diplomacy`) measured in the
+same run. Run from the repository root: python bench/run.py [--quick]"""
+
+from __future__ import annotations
+
+import argparse
+import hashlib
+import random
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from adjudicator.adjudication import adjudicate, replay  # noqa: E402
+from adjudicator.dice import ChainDice  # noqa: E402
+from adjudicator.game import Game  # noqa: E402
+from adjudicator.orders import OrderParser, parse_submission  # noqa: E402
+from adjudicator.players import parse_player_spec  # noqa: E402
+from adjudicator.submissions import check_submission, store_submission  # noqa: E402
+from tests.random_play import BOARD, RULESET, random_orders  # noqa: E402
+
+FIVE = ["Rome", "Carthage", "Greece", "Babylon", "Egypt"]
+
+
+def median_ms(run: Callable[[], object], repeat: int) -> float:
+    times = []
+    for _ in range(repeat):
+        start = time.perf_counter()
+        run()
+        times.append(time.perf_counter() - start)
+    return statistics.median(times) * 1000
+
+
+def midgame(turns: int, seed: int = 7) -> list[tuple[Any, dict[str, list[Any]], bytes, int]]:
+    """A 5-player game played with random orders: (position, orders, seed, phase) per phase."""
+    rng = random.Random(seed)
+    root = hashlib.sha256(b"bench").digest()
+    position, _ = RULESET.new_position(BOARD, FIVE, ChainDice("bench", 0, root), {})
+    parser = OrderParser(RULESET.grammar, RULESET.transformer())
+    phases = []
+    number = 1
+    while RULESET.phase_info(position).turn <= turns and RULESET.phase_info(position).winner is None:
+        orders = {}
+        for civ in RULESET.playing(position):
+            lines = RULESET.validate(BOARD, position, civ, parse_submission(
+                random_orders(rng, position, civ), parser, RULESET.is_order).lines)  # fmt: skip
+            orders[civ] = [line.order for line in lines if line.ok]
+        seed_i = hashlib.sha256(root + number.to_bytes(4, "big")).digest()
+        phases.append((position, orders, seed_i, number))
+        position, _ = RULESET.resolve(BOARD, position, orders, ChainDice("bench", number, seed_i), False, {})
+        number += 1
+    return phases
+
+
+def bench_engine(repeat: int) -> dict[str, float]:
+    phases = midgame(turns=10)
+    results = {}
+    for name in ("trade", "build", "military"):
+        position, orders, seed, number = [p for p in phases if RULESET.phase_info(p[0]).phase == name][-1]
+        results[name] = median_ms(
+            lambda: RULESET.resolve(BOARD, position, orders, ChainDice("bench", number, seed), False, {}), repeat
+        )
+    return results
+
+
+def build_long_game(folder: Path, turns: int) -> Game:
+    """A real game directory of `turns` turns, every phase submitted and adjudicated."""
+    specs = [parse_player_spec(f"{civ}:{civ.lower()}@example.org:{civ.lower()}-secret") for civ in FIVE]
+    game, _ = Game.create(folder, specs, dice_root=hashlib.sha256(b"bench game").digest())
+    rng = random.Random(3)
+    while game.phase_info.turn <= turns and game.phase_info.winner is None:
+        for civ in game.playing():
+            text = f"power {civ}\n" + random_orders(rng, game.position, civ)
+            store_submission(game, check_submission(game, text, civ), text, source="bench")
+        adjudicate(game, force=True)
+        game = Game.load(folder)
+    return game
+
+
+def bench_parsing(repeat: int) -> float:
+    """Order lines per second through the front end, over varied lines in mails of ten."""
+    rng = random.Random(11)
+    provinces = [p.name for p in BOARD.provinces.values()]
+    seas = [s.name for s in BOARD.seas.values()]
+    cards = ["wine", "fish", "tax", "gold", "oil", "grain", "gems"]
+    forms = [
+        lambda: f"move {rng.randint(1, 4)} legions from {rng.choice(provinces)} to {rng.choice(provinces)}",
+        lambda: f"offer {', '.join(rng.sample(cards, 3))}",
+        lambda: f"build {rng.choice(['city', 'legion', 'temple', 'fortress'])} in {rng.choice(provinces)}",
+        lambda: f"take {rng.choice(cards)} from {rng.choice(FIVE)}",
+        lambda: f"sail trireme from {rng.choice(seas)} to {rng.choice(seas)}",
+        lambda: f"move legion from {rng.choice(provinces)} to {rng.choice(provinces)} via {rng.choice(seas)} then occupy",
+    ]
+    mails = ["\n".join(rng.choice(forms)() for _ in range(10)) for _ in range(200)]
+    parser = OrderParser(RULESET.grammar, RULESET.transformer())
+    seconds = median_ms(lambda: [parse_submission(m, parser, RULESET.is_order) for m in mails], repeat) / 1000
+    return len(mails) * 10 / seconds
+
+
+def bench_cli(repeat: int, game_folder: Path) -> tuple[float, float]:
+    exe = shutil.which("adjudicator") or "adjudicator"
+    subprocess.run([exe, "--help"], capture_output=True, check=True)  # warm the file cache
+    help_ms = median_ms(lambda: subprocess.run([exe, "--help"], capture_output=True, check=True), repeat)
+    number = Game.load(game_folder).phase_number
+    times = []
+    for _ in range(repeat):
+        start = time.perf_counter()
+        subprocess.run([exe, "adjudicate", str(game_folder), "--force"], capture_output=True, check=True)
+        times.append(time.perf_counter() - start)
+        subprocess.run([exe, "rollback", str(game_folder), "--to", str(number)], capture_output=True, check=True)
+    return help_ms, statistics.median(times) * 1000
+
+
+def bench_peer(phases: int, seed: int = 1) -> float:
+    """The PyPI `diplomacy` package: Game.process() per phase on random games."""
+    from diplomacy import Game as DiplomacyGame
+
+    rng = random.Random(seed)
+    times: list[float] = []
+    while len(times) < phases:
+        game = DiplomacyGame()
+        while not game.is_game_done and len(times) < phases:
+            possible = game.get_all_possible_orders()
+            for power in game.powers:
+                locations = game.get_orderable_locations(power)
+                game.set_orders(power, [rng.choice(possible[loc]) for loc in locations if possible[loc]])
+            start = time.perf_counter()
+            game.process()
+            times.append(time.perf_counter() - start)
+    return statistics.median(times) * 1000
+
+
+def main() -> None:
+    args = argparse.ArgumentParser(description=__doc__)
+    args.add_argument("--quick", action="store_true", help="fewer repetitions and a shorter game (for CI)")
+    quick = args.parse_args().quick
+    repeat, turns = (5, 10) if quick else (31, 30)
+    work = Path(tempfile.mkdtemp(prefix="adjudicator-bench-"))
+    try:
+        engine = bench_engine(repeat * 10)
+        peer = bench_peer(100 if quick else 400)
+        start = time.perf_counter()
+        game = build_long_game(work / "long", turns)
+        built = time.perf_counter() - start
+        phases = game.phase_number - 1
+        replay_ms = median_ms(lambda: replay(Game.load(work / "long")), 3 if quick else 7)
+        lines_per_second = bench_parsing(repeat)
+        help_ms, adjudicate_ms = bench_cli(repeat if quick else 11, work / "long")
+    finally:
+        shutil.rmtree(work, ignore_errors=True)
+    rows = [
+        ("engine: trade phase, 5 players, turn 10", f"{engine['trade']:.3f} ms", "<= 1 ms and <= peer", engine["trade"] <= min(1.0, peer), engine["trade"] / peer),
+        ("engine: build phase", f"{engine['build']:.3f} ms", "<= 1 ms and <= peer", engine["build"] <= min(1.0, peer), engine["build"] / peer),
+        ("engine: military phase", f"{engine['military']:.3f} ms", "<= 1 ms and <= peer", engine["military"] <= min(1.0, peer), engine["military"] / peer),
+        ("peer: diplomacy Game.process(), per phase", f"{peer:.3f} ms", "(baseline)", True, 1.0),
+        (f"replay of {phases} phases ({turns} turns)", f"{replay_ms:.0f} ms", f"<= {500 * phases / 90:.0f} ms (0.5 s per 90)", replay_ms <= 500 * phases / 90, None),
+        ("parsing: order lines per second", f"{lines_per_second:,.0f}", ">= 20,000", lines_per_second >= 20_000, None),
+        ("CLI: adjudicator --help", f"{help_ms:.0f} ms", "<= 250 ms", help_ms <= 250, None),
+        ("CLI: adjudicate one phase, whole process", f"{adjudicate_ms:.0f} ms", "<= 500 ms", adjudicate_ms <= 500, None),
+    ]  # fmt: skip
+    print(f"Python {sys.version.split()[0]}, {'quick' if quick else 'full'} run; the long game took {built:.1f} s to play")
+    print(f"{'measure (median)':44} {'result':>12}  {'target':28} {'ok':4} {'vs peer':>8}")
+    for name, value, target, ok, ratio in rows:
+        print(f"{name:44} {value:>12}  {target:28} {'yes' if ok else 'NO':4} {'' if ratio is None else f'{ratio:.2f}x':>8}")
+
+
+if __name__ == "__main__":
+    main()
