@@ -118,6 +118,9 @@ def adjudicate(
         return result
 
 
+RECEIPTS = "receipts.toml"
+
+
 def receipts(game: Game) -> dict[str, list[dict[str, Any]]]:
     """Every line of every player's orders on file with what became of it, for his report."""
     found: dict[str, list[dict[str, Any]]] = {}
@@ -142,11 +145,12 @@ def _write_result(
     orders: dict[str, list[tuple[int, str]]],
     receipts: dict[str, list[dict[str, Any]]],
 ) -> None:
+    # What each player's lines came to goes beside his orders, not into history: replay has
+    # no use for it, and every byte of history is parsed on each replay.
+    write_toml_atomic(game.directory.orders_folder(slug) / RECEIPTS, receipts)
     path = game.directory.history_file(slug)
     data = read_toml(path)
-    data.update(
-        dice=dice_record_to_data(record), events=[e.to_data() for e in events], orders=orders, receipts=receipts
-    )
+    data.update(dice=dice_record_to_data(record), events=[e.to_data() for e in events], orders=orders)
     write_toml_atomic(path, data)
 
 
@@ -211,7 +215,7 @@ def rollback(game: Game, to: int) -> str:
         aside.mkdir(parents=True, exist_ok=True)
         shutil.copy(target, aside / target.name)
         data = read_toml(target)
-        for key in ("dice", "events", "orders", "receipts"):
+        for key in ("dice", "events", "orders"):
             data.pop(key, None)
         write_toml_atomic(target, data)
         game.position = game.ruleset.position_from_data(game.board, data["position"])

@@ -70,7 +70,7 @@ def _record_of(game: Game, slug: str) -> PhaseRecord:
         _complete(game, after),
         data["events"],
         data["dice"],
-        data.get("receipts", {}),
+        read_toml(receipts) if (receipts := game.directory.orders_folder(slug) / "receipts.toml").exists() else {},
     )
 
 
