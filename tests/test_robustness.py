@@ -5,6 +5,7 @@ the same result; two adjudications at once never both write."""
 from __future__ import annotations
 
 import copy
+import os
 import shutil
 import subprocess
 import tomllib
@@ -25,8 +26,11 @@ from adjudicator.rulesets import find_ruleset
 from adjudicator.rulesets.mare_nostrum.board import parse_board
 from tests.random_play import BOARD, RULESET
 
+# CI runs a short fuzz; ADJUDICATOR_FUZZ_EXAMPLES=5000 pytest tests/test_robustness.py runs a long one.
 FUZZ = settings(
-    max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture]
+    max_examples=int(os.environ.get("ADJUDICATOR_FUZZ_EXAMPLES", "150")),
+    deadline=None,
+    suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture],
 )
 
 # ---- mail -----------------------------------------------------------------------------

@@ -1,0 +1,31 @@
+"""bench/run.py keeps working: its pieces run at toy sizes (the figures are in docs/performance.md)."""
+
+from __future__ import annotations
+
+import importlib.util
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+@pytest.fixture(scope="module")
+def bench() -> Any:
+    spec = importlib.util.spec_from_file_location("bench_run", ROOT / "bench" / "run.py")
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    sys.modules["bench_run"] = module
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_bench_pieces_run_and_measure_something(bench: Any, tmp_path: Path) -> None:
+    engine = bench.bench_engine(2)
+    assert set(engine) == {"trade", "build", "military"} and all(v > 0 for v in engine.values())
+    assert bench.bench_parsing(1) > 1000
+    assert bench.bench_peer(3) > 0
+    game = bench.build_long_game(tmp_path / "g", 1)
+    assert game.phase_number >= 4
