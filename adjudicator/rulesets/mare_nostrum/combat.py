@@ -7,7 +7,7 @@ from collections import Counter
 from collections.abc import Mapping, Sequence
 
 from adjudicator.dice import Dice
-from adjudicator.events import Event, event
+from adjudicator.events import Event, EventValue, event
 from adjudicator.rulesets.mare_nostrum.board import Board
 from adjudicator.rulesets.mare_nostrum.components import Civ, ProvinceId, SeaId, Unit
 from adjudicator.rulesets.mare_nostrum.working import Working, WorkingProvince
@@ -65,18 +65,10 @@ def fight_land(
         event(
             "land_battle",
             province=pid,
-            attacker=attacker,
-            defender=defender,
             cause=cause,
-            attacker_dice=rolls[attacker],
-            defender_dice=rolls[defender],
-            attacker_bonus=bonus[attacker],
-            defender_bonus=bonus[defender],
-            first_roll=first_roll,
+            **_dice_fields(attacker, defender, rolls, bonus, totals, first_roll),
             attacker_fortresses=province.fortresses[attacker] + losses[attacker][Unit.FORTRESS],
             defender_fortresses=province.fortresses[defender] + losses[defender][Unit.FORTRESS],
-            attacker_total=totals[attacker],
-            defender_total=totals[defender],
             attacker_losses={str(u): n for u, n in losses[attacker].items()},
             defender_losses={str(u): n for u, n in losses[defender].items()},
             rule="R8.1",
@@ -113,20 +105,25 @@ def fight_sea(
         event(
             "naval_battle",
             sea=sid,
-            attacker=attacker,
-            defender=defender,
-            attacker_dice=rolls[attacker],
-            defender_dice=rolls[defender],
-            attacker_bonus=bonus[attacker],
-            defender_bonus=bonus[defender],
-            first_roll=first_roll,
-            attacker_total=totals[attacker],
-            defender_total=totals[defender],
+            **_dice_fields(attacker, defender, rolls, bonus, totals, first_roll),
             attacker_losses=losses[attacker],
             defender_losses=losses[defender],
             rule="R8.1",
         )
     )
+
+
+def _dice_fields(attacker: Civ, defender: Civ, rolls: Mapping[Civ, list[int]], bonus: Mapping[Civ, int],
+                 totals: Mapping[Civ, int], first_roll: int) -> dict[str, EventValue]:  # fmt: skip
+    """What every battle event tells of its dice: each die, the hero bonus, the totals, and
+    the number of the first roll (the attacker's dice come first)."""
+    return {
+        "attacker": attacker, "defender": defender,
+        "attacker_dice": rolls[attacker], "defender_dice": rolls[defender],
+        "attacker_bonus": bonus[attacker], "defender_bonus": bonus[defender],
+        "attacker_total": totals[attacker], "defender_total": totals[defender],
+        "first_roll": first_roll,
+    }  # fmt: skip
 
 
 def tidy(province: WorkingProvince) -> None:
