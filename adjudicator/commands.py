@@ -83,12 +83,15 @@ def state(path: Path, as_json: bool) -> Outcome:
 
 
 def status(path: Path, now: datetime | None = None) -> Outcome:
+    from adjudicator.intake.receive import inbox_flags
+
     game = Game.load(path)
     now = now or datetime.now(UTC)
     deadline = game.deadline()
     return Outcome(
         _renderer(game).render(
             "status.txt.j2",
+            flags=inbox_flags(game),
             deadline=deadline,
             schedule=game.settings.schedule,
             game=game,

@@ -358,3 +358,11 @@ def test_without_smtp_settings_mail_waits_in_the_outbox(make_game: Callable[...,
     result = runner.invoke(app, ["remind", str(game.directory.root)])
     assert result.exit_code == 0 and "5 mail(s) written to" in result.stdout and "[delivery.smtp]" in result.stdout
     assert len(list((game.directory.root / "outbox").glob("*.eml"))) == 5
+
+
+def test_status_lists_what_the_moderator_should_look_at(mailed_game: Game, servers: tuple[int, SmtpServer]) -> None:
+    deliver(servers[0], mail(ROME_OK, sender="anna.private@example.net"), mail("power Egypt\noffer tax\n"))
+    collect(mailed_game.directory.root, imap=True)
+    status = runner.invoke(app, ["status", str(mailed_game.directory.root)]).stdout
+    assert "To look at:" in status and "sent from anna.private@example.net" in status
+    assert "rejected: mail from rome@example.org: the mail has no 'password' line" in status
