@@ -26,7 +26,7 @@ from adjudicator.rulesets.mare_nostrum.components import (
     Piece,
     ProvinceId,
 )
-from adjudicator.rulesets.mare_nostrum.geography import sea_chain_reach
+from adjudicator.rulesets.mare_nostrum.geography import borders_held
 from adjudicator.rulesets.mare_nostrum.orders import Build, Buy, CardCount, Exchange, Keep, Order
 from adjudicator.rulesets.mare_nostrum.payment import CardSet, plan_payment, set_problem
 from adjudicator.rulesets.mare_nostrum.working import Working
@@ -155,9 +155,7 @@ def _influence_problem(w: Working, board: Board, civ: Civ, pid: ProvinceId) -> s
             return f"R8.7: {name} is a capital and can never be converted"
     if w.has(civ, "Lighthouse"):
         return None
-    held = w.held.get(civ, ())
-    chain = [sid for sid, t in w.seas.items() if t[civ] > 0]
-    if any(pid in board.provinces[h].land or pid in sea_chain_reach(board, h, chain) for h in held):
+    if borders_held(board, w.held.get(civ, ()), [sid for sid, t in w.seas.items() if t[civ] > 0], pid):
         return None
     return f"R6.4: {name} does not border a province you held at the start of the turn"
 

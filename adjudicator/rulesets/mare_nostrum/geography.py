@@ -28,13 +28,8 @@ def sea_chain_reach(board: Board, start: ProvinceId, chain: Iterable[SeaId]) -> 
     return frozenset(p for sea in seen for p in board.coasts(sea)) - {start}
 
 
-def neighbours(board: Board, position: Position, civ: Civ, province: ProvinceId) -> frozenset[ProvinceId]:
-    """Provinces adjacent to `province` for `civ`: by land, or joined by a trireme chain (R7.3)."""
-    by_land = frozenset(board.provinces[province].land)
-    return by_land | sea_chain_reach(board, province, seas_with_triremes(position, civ))
-
-
-def borders_held_province(board: Board, position: Position, civ: Civ, target: ProvinceId) -> bool:
-    """R6.4: `target` borders a province where `civ` has influence in `position`."""
-    held = [pid for pid, p in position.provinces.items() if p.influence == civ]
-    return any(target in neighbours(board, position, civ, pid) for pid in held)
+def borders_held(board: Board, held: Iterable[ProvinceId], chain: Iterable[SeaId], target: ProvinceId) -> bool:
+    """R6.4: `target` borders one of the `held` provinces by land, or along a chain of the
+    player's triremes (`chain`: the seas holding one), which R7.3 makes adjacent too."""
+    seas = frozenset(chain)
+    return any(target in board.provinces[h].land or target in sea_chain_reach(board, h, seas) for h in held)

@@ -15,7 +15,7 @@ from adjudicator.rulesets.mare_nostrum.components import (
     ProvinceId,
     Role,
 )
-from adjudicator.rulesets.mare_nostrum.geography import borders_held_province
+from adjudicator.rulesets.mare_nostrum.geography import borders_held, seas_with_triremes
 from adjudicator.rulesets.mare_nostrum.orders import Build as BuildOrder
 from adjudicator.rulesets.mare_nostrum.orders import (
     Buy,
@@ -113,7 +113,8 @@ def check_influence(c: Context, province: ProvinceId) -> None:
             raise c.refuse("R8.7", f"{name} is {state.influence}'s capital and can never be converted")
     if "Lighthouse" in c.bought or "Lighthouse" in c.position.players[c.civ].cards:
         return
-    if not borders_held_province(c.board, c.position, c.civ, province):
+    held = c.position.held_at_turn_start(c.civ)
+    if not borders_held(c.board, held, seas_with_triremes(c.position, c.civ), province):
         raise c.refuse(
             "R6.4",
             f"influence in {name} must border (by land or along your triremes) "
