@@ -30,7 +30,6 @@ class PhaseResult:
     label: str
     events: tuple[Event, ...]
     record: DiceRecord
-    orders: dict[str, list[tuple[int, str]]]  # civ -> (line, canonical text) of each order that counted
     next_label: str
 
 
@@ -109,7 +108,7 @@ def adjudicate(
         game.position = position
         game.phase_number += 1
         game.write_snapshot()
-        result = PhaseResult(slug, label, tuple(events), record, texts, game.phase_info.label)
+        result = PhaseResult(slug, label, tuple(events), record, game.phase_info.label)
         write_phase_reports(game, load_record(game, slug))
         durations = game.settings.schedule.durations or {}
         if game.phase_info.phase in durations:

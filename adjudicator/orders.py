@@ -92,14 +92,6 @@ class Submission(Generic[OrderT]):
     set_aside: tuple[SetAside, ...] = ()
     header_problems: tuple[OrderLine[OrderT], ...] = field(default=())
 
-    @property
-    def problems(self) -> tuple[OrderLine[OrderT], ...]:
-        return self.header_problems + tuple(line for line in self.lines if not line.ok)
-
-    @property
-    def orders(self) -> tuple[OrderT, ...]:
-        return tuple(line.order for line in self.lines if line.ok and line.order is not None)
-
 
 def split_pieces(text: str) -> tuple[list[Piece], list[SetAside]]:
     """Cut text into order pieces; every other line is kept with the reason it was skipped."""

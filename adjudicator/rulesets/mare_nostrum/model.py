@@ -80,9 +80,6 @@ class Position:
         """The civilizations that have a player (not neutral)."""
         return tuple(c for c, p in self.players.items() if not p.neutral)
 
-    def role_of(self, civ: Civ) -> tuple[Role, ...]:
-        return tuple(role for role, holder in self.roles.items() if holder == civ)
-
     def owner_of(self, card: str) -> Civ | None:
         for civ, player in self.players.items():
             if card in player.cards:
