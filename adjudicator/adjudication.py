@@ -21,7 +21,7 @@ from adjudicator.orders import OrderLine, parse_submission
 from adjudicator.phase_reports import load_record, write_phase_reports
 from adjudicator.schedule import utc_now
 from adjudicator.storage import game_lock, read_toml, without_none, write_toml_atomic
-from adjudicator.submissions import SubmissionError, check_submission, order_files, submitted
+from adjudicator.submissions import CheckedSubmission, order_files, submitted
 
 
 @dataclass(frozen=True, slots=True)
@@ -33,18 +33,15 @@ class PhaseResult:
     next_label: str
 
 
-def orders_on_file(game: Game) -> dict[str, list[OrderLine[Any]]]:
-    """Each player's accepted order lines for this phase, checked again against the position."""
-    return {
-        civ: _accepted(game, game.position, civ, path.read_text(encoding="utf-8"))
-        for civ, path in order_files(game).items()
-    }
-
-
-def _accepted(game: Game, position: Any, civ: str, text: str) -> list[OrderLine[Any]]:
+def _checked(game: Game, position: Any, civ: str, text: str) -> CheckedSubmission:
+    """A player's orders parsed and checked against `position`, once for all uses."""
     submission = parse_submission(text, game.parser, game.ruleset.is_order)
     lines = game.ruleset.validate(game.board, position, civ, submission.lines)
-    return [line for line in lines if line.ok and line.order is not None]
+    return CheckedSubmission(game.settings.id, game.phase_info.label, civ, submission, tuple(lines))
+
+
+def _accepted(checked: CheckedSubmission) -> list[OrderLine[Any]]:
+    return [line for line in checked.lines if line.ok and line.order is not None]
 
 
 def _text_at_lines(lines: Sequence[Sequence[Any]]) -> str:
@@ -93,7 +90,11 @@ def adjudicate(
         if read_toml(game.directory.state_file).get("dice", {}).get("phase_number") != game.phase_number:
             raise UsageError("another adjudicator process has just resolved this phase; see 'adjudicator status'")
         check_ready(game, force, now or datetime.now(UTC))
-        orders = orders_on_file(game)
+        checked = {
+            civ: _checked(game, game.position, civ, path.read_text(encoding="utf-8"))
+            for civ, path in order_files(game).items()
+        }
+        orders = {civ: _accepted(submission) for civ, submission in checked.items()}
         dice = _dice(game, dice_values)
         stepwise = game.settings.mode == "stepwise"
         given = {civ: [line.order for line in lines] for civ, lines in orders.items()}
@@ -104,7 +105,7 @@ def adjudicate(
             record = DiceRecord(game.phase_number, DiceSource.EXTERNAL, "", tuple(dice.rolls))
         texts = {civ: [(ln.number, game.ruleset.order_text(ln.order)) for ln in lines] for civ, lines in orders.items()}
         slug, label = game.slug, game.phase_info.label
-        _write_result(game, slug, events, record, texts, receipts(game))
+        _write_result(game, slug, events, record, texts, _receipts(checked))
         game.position = position
         game.phase_number += 1
         game.write_snapshot()
@@ -120,20 +121,12 @@ def adjudicate(
 RECEIPTS = "receipts.toml"
 
 
-def receipts(game: Game) -> dict[str, list[dict[str, Any]]]:
+def _receipts(checked: dict[str, CheckedSubmission]) -> dict[str, list[dict[str, Any]]]:
     """Every line of every player's orders on file with what became of it, for his report."""
-    found: dict[str, list[dict[str, Any]]] = {}
-    for civ, path in order_files(game).items():
-        try:
-            checked = check_submission(game, path.read_text(encoding="utf-8"), civ)
-        except SubmissionError as error:
-            found[civ] = [{"number": 0, "text": "", "status": "ERROR", "message": str(error)}]
-            continue
-        found[civ] = [
-            {"number": row.number, "text": row.text, "status": row.status, "message": row.message}
-            for row in checked.echo
-        ]
-    return found
+    return {
+        civ: [{"number": r.number, "text": r.text, "status": r.status, "message": r.message} for r in c.echo]
+        for civ, c in checked.items()
+    }
 
 
 def _write_result(
@@ -188,7 +181,7 @@ def _stored_dice(game: Game, data: dict[str, Any]) -> ChainDice | ScriptedDice:
 
 def _stored_orders(game: Game, position: Any, data: dict[str, Any]) -> dict[str, list[Any]]:
     return {
-        civ: [line.order for line in _accepted(game, position, civ, _text_at_lines(lines))]
+        civ: [line.order for line in _accepted(_checked(game, position, civ, _text_at_lines(lines)))]
         for civ, lines in data.get("orders", {}).items()
     }
 
