@@ -18,7 +18,7 @@ from adjudicator.errors import UsageError
 from adjudicator.events import Event
 from adjudicator.game import Game, dice_record_from_data, dice_record_to_data
 from adjudicator.orders import OrderLine, parse_submission
-from adjudicator.phase_reports import load_record, write_phase_reports
+from adjudicator.phase_reports import PhaseReports, load_record
 from adjudicator.schedule import utc_now
 from adjudicator.storage import game_lock, read_toml, without_none, write_toml_atomic
 from adjudicator.submissions import CheckedSubmission, order_files, submitted
@@ -110,7 +110,7 @@ def adjudicate(
         game.phase_number += 1
         game.write_snapshot()
         result = PhaseResult(slug, label, tuple(events), record, game.phase_info.label)
-        write_phase_reports(game, load_record(game, slug))
+        PhaseReports(game, load_record(game, slug)).write()
         durations = game.settings.schedule.durations or {}
         if game.phase_info.phase in durations:
             game.set_deadline(utc_now() + durations[game.phase_info.phase])

@@ -201,13 +201,13 @@ def adjudicate_phase(path: Path, dice: str | None, force: bool) -> Outcome:
 
 def show_report(path: Path, phase: str | None, fmt: str, power: str | None) -> Outcome:
     """A report of an adjudicated phase: the public one in a format, or a player's private one."""
-    from adjudicator.phase_reports import load_record, render_private, render_public
+    from adjudicator.phase_reports import PhaseReports, load_record
 
     game = Game.load(path)
-    record = load_record(game, phase)
+    reports = PhaseReports(game, load_record(game, phase))
     if power is not None:
-        return Outcome(render_private(game, record, game.find_player_civ(power)))
-    return Outcome(render_public(game, record, fmt))
+        return Outcome(reports.private(game.find_player_civ(power)))
+    return Outcome(reports.public(fmt))
 
 
 def collect_mail(path: Path, imap: bool, folder: Path | None) -> Outcome:

@@ -8,7 +8,7 @@ from adjudicator.fields import Fields
 from adjudicator.game import Game
 from adjudicator.intake.collect import game_settings, moderator_address, smtp_settings
 from adjudicator.mailer import make_message, queue, send_queued
-from adjudicator.phase_reports import load_record, render_private, render_public
+from adjudicator.phase_reports import PhaseReports, load_record
 from adjudicator.reports import Renderer
 from adjudicator.submissions import submitted
 
@@ -18,6 +18,7 @@ DRY_RUN_FOLDER = "dry-run"
 def report_messages(game: Game) -> list[EmailMessage]:
     """Each player's private report to his address, and the public report to the list."""
     record = load_record(game)
+    reports = PhaseReports(game, record)
     sender, tag = moderator_address(game), f"[{game.settings.id}]"
     label = f"T{record.before['turn']} {record.before['phase']}"
     messages = []
@@ -30,7 +31,7 @@ def report_messages(game: Game) -> list[EmailMessage]:
                     to=player.email,
                     to_name=player.name,
                     subject=f"{tag} {label}: your report, {player.civ}",
-                    body=render_private(game, record, player.civ),
+                    body=reports.private(player.civ),
                 )
             )
     settings = smtp_settings(game.directory.game_file, _smtp_fields(game))
@@ -42,7 +43,7 @@ def report_messages(game: Game) -> list[EmailMessage]:
                 to=settings.list_address,
                 to_name="",
                 subject=f"{tag} {label}: the report",
-                body=render_public(game, record, "txt"),
+                body=reports.public("txt"),
             )
         )
     return messages

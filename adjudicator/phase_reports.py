@@ -8,9 +8,12 @@ form for the next phase. Nothing here knows a game rule: the ruleset's templates
 
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
+
+from markupsafe import Markup
 
 from adjudicator.errors import UsageError
 from adjudicator.game import Game
@@ -79,72 +82,73 @@ def _complete(game: Game, stored: dict[str, Any]) -> dict[str, Any]:
     return game.ruleset.position_to_data(game.ruleset.position_from_data(game.board, stored))
 
 
-def _context(game: Game, record: PhaseRecord) -> dict[str, Any]:
-    after = game.ruleset.position_from_data(game.board, record.after)
-    names = {p.civ: p.name for p in game.settings.players}
-    due = game.ruleset.due(after, game.settings.mode == "stepwise")
-    current = record.after == _complete(game, game.state_data())
-    deadline = game.deadline()
-    shown = game.settings.schedule.local(deadline) if deadline and current else ""
-    return {
-        "title": f"{game.settings.id}: T{record.before['turn']} {record.before['phase']}",
-        "game": {"id": game.settings.id, "title": game.ruleset.title},
-        "phase": {
-            "number": record.number,
-            "turn": record.before["turn"],
-            "name": record.before["phase"],
-            "step": record.before.get("step"),
-        },
-        "phase_number": record.number,
-        "events": record.events,
-        "state": record.after,
-        "winner": record.after.get("winner"),
-        "next": {
-            "label": f"T{record.after['turn']} {record.after['phase']}",
-            "step": record.after.get("step"),
-            "due": list(due),
-            "deadline": shown,
-        },
-        "dice": record.dice,
-        "commitment": game.settings.commitment,
-        "map_svg": "",
-        **game.ruleset.report_data(game.board, record.after, names),
-    }
+class PhaseReports:
+    """The reports of one adjudicated phase. What they share (the position after the phase,
+    the ruleset's report data, the map) is gathered once, however many are rendered."""
 
+    def __init__(self, game: Game, record: PhaseRecord) -> None:
+        self.game = game
+        self.record = record
+        self.renderer = Renderer(game.ruleset.name)
 
-def render_map(game: Game, record: PhaseRecord) -> str:
-    return Renderer(game.ruleset.name).render("map.svg.j2", **_context(game, record))
+    @functools.cached_property
+    def context(self) -> dict[str, Any]:
+        game, record = self.game, self.record
+        after = game.ruleset.position_from_data(game.board, record.after)
+        names = {p.civ: p.name for p in game.settings.players}
+        due = game.ruleset.due(after, game.settings.mode == "stepwise")
+        current = record.number + 1 == game.phase_number  # the phase now open follows this one
+        deadline = game.deadline()
+        shown = game.settings.schedule.local(deadline) if deadline and current else ""
+        return {
+            "title": f"{game.settings.id}: T{record.before['turn']} {record.before['phase']}",
+            "game": {"id": game.settings.id, "title": game.ruleset.title},
+            "phase": {
+                "number": record.number,
+                "turn": record.before["turn"],
+                "name": record.before["phase"],
+                "step": record.before.get("step"),
+            },
+            "phase_number": record.number,
+            "events": record.events,
+            "state": record.after,
+            "winner": record.after.get("winner"),
+            "next": {
+                "label": f"T{record.after['turn']} {record.after['phase']}",
+                "step": record.after.get("step"),
+                "due": list(due),
+                "deadline": shown,
+            },
+            "dice": record.dice,
+            "commitment": game.settings.commitment,
+            "map_svg": "",
+            **game.ruleset.report_data(game.board, record.after, names),
+        }
 
+    @functools.cached_property
+    def map_svg(self) -> Markup:
+        return self.renderer.render_markup("map.svg.j2", **self.context)
 
-def render_public(game: Game, record: PhaseRecord, fmt: str) -> str:
-    if fmt not in FORMATS:
-        raise UsageError(f"'{fmt}' is not a report format; use {', '.join(FORMATS)}")
-    renderer = Renderer(game.ruleset.name)
-    context = _context(game, record)
-    if fmt == "html":
-        context["map_svg"] = renderer.render_markup("map.svg.j2", **context)
-    return renderer.render(f"public.{fmt}.j2", **context)
+    def public(self, fmt: str) -> str:
+        if fmt not in FORMATS:
+            raise UsageError(f"'{fmt}' is not a report format; use {', '.join(FORMATS)}")
+        context = {**self.context, "map_svg": self.map_svg} if fmt == "html" else self.context
+        return self.renderer.render(f"public.{fmt}.j2", **context)
 
+    def private(self, civ: str) -> str:
+        players = self.record.after["players"]
+        if civ not in players:
+            raise UsageError(f"{civ} is not a player of this game")
+        receipt = self.record.receipts.get(civ, [])
+        return self.renderer.render("private.txt.j2", civ=civ, player=players[civ], receipt=receipt, **self.context)
 
-def render_private(game: Game, record: PhaseRecord, civ: str) -> str:
-    if civ not in game.playing() and civ not in record.after["players"]:
-        raise UsageError(f"{civ} is not a player of this game")
-    context = _context(game, record)
-    return Renderer(game.ruleset.name).render(
-        "private.txt.j2", civ=civ, player=record.after["players"][civ], receipt=record.receipts.get(civ, []), **context
-    )
-
-
-def write_phase_reports(game: Game, record: PhaseRecord) -> list[Path]:
-    """reports/<slug>/: public.{txt,md,bbcode,html}, map.svg, and <Civ>.txt per player."""
-    folder = game.directory.reports / record.slug
-    written = []
-    for fmt in FORMATS:
-        written.append(folder / f"public.{fmt}")
-        write_text_atomic(written[-1], render_public(game, record, fmt))
-    written.append(folder / "map.svg")
-    write_text_atomic(written[-1], render_map(game, record))
-    for civ in game.ruleset.playing(game.ruleset.position_from_data(game.board, record.before)):
-        written.append(folder / f"{civ}.txt")
-        write_text_atomic(written[-1], render_private(game, record, civ))
-    return written
+    def write(self) -> list[Path]:
+        """reports/<slug>/: public.{txt,md,bbcode,html}, map.svg, and <Civ>.txt per player."""
+        folder = self.game.directory.reports / self.record.slug
+        pages = {f"public.{fmt}": self.public(fmt) for fmt in FORMATS}
+        pages["map.svg"] = str(self.map_svg)
+        before = self.game.ruleset.position_from_data(self.game.board, self.record.before)
+        pages |= {f"{civ}.txt": self.private(civ) for civ in self.game.ruleset.playing(before)}
+        for name, text in pages.items():
+            write_text_atomic(folder / name, text)
+        return [folder / name for name in pages]
