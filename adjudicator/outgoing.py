@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from email.message import EmailMessage
 
-from adjudicator.fields import Fields
 from adjudicator.game import Game
 from adjudicator.intake.collect import game_settings, moderator_address, smtp_settings
 from adjudicator.mailer import make_message, queue, send_queued
@@ -34,7 +33,7 @@ def report_messages(game: Game) -> list[EmailMessage]:
                     body=reports.private(player.civ),
                 )
             )
-    settings = smtp_settings(game.directory.game_file, _smtp_fields(game))
+    settings = smtp_settings(game.directory.game_file, game_settings(game, "delivery.smtp"))
     if settings is not None and settings.list_address:
         messages.append(
             make_message(
@@ -80,10 +79,6 @@ def reminder_messages(game: Game) -> list[EmailMessage]:
     return messages
 
 
-def _smtp_fields(game: Game) -> Fields | None:
-    return game_settings(game, "delivery.smtp")
-
-
 def deliver(game: Game, messages: list[EmailMessage], label: str, dry_run: bool) -> str:
     """Queue in outbox/ (or outbox/dry-run/ only), then send when [delivery.smtp] is set."""
     if not messages:
@@ -93,7 +88,7 @@ def deliver(game: Game, messages: list[EmailMessage], label: str, dry_run: bool)
         paths = queue(outbox / DRY_RUN_FOLDER, messages, label)
         return f"{len(paths)} mail(s) written to {paths[0].parent} (dry run: nothing sent)"
     paths = queue(outbox, messages, label)
-    settings = smtp_settings(game.directory.game_file, _smtp_fields(game))
+    settings = smtp_settings(game.directory.game_file, game_settings(game, "delivery.smtp"))
     if settings is None:
         return f"{len(paths)} mail(s) written to {outbox}; add [delivery.smtp] to game.toml to have them sent"
     pending = sorted(outbox.glob("*.eml"))
