@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any
 
+from adjudicator.crashlog import one_line, write_crash_log
 from adjudicator.dice import ChainDice, DiceRecord, DiceSource, ScriptedDice, seed_for
 from adjudicator.errors import UsageError
 from adjudicator.events import Event
@@ -31,6 +32,7 @@ class PhaseResult:
     events: tuple[Event, ...]
     record: DiceRecord
     next_label: str
+    report_problem: str = ""  # why the reports could not be rendered (the phase is resolved anyway)
 
 
 def _checked(game: Game, position: Any, civ: str, text: str) -> CheckedSubmission:
@@ -77,8 +79,26 @@ def check_ready(game: Game, force: bool, now: datetime) -> None:
     )
 
 
+def _check_unchanged(game: Game, started: float | None) -> None:
+    """Under the lock: the position is still the one this command loaded, and (when the
+    caller says when the moderator ran it) nobody changed it since. Two `adjudicate` typed
+    at once must resolve one phase, not two, whichever of them loads the game first."""
+    state = game.directory.state_file
+    if read_toml(state).get("dice", {}).get("phase_number") != game.phase_number or (
+        started is not None and state.stat().st_mtime > started
+    ):
+        raise UsageError(
+            "another adjudicator process has just changed this game (it resolved or rolled back a phase "
+            "after this command started); see 'adjudicator status', and run it again if you meant the next phase"
+        )
+
+
 def adjudicate(
-    game: Game, dice_values: Sequence[int] | None = None, force: bool = False, now: datetime | None = None
+    game: Game,
+    dice_values: Sequence[int] | None = None,
+    force: bool = False,
+    now: datetime | None = None,
+    started: float | None = None,
 ) -> PhaseResult:
     """Resolve the current phase and open the next one.
 
@@ -87,8 +107,7 @@ def adjudicate(
     state.toml leaves the phase open, and running `adjudicate` again redoes it identically
     (the dice come from the phase number); a crash after it leaves the phase complete."""
     with game_lock(game.directory):
-        if read_toml(game.directory.state_file).get("dice", {}).get("phase_number") != game.phase_number:
-            raise UsageError("another adjudicator process has just resolved this phase; see 'adjudicator status'")
+        _check_unchanged(game, started)
         check_ready(game, force, now or datetime.now(UTC))
         checked = {
             civ: _checked(game, game.position, civ, path.read_text(encoding="utf-8"))
@@ -109,13 +128,25 @@ def adjudicate(
         game.position = position
         game.phase_number += 1
         game.write_snapshot()
-        result = PhaseResult(slug, label, tuple(events), record, game.phase_info.label)
-        PhaseReports(game, load_record(game, slug)).write()
+        reports = PhaseReports(game, load_record(game, slug))
+        pages, problem = _render_reports(game, reports)
+        reports.write(pages)
+        result = PhaseResult(slug, label, tuple(events), record, game.phase_info.label, problem)
         durations = game.settings.schedule.durations or {}
         if game.phase_info.phase in durations:
             game.set_deadline(utc_now() + durations[game.phase_info.phase])
         game.write_state()
         return result
+
+
+def _render_reports(game: Game, reports: PhaseReports) -> tuple[dict[str, str], str]:
+    """The phase's reports, or none and the reason: a fault in a report must never keep a
+    game from going on, so it is logged for whoever fixes it, and the phase resolves."""
+    try:
+        return reports.pages(), ""
+    except Exception as error:
+        log = write_crash_log(game.directory.root, error)
+        return {}, f"internal error: {one_line(error)}; details in {log}"
 
 
 RECEIPTS = "receipts.toml"

@@ -33,8 +33,12 @@ PowerOption = Annotated[str | None, typer.Option("--power", "-p", help="Whose or
 RulesetOption = Annotated[str, typer.Option("--ruleset", help="The ruleset of the board.")]
 
 
+INTERNAL_ERROR_EXIT = 3  # a bug, as opposed to 1: the moderator asked for something that cannot be done
+
+
 def _friendly(command: Callable[P, Outcome]) -> Callable[P, None]:
-    """Print the outcome; turn our errors into one line on stderr and exit code 1."""
+    """Print the outcome; turn our errors into one line on stderr and exit code 1, and any
+    other error (a bug) into one line naming a log file with the details, and exit code 3."""
 
     @functools.wraps(command)
     def run(*args: P.args, **kwargs: P.kwargs) -> None:
@@ -43,15 +47,36 @@ def _friendly(command: Callable[P, Outcome]) -> Callable[P, None]:
         try:
             outcome = command(*args, **kwargs)
         except AdjudicatorError as error:
-            from rich.console import Console
-
-            Console(stderr=True, soft_wrap=True, highlight=False).print(f"error: {error}", markup=False)
+            _print_error(f"error: {error}")
             raise typer.Exit(1) from None
+        except Exception as error:
+            from adjudicator.crashlog import one_line, write_crash_log
+
+            directory = kwargs.get("directory")
+            log = write_crash_log(directory if isinstance(directory, Path) else None, error)
+            _print_error(f"internal error: {one_line(error)}; details in {log}")
+            raise typer.Exit(INTERNAL_ERROR_EXIT) from None
         typer.echo(outcome.text.rstrip("\n"))
         if not outcome.ok:
             raise typer.Exit(1)
 
     return run
+
+
+def _started(context: typer.Context) -> float:
+    """When the moderator ran this command: noted by the `adjudicator` executable before its
+    imports (adjudicator/__main__.py), else now (the CLI called in-process, as tests do)."""
+    import time
+
+    root = context.find_root()
+    started = root.obj.get("started") if isinstance(root.obj, dict) else None
+    return started if isinstance(started, float) else time.time()
+
+
+def _print_error(text: str) -> None:
+    from rich.console import Console
+
+    Console(stderr=True, soft_wrap=True, highlight=False).print(text, markup=False)
 
 
 @app.command()
@@ -134,6 +159,7 @@ def submit(
 @app.command()
 @_friendly
 def adjudicate(
+    context: typer.Context,
     directory: GameDir,
     *,
     dice: Annotated[str | None, typer.Option(help="Rolls from an external dice server, in order: 6,3,2,…")] = None,
@@ -142,7 +168,7 @@ def adjudicate(
     """Resolve the current phase (or step) and write its reports."""
     from adjudicator.commands import adjudicate_phase
 
-    return adjudicate_phase(directory, dice, force)
+    return adjudicate_phase(directory, dice, force, started=_started(context))
 
 
 @app.command()

@@ -189,13 +189,21 @@ def demo(path: Path | None) -> Outcome:
     return Outcome("\n".join(shown))
 
 
-def adjudicate_phase(path: Path, dice: str | None, force: bool) -> Outcome:
+def adjudicate_phase(path: Path, dice: str | None, force: bool, started: float | None = None) -> Outcome:
+    """`started`: when the moderator ran the command; a phase resolved by another command
+    since then is not followed by a second one (two `adjudicate` typed at once)."""
     from adjudicator.adjudication import adjudicate
     from adjudicator.dice import parse_dice_list
 
     game = Game.load(path)
-    result = adjudicate(game, parse_dice_list(dice) if dice is not None else None, force)
+    result = adjudicate(game, parse_dice_list(dice) if dice is not None else None, force, started=started)
     report = game.directory.reports / result.slug / "public.txt"
+    if result.report_problem:
+        return Outcome(
+            f"{result.label} is resolved and {result.next_label} is open, but its reports could not be made "
+            f"({result.report_problem}); 'adjudicator report' and 'send' make them again once that is fixed",
+            ok=False,
+        )
     return Outcome(report.read_text(encoding="utf-8") + f"\nReports: {report.parent}")
 
 

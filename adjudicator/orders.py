@@ -48,7 +48,13 @@ class PhaseHeader:
     phase: str
 
 
-Header = GameHeader | PowerHeader | PasswordHeader | PhaseHeader
+@dataclass(frozen=True, slots=True)
+class NoOrdersHeader:
+    """`no orders`: the player means to send nothing, which is not the same as a mail that
+    lost its orders on the way (an empty text is refused, so it never replaces real ones)."""
+
+
+Header = GameHeader | PowerHeader | PasswordHeader | PhaseHeader | NoOrdersHeader
 
 
 @dataclass(frozen=True, slots=True)
@@ -70,12 +76,14 @@ class SetAside:
 
 @dataclass(frozen=True, slots=True)
 class OrderLine(Generic[OrderT]):
-    """An order line's fate: the order it became, or the problem that stopped it."""
+    """An order line's fate: the order it became, or the problem that stopped it. An accepted
+    line may carry a note for the receipt: what else must happen first for it to work."""
 
     number: int
     text: str
     order: OrderT | None = None
     problem: Problem | None = None
+    note: str = ""
 
     @property
     def ok(self) -> bool:
@@ -91,6 +99,7 @@ class Submission(Generic[OrderT]):
     lines: tuple[OrderLine[OrderT], ...] = ()
     set_aside: tuple[SetAside, ...] = ()
     header_problems: tuple[OrderLine[OrderT], ...] = field(default=())
+    no_orders: bool = False
 
 
 def split_pieces(text: str) -> tuple[list[Piece], list[SetAside]]:
@@ -136,6 +145,9 @@ class HeaderTransformer(Transformer[Token, Header]):
     def phase_header(self, turn: Token, phase: str) -> PhaseHeader:
         match = _TURN.search(str(turn))
         return PhaseHeader(int(match.group()) if match else 0, phase.lower())
+
+    def no_orders_header(self) -> NoOrdersHeader:
+        return NoOrdersHeader()
 
 
 class OrderParser(Generic[OrderT]):
@@ -196,7 +208,7 @@ def parse_submission(text: str, parser: OrderParser[OrderT], is_order: Callable[
             piece = Piece(piece.number, redact_passwords(piece.text))
         if isinstance(result, OrderSyntaxError):
             lines.append(OrderLine(piece.number, piece.text, problem=result))
-        elif isinstance(result, GameHeader | PowerHeader | PasswordHeader | PhaseHeader):
+        elif isinstance(result, GameHeader | PowerHeader | PasswordHeader | PhaseHeader | NoOrdersHeader):
             if type(result) in headers and headers[type(result)] != result:
                 header_problems.append(
                     OrderLine(
@@ -225,6 +237,7 @@ def parse_submission(text: str, parser: OrderParser[OrderT], is_order: Callable[
         lines=tuple(lines),
         set_aside=tuple(sorted(aside, key=lambda s: s.number)),
         header_problems=tuple(header_problems),
+        no_orders=NoOrdersHeader in headers,
     )
 
 

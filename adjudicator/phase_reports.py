@@ -142,13 +142,18 @@ class PhaseReports:
         receipt = self.record.receipts.get(civ, [])
         return self.renderer.render("private.txt.j2", civ=civ, player=players[civ], receipt=receipt, **self.context)
 
-    def write(self) -> list[Path]:
-        """reports/<slug>/: public.{txt,md,bbcode,html}, map.svg, and <Civ>.txt per player."""
-        folder = self.game.directory.reports / self.record.slug
+    def pages(self) -> dict[str, str]:
+        """Every report by file name: public.{txt,md,bbcode,html}, map.svg, <Civ>.txt."""
         pages = {f"public.{fmt}": self.public(fmt) for fmt in FORMATS}
         pages["map.svg"] = str(self.map_svg)
         before = self.game.ruleset.position_from_data(self.game.board, self.record.before)
         pages |= {f"{civ}.txt": self.private(civ) for civ in self.game.ruleset.playing(before)}
+        return pages
+
+    def write(self, pages: dict[str, str] | None = None) -> list[Path]:
+        """reports/<slug>/: the pages, rendered now unless given."""
+        folder = self.game.directory.reports / self.record.slug
+        pages = self.pages() if pages is None else pages
         for name, text in pages.items():
             write_text_atomic(folder / name, text)
         return [folder / name for name in pages]

@@ -73,6 +73,7 @@ def check_submission(game: Game, text: str, power: str | None = None) -> Checked
     submission = parse_submission(text, game.parser, game.ruleset.is_order)
     civ = _power(game, submission, power)
     _check_guards(game, submission)
+    _check_not_empty(submission)
     lines = game.ruleset.validate(game.board, game.position, civ, submission.lines)
     return CheckedSubmission(game.settings.id, game.phase_info.label, civ, submission, tuple(lines))
 
@@ -97,6 +98,21 @@ def _check_guards(game: Game, submission: Submission[Any]) -> None:
         raise SubmissionError(
             f"these orders are for T{guard.turn} {guard.phase}, but the game is at {info.label}; "
             "remove the 'phase' line or send orders for the current phase"
+        )
+
+
+def _check_not_empty(submission: Submission[Any]) -> None:
+    """A text without a single order line is far likelier a mail that lost its orders on the
+    way than a player who means to withdraw them: refuse it, and say how to withdraw."""
+    if submission.no_orders and submission.lines:
+        raise SubmissionError(
+            f"the text says 'no orders' but also gives {len(submission.lines)} order line(s); "
+            "send the orders, or 'no orders' alone"
+        )
+    if not submission.lines and not submission.no_orders:
+        raise SubmissionError(
+            "the text holds no order lines, so nothing was stored and any orders already on file stand; "
+            "to withdraw them, send the line 'no orders'"
         )
 
 

@@ -8,15 +8,23 @@ from dataclasses import dataclass, field
 from email.message import EmailMessage
 from pathlib import Path
 
-from adjudicator.errors import DataError, GameFileError, UsageError
+from adjudicator.errors import AdjudicatorError, DataError, GameFileError, UsageError
 from adjudicator.fields import Fields
 from adjudicator.game import Game
 from adjudicator.intake.imap import ImapSettings, Mailbox
 from adjudicator.intake.mail import MailRejected, message_key, parse_mail
-from adjudicator.intake.receive import Outcome, already_done, current_orders_text, keep_raw, receive
+from adjudicator.intake.receive import (
+    Outcome,
+    already_done,
+    current_orders_text,
+    inbox_paths,
+    keep_raw,
+    receive,
+)
 from adjudicator.mailer import DeliveryError, SmtpSettings, make_message, queue, send_queued
 from adjudicator.orders import parse_submission
 from adjudicator.reports import Renderer
+from adjudicator.settings_check import check_intake_file
 from adjudicator.storage import GameDirectory, game_lock, read_toml, write_bytes_atomic, write_toml_atomic
 from adjudicator.submissions import check_submission, store_submission
 
@@ -54,6 +62,8 @@ def _settings(root: Path, table: str, games: dict[str, Game]) -> Fields | None:
     path = root / "game.toml" if len(games) == 1 and (root / "game.toml").exists() else root / ROOT_SETTINGS
     if not path.exists():
         return None
+    if path.name == ROOT_SETTINGS:
+        check_intake_file(path)
     section, _, name = table.partition(".")
     data = read_toml(path).get(section, {}).get(name)
     return Fields(data, table) if isinstance(data, dict) else None
@@ -166,17 +176,30 @@ def _take_text(games: dict[str, Game], path: Path, report: CollectReport) -> Non
         return
     key = message_key(text.encode(), "")
     if already_done(game.directory.inbox, key):
-        report.lines.append(f"{path.name}: already collected")
+        status = read_toml(inbox_paths(game.directory.inbox, key)[1]).get("status", "")
+        report.lines.append(f"{path.name}: already collected ({status})")
         return
     with game_lock(game.directory):
-        keep_raw(game.directory.inbox, text.encode(), key)
-        checked = check_submission(game, text, None)
+        keep_raw(game.directory.inbox, text.encode(), key)  # kept before anything can go wrong
+        try:
+            checked = check_submission(game, text, None)
+        except AdjudicatorError as error:
+            # One bad post never stops the others; the moderator fixes it (a changed file is
+            # collected anew) or enters the orders with `submit`.
+            _record_post(game, key, path, "rejected", None, str(error))
+            report.lines.append(f"{path.name}: not used: {error}")
+            report.problems.append(f"{game.settings.id}: {path.name} was not used: {error}")
+            return
         store_submission(game, checked, text, source=f"file {path.name}")
-        write_toml_atomic(
-            game.directory.inbox / f"{key}.toml",
-            {"status": "accepted", "power": checked.power, "source": path.name, "phase": game.slug},
-        )
+        _record_post(game, key, path, "accepted", checked.power, "")
     report.lines.append(f"{path.name}: {checked.power}: {checked.accepted} orders, {checked.errors} errors")
+
+
+def _record_post(game: Game, key: str, path: Path, status: str, power: str | None, reason: str) -> None:
+    write_toml_atomic(
+        inbox_paths(game.directory.inbox, key)[1],
+        {"status": status, "from": f"file {path.name}", "power": power or "", "phase": game.slug, "reason": reason},
+    )
 
 
 def _describe(game: Game, outcome: Outcome) -> str:

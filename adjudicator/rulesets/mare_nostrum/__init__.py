@@ -13,7 +13,7 @@ from adjudicator.names import Match
 from adjudicator.orders import OrderLine
 from adjudicator.rulesets import BoardResource, PhaseInfo
 from adjudicator.rulesets.mare_nostrum.board import Board, parse_board
-from adjudicator.rulesets.mare_nostrum.components import PLAYER_COUNTS, Civ, Phase
+from adjudicator.rulesets.mare_nostrum.components import PLAYER_COUNTS, Civ
 from adjudicator.rulesets.mare_nostrum.engine import LEADER, resolve_phase
 from adjudicator.rulesets.mare_nostrum.model import Position
 from adjudicator.rulesets.mare_nostrum.options import parse_options
@@ -77,7 +77,7 @@ class MareNostrum:
         return position.playing
 
     def due(self, position: Position, stepwise: bool) -> tuple[str, ...]:
-        if not stepwise or position.phase is Phase.TRADE:
+        if not stepwise or position.phase not in LEADER:  # simultaneous phases: trade, setup
             return position.playing
         if position.step is not None:
             return (position.step,)

@@ -5,10 +5,11 @@ its number of cards. Given a hand and the costs of a purchase list, `plan_paymen
 that pay the longest possible prefix of the list, exactly (not greedily).
 
 Overpaying never helps, so a cost c is paid by exactly c tax cards or by c different
-commodities. Which purchases take tax is tried exhaustively (lists are short); whether the
-others can all be paid by distinct-commodity sets is a 0-1 matrix question (sets x
-commodities, row sums = costs, column sums <= cards held) answered by the Gale-Ryser
-condition: sorted descending, the k largest costs never exceed sum(min(held, k)).
+commodities. Which purchases take tax is tried exhaustively, counting only how many of each
+cost do (purchases of equal cost are interchangeable); whether the others can all be paid
+by distinct-commodity sets is a 0-1 matrix question (sets x commodities, row sums = costs,
+column sums <= cards held) answered by the Gale-Ryser condition: sorted descending, the k
+largest costs never exceed sum(min(held, k)).
 Among plans paying the same prefix, the one spending fewest tax cards wins, because unused
 commodities are discarded at the end of the phase while two tax cards may be kept (R6.8).
 """
@@ -77,25 +78,49 @@ def _commodity_sets(held: Mapping[str, int], costs: Sequence[int]) -> list[CardS
     return sets
 
 
+def _tax_choices(costs: Sequence[int], tax: int) -> list[tuple[int, int]]:
+    """Every way to pay some purchases with tax, as (tax spent, mask), cheapest first and,
+    at equal cost, the smallest mask first.
+
+    Purchases of equal cost are interchangeable for feasibility, so only how many of each
+    cost take tax matters, and those are the earliest of that cost (the smallest mask with
+    those counts). That keeps the choices to a few hundred however long the list is."""
+    groups: dict[int, list[int]] = {}
+    for index, cost in enumerate(costs):
+        if cost > 0:
+            groups.setdefault(cost, []).append(index)
+    values = sorted(groups)
+    choices: list[tuple[int, int]] = []
+
+    def extend(position: int, spent: int, mask: int) -> None:
+        if position == len(values):
+            choices.append((spent, mask))
+            return
+        cost, indices = values[position], groups[values[position]]
+        taken = mask
+        for count in range(len(indices) + 1):
+            if spent + count * cost > tax:
+                break
+            extend(position + 1, spent + count * cost, taken)
+            if count < len(indices):
+                taken |= 1 << indices[count]
+
+    extend(0, 0, 0)
+    return sorted(choices)
+
+
 def _plan_all(hand: Mapping[str, int], costs: Sequence[int]) -> list[CardSet] | None:
     """Sets paying every cost, spending the fewest tax cards; None if impossible."""
-    tax = hand.get(TAX, 0)
-    best: tuple[int, int] | None = None
-    for mask in range(1 << len(costs)):
-        by_tax = [i for i in range(len(costs)) if mask >> i & 1]
-        spent = sum(costs[i] for i in by_tax)
-        if spent > tax or (best is not None and spent >= best[0]):
-            continue
-        if commodities_can_pay(hand, [costs[i] for i in range(len(costs)) if not mask >> i & 1]):
-            best = (spent, mask)
-    if best is None:
+    for _spent, mask in _tax_choices(costs, hand.get(TAX, 0)):
+        others = [i for i in range(len(costs)) if not mask >> i & 1]
+        if commodities_can_pay(hand, [costs[i] for i in others]):
+            break
+    else:
         return None
-    mask = best[1]
-    others = [i for i in range(len(costs)) if not mask >> i & 1]
     commodity_sets = _commodity_sets(hand, [costs[i] for i in others])
     sets: list[CardSet] = [Counter() for _ in costs]
     for i in range(len(costs)):
-        if mask >> i & 1 and costs[i] > 0:
+        if mask >> i & 1:
             sets[i] = Counter({TAX: costs[i]})
     for i, cards in zip(others, commodity_sets, strict=True):
         sets[i] = cards
@@ -103,9 +128,24 @@ def _plan_all(hand: Mapping[str, int], costs: Sequence[int]) -> list[CardSet] | 
 
 
 def plan_payment(hand: Mapping[str, int], costs: Sequence[int]) -> list[CardSet]:
-    """Sets paying the longest payable prefix of `costs` (one set per purchase, in order)."""
-    for length in range(len(costs), 0, -1):
-        plan = _plan_all(hand, costs[:length])
-        if plan is not None:
-            return plan
-    return []
+    """Sets paying the longest payable prefix of `costs` (one set per purchase, in order).
+
+    A prefix costing more cards than the hand holds cannot be paid, and a payable prefix
+    stays payable when shortened, so the longest one is found by bisection below that bound:
+    a list of a thousand purchases costs a handful of plans, not a thousand."""
+    cards, total, bound = sum(hand.values()), 0, 0
+    for cost in costs:
+        total += cost
+        if total > cards:
+            break
+        bound += 1
+    best: list[CardSet] = []
+    low, high = 0, bound  # the prefix of length `low` is payable; longer than `high` is not
+    while low < high:
+        middle = (low + high + 1) // 2
+        plan = _plan_all(hand, costs[:middle])
+        if plan is None:
+            high = middle - 1
+        else:
+            low, best = middle, plan
+    return best

@@ -1,0 +1,223 @@
+"""Issue 11: nothing a player or moderator sends can crash, hang or fork a game.
+
+One regression test per situation the issue reproduced, each named after it. The random
+whole-game soak (tests/test_soak.py) guards the same promise more widely.
+"""
+
+from __future__ import annotations
+
+import itertools
+import random
+import time
+from collections import Counter
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from adjudicator import commands
+from adjudicator.cli import app
+from adjudicator.game import Game
+from adjudicator.phase_reports import PhaseReports
+from adjudicator.rulesets.mare_nostrum.payment import plan_payment
+from tests.conftest import player_args
+from tests.random_play import random_orders
+
+runner = CliRunner()
+THREE = ("Greece", "Babylon", "Carthage")
+
+
+def _to_build_phase(game: Game) -> Game:
+    """Adjudicate turn 1's trade with default orders: the game is at T1 build."""
+    result = runner.invoke(app, ["adjudicate", str(game.directory.root), "--force"])
+    assert result.exit_code == 0, result.output
+    game = Game.load(game.directory.root)
+    assert game.phase_info.label == "T1 build"
+    return game
+
+
+# ---- 1. a player's turn with no actions as the last event of a phase -------------------
+
+
+def test_report_renders_when_the_last_player_in_a_build_sequence_sends_nothing(
+    make_game: Callable[..., Game],
+) -> None:
+    game = _to_build_phase(make_game(THREE))
+    root = str(game.directory.root)
+    leader = game.state_data()["roles"]["political"]
+    submitted = runner.invoke(app, ["submit", root, "-", "--power", leader], input="keep 2 tax\n")
+    assert submitted.exit_code == 0, submitted.output
+    result = runner.invoke(app, ["adjudicate", root, "--force"])
+    assert result.exit_code == 0, result.output
+    after = Game.load(game.directory.root)
+    assert after.phase_info.label == "T1 military", "state.toml moved on with history"
+    folder = game.directory.reports / "002-T01-build"
+    assert {"public.txt", "public.md", "public.bbcode", "public.html", "map.svg"} <= {p.name for p in folder.iterdir()}
+
+
+def test_a_fault_in_the_reports_never_keeps_the_game_from_going_on(
+    make_game: Callable[..., Game], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    game = make_game(THREE)
+
+    def broken(self: PhaseReports) -> dict[str, str]:
+        raise RuntimeError("a template bug")
+
+    monkeypatch.setattr(PhaseReports, "pages", broken)
+    result = runner.invoke(app, ["adjudicate", str(game.directory.root), "--force"])
+    assert result.exit_code == 1
+    assert "T1 trade is resolved and T1 build is open, but its reports could not be made" in result.stdout
+    assert "internal error: RuntimeError: a template bug; details in" in result.stdout
+    assert Game.load(game.directory.root).phase_info.label == "T1 build"
+    logs = list((game.directory.root / "logs").glob("*.log"))
+    assert len(logs) == 1 and "a template bug" in logs[0].read_text() and "Traceback" in logs[0].read_text()
+    monkeypatch.undo()
+    again = runner.invoke(app, ["report", str(game.directory.root)])
+    assert again.exit_code == 0 and "T1 trade" in again.stdout, "the report is made on demand once fixed"
+
+
+# ---- 2. one line must not hang adjudication ----------------------------------------------
+
+
+def test_a_thousand_purchases_are_planned_at_once_not_in_exponential_time() -> None:
+    hand = Counter(tax=30, wine=5, fish=5, gold=5, oil=5, gems=5, metal=5, grain=5)
+    started = time.perf_counter()
+    plan = plan_payment(hand, [3, 2, 5, 6, 9, 12, 3, 3] * 125)
+    assert time.perf_counter() - started < 5, "a hang guard, not a benchmark (bench/run.py measures)"
+    spent = sum((cards for cards in plan), Counter[str]())
+    assert plan and not spent - hand
+
+
+def test_two_hundred_build_lines_adjudicate_and_the_stock_bounds_the_legions(make_game: Callable[..., Game]) -> None:
+    game = _to_build_phase(make_game(THREE))
+    root = str(game.directory.root)
+    orders = "power Greece\n" + "build legion in Athenae\n" * 200 + "build 1000 legions in Athenae\n"
+    runner.invoke(app, ["submit", root, "-"], input=orders)
+    result = runner.invoke(app, ["adjudicate", root, "--force"])
+    assert result.exit_code == 0, result.output
+    state = Game.load(game.directory.root).state_data()
+    on_board = sum(p["legions"].get("Greece", 0) for p in state["provinces"].values())
+    assert on_board + state["players"]["Greece"]["stock"]["legion"] == 8
+
+
+# ---- 3. two adjudications at once ---------------------------------------------------------
+
+
+def test_an_adjudication_started_before_the_phase_changed_refuses(make_game: Callable[..., Game]) -> None:
+    game = make_game(THREE)
+    started = time.time()
+    time.sleep(0.02)
+    assert runner.invoke(app, ["adjudicate", str(game.directory.root), "--force"]).exit_code == 0
+    with pytest.raises(Exception, match="another adjudicator process has just changed this game"):
+        commands.adjudicate_phase(game.directory.root, None, True, started=started)
+    assert Game.load(game.directory.root).phase_number == 2, "one phase was resolved, not two"
+
+
+# ---- 4. collect --from goes on past a bad post -------------------------------------------
+
+
+def test_collect_from_a_folder_goes_on_past_a_bad_post(make_game: Callable[..., Game], tmp_path: Path) -> None:
+    game = make_game(THREE)
+    posts = tmp_path / "posts"
+    posts.mkdir()
+    (posts / "1-no-power.txt").write_text("offer tax\n")
+    (posts / "2-unknown-civ.txt").write_text("power Atlantis\noffer tax\n")
+    (posts / "3-stale-guard.txt").write_text("power Greece\nphase T7 build\noffer tax\n")
+    (posts / "4-good.txt").write_text("power Carthage\noffer tax\n")
+    result = runner.invoke(app, ["collect", str(game.directory.root), "--from", str(posts)])
+    assert result.exit_code == 0, result.output
+    out = result.stdout
+    assert "1-no-power.txt: not used: say whose orders these are" in out
+    assert "2-unknown-civ.txt: not used: 'Atlantis' is not a civilization of this game" in out
+    assert "3-stale-guard.txt: not used: these orders are for T7 build" in out
+    assert "4-good.txt: Carthage: 1 orders, 0 errors" in out
+    assert (game.directory.orders_folder(game.slug) / "Carthage.txt").exists()
+    kept = [p.read_text() for p in game.directory.inbox.glob("*.eml")]
+    assert len(kept) == 4, "every post is kept, used or not"
+    again = runner.invoke(app, ["collect", str(game.directory.root), "--from", str(posts)])
+    assert "1-no-power.txt: already collected (rejected)" in again.stdout
+    assert "4-good.txt: already collected (accepted)" in again.stdout
+    status = runner.invoke(app, ["status", str(game.directory.root)]).stdout
+    assert "rejected: mail from file 2-unknown-civ.txt" in status, "the moderator sees what was not used"
+
+
+# ---- 5. an empty submission --------------------------------------------------------------
+
+
+def test_an_empty_submission_never_replaces_real_orders(make_game: Callable[..., Game]) -> None:
+    game = make_game(THREE)
+    root = str(game.directory.root)
+    assert runner.invoke(app, ["submit", root, "-", "--power", "Greece"], input="offer tax\n").exit_code == 0
+    for empty in ("", "\n\n", "# only a comment\n", "power Greece\npassword x\n", "> quoted\n--\nsig\n"):
+        result = runner.invoke(app, ["submit", root, "-", "--power", "Greece"], input=empty)
+        assert result.exit_code == 1 and "the text holds no order lines" in result.stderr, (empty, result.output)
+        assert "'no orders'" in result.stderr
+        stored = (game.directory.orders_folder(game.slug) / "Greece.txt").read_text()
+        assert "offer tax" in stored, f"{empty!r} replaced the orders on file"
+
+
+def test_no_orders_withdraws_orders_on_purpose(make_game: Callable[..., Game]) -> None:
+    game = make_game(THREE)
+    root = str(game.directory.root)
+    runner.invoke(app, ["submit", root, "-", "--power", "Greece"], input="offer tax\n")
+    result = runner.invoke(app, ["submit", root, "-", "--power", "Greece"], input="No orders\n")
+    assert result.exit_code == 0 and "default orders apply to you" in result.stdout, result.output
+    assert "offer tax" not in (game.directory.orders_folder(game.slug) / "Greece.txt").read_text()
+    mixed = runner.invoke(app, ["check", root, "-", "--power", "Greece"], input="no orders\noffer tax\n")
+    assert mixed.exit_code == 1 and "send the orders, or 'no orders' alone" in mixed.stderr
+
+
+# ---- 6. an unexpected error --------------------------------------------------------------
+
+
+def test_an_unexpected_error_is_one_line_and_a_log_in_the_game(
+    make_game: Callable[..., Game], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    game = make_game(THREE)
+
+    def bug(*args: object, **kwargs: object) -> None:
+        raise KeyError("something we did not foresee")
+
+    monkeypatch.setattr(commands, "status", bug)
+    result = runner.invoke(app, ["status", str(game.directory.root)])
+    assert result.exit_code == 3
+    lines = result.stderr.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith("internal error: KeyError: 'something we did not foresee'")
+    assert "Traceback" not in result.output
+    log = next((game.directory.root / "logs").glob("*.log"))
+    text = log.read_text()
+    assert str(log) in lines[0]
+    assert "command: " in text and "adjudicator: " in text and "Traceback" in text and "def bug" not in lines[0]
+
+
+# ---- 9. every mode, setup, roles option and player count plays two full turns -----------
+
+COMBINATIONS = list(itertools.product(("batch", "stepwise"), ("basic", "advanced"), ("turn", "phase"), (3, 4, 5)))
+
+
+@pytest.mark.parametrize(
+    ("mode", "setup", "roles_each", "players"), COMBINATIONS, ids=["-".join(map(str, c)) for c in COMBINATIONS]
+)
+def test_every_readme_combination_plays_two_full_turns(
+    tmp_path: Path, mode: str, setup: str, roles_each: str, players: int
+) -> None:
+    civs = ["Rome", "Greece", "Babylon", "Egypt", "Carthage"][:players]
+    root = tmp_path / "g"
+    args = ["new", str(root), "--mode", mode, "--option", f"setup={setup}", "--option", f"roles_each={roles_each}"]
+    for spec in player_args(civs):
+        args += ["--player", spec]
+    created = runner.invoke(app, args)
+    assert created.exit_code == 0, created.output
+    rng = random.Random(f"{mode}{setup}{roles_each}{players}")
+    for _ in range(60):
+        game = Game.load(root)
+        if game.phase_info.turn > 2 or game.phase_info.winner:
+            break
+        for civ in game.ruleset.due(game.position, mode == "stepwise"):
+            text = random_orders(rng, game.position, civ) if game.phase_info.phase != "setup" else "keep 2 tax"
+            runner.invoke(app, ["submit", str(root), "-", "--power", civ], input=text)
+        result = runner.invoke(app, ["adjudicate", str(root), "--force"])
+        assert result.exit_code == 0, f"{game.phase_info.label}: {result.output}"
+    final = Game.load(root).phase_info
+    assert final.turn > 2 or final.winner, f"the game is stuck at {final.label}"
