@@ -6,10 +6,11 @@ expected a whole number, found "two"`, not a traceback.
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterable, Iterator, Mapping
 from typing import Any, TypeVar
 
 from adjudicator.errors import DataError
+from adjudicator.names import NameIndex
 
 T = TypeVar("T")
 _MISSING: Any = object()
@@ -101,9 +102,23 @@ class Fields:
             result[key] = table.integer(key, minimum=0)
         return result
 
-    def only(self, allowed: set[str] | frozenset[str]) -> None:
+    def only(self, allowed: Iterable[str]) -> None:
         """Reject keys nobody reads: a typo in a hand-edited file must not pass silently."""
+        known = frozenset(allowed)
         for name in self.data:
-            if name not in allowed:
-                listed = ", ".join(sorted(allowed))
-                raise self.error(name, f"unknown key; the keys here are {listed}")
+            if name not in known:
+                raise self.error(name, unknown_key(name, known))
+
+
+def unknown_key(name: str, known: Iterable[str]) -> str:
+    """`unknown key; did you mean 'deadline'?`, or the keys there are when none is close."""
+    index: NameIndex[str] = NameIndex("key")
+    for key in sorted(known):
+        index.add(key, key)
+    match = index.find(name)
+    close = match.keys or match.suggestions
+    if close:
+        return "unknown key; did you mean " + " or ".join(f"'{key}'" for key in close) + "?"
+    if not known:
+        return "unknown key; nothing is read here, so remove it"
+    return f"unknown key; the keys here are {', '.join(sorted(known))}"

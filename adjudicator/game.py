@@ -7,7 +7,7 @@ nothing else. It knows no rules: those come through the `Ruleset` protocol.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
@@ -18,10 +18,11 @@ from adjudicator.errors import DataError, GameFileError, UsageError
 from adjudicator.events import Event
 from adjudicator.fields import Fields
 from adjudicator.orders import OrderParser
-from adjudicator.players import Player, PlayerSpec, hash_secret, new_secret
+from adjudicator.players import Player, PlayerSpec, hash_secret, new_secret, parse_player
 from adjudicator.resources import package_file
 from adjudicator.rulesets import PhaseInfo, Ruleset, find_ruleset
 from adjudicator.schedule import Schedule
+from adjudicator.settings_check import check_mail_tables, check_players
 from adjudicator.storage import (
     GameDirectory,
     check_game_id,
@@ -34,6 +35,9 @@ from adjudicator.storage import (
 )
 
 MODES = ("batch", "stepwise")
+SETTINGS_TABLES = frozenset({"game", "dice", "player", "schedule", "intake", "delivery", "options"})
+GAME_KEYS = frozenset({"id", "ruleset", "board", "mode", "created"})
+DICE_KEYS = frozenset({"commitment", "chain_length"})
 STATE_HEADER = (
     "# The current position (DESIGN.md shape). Stocks, bank and supply are derived from the\n"
     "# pieces and hands: after a hand edit of those, delete them and they are recomputed.\n"
@@ -67,9 +71,7 @@ class Settings:
                 "created": self.created,
             },
             "dice": {"commitment": self.commitment, "chain_length": dice_chain.CHAIN_LENGTH},
-            "player": [
-                {"civ": p.civ, "name": p.name, "email": p.email, "secret_hash": p.secret_hash} for p in self.players
-            ],
+            "player": [p.to_data() for p in self.players],
         }
         data["schedule"] = self.schedule.to_data()
         if self.options:
@@ -78,29 +80,50 @@ class Settings:
 
     @classmethod
     def from_data(cls, data: Mapping[str, Any]) -> Settings:
+        """Every table and key of game.toml checked; the players' civs are checked against the
+        board and the position by `Game.load` (`with_players_of`)."""
         root = Fields(data)
-        root.only({"game", "dice", "player", "schedule", "intake", "delivery", "options"})
+        root.only(SETTINGS_TABLES)
         game, dice = root.table("game"), root.table("dice")
+        game.only(GAME_KEYS)
+        dice.only(DICE_KEYS)
         mode = game.text("mode", "batch")
         if mode not in MODES:
             raise game.error("mode", f"'{mode}' is not a mode; use batch or stepwise")
-        players = tuple(
-            Player(f.text("civ"), f.text("email"), f.text("secret_hash"), f.text("name", ""))
-            for f in root.tables("player")
-        )
-        schedule = Schedule.from_fields(root.table("schedule", {}))
+        try:
+            ruleset = find_ruleset(game.text("ruleset"))
+        except UsageError as error:
+            raise game.error("ruleset", str(error)) from None
+        try:
+            game_id = check_game_id(game.text("id"))
+        except UsageError as error:
+            raise game.error("id", str(error)) from None
         created = game.data.get("created")
+        if created is not None and not (isinstance(created, datetime) and created.tzinfo):
+            raise game.error("created", "write a date and time with its offset, e.g. 2026-11-23T18:00:00Z")
+        if dice.integer("chain_length", dice_chain.CHAIN_LENGTH) != dice_chain.CHAIN_LENGTH:
+            raise dice.error(
+                "chain_length",
+                f"this adjudicator's dice chain has {dice_chain.CHAIN_LENGTH} links; "
+                f"put back chain_length = {dice_chain.CHAIN_LENGTH}",
+            )
+        check_mail_tables(root)
         return cls(
-            id=check_game_id(game.text("id")),
-            ruleset=game.text("ruleset"),
+            id=game_id,
+            ruleset=ruleset.name,
             board=game.text("board", None),
             mode=mode,
             commitment=dice.text("commitment"),
-            players=players,
+            players=tuple(parse_player(f) for f in root.tables("player")),
             created=created if isinstance(created, datetime) else datetime.now(UTC),
-            schedule=schedule,
-            options=find_ruleset(game.text("ruleset")).check_options(root.table("options", {}).data),
+            schedule=Schedule.from_fields(root.table("schedule", {})),
+            options=ruleset.check_options(root.table("options", {}).data),
         )
+
+    def with_players_of(self, ruleset: Ruleset[Any, Any, Any], board: Any, position: Any) -> Settings:
+        """The settings with each player's civ as the board spells it, once they were checked
+        against the board and against who plays in the position (R2.3: neutrals have none)."""
+        return replace(self, players=check_players(self.players, ruleset, board, ruleset.playing(position)))
 
 
 class Game:
@@ -130,6 +153,10 @@ class Game:
         position = _parse(directory.state_file, lambda data: ruleset.position_from_data(board, data), state)
         dice = Fields(state).table("dice", {})
         phase_number = _parse(directory.state_file, lambda _: dice.integer("phase_number", 1, minimum=0), state)
+        try:
+            settings = settings.with_players_of(ruleset, board, position)
+        except DataError as error:
+            raise GameFileError.from_data_error(directory.game_file, error) from None
         return cls(directory, settings, board, position, phase_number)
 
     # ---- creating -------------------------------------------------------------------

@@ -18,6 +18,7 @@ from pathlib import Path
 from adjudicator.errors import AdjudicatorError, DataError, UsageError
 from adjudicator.fields import Fields
 from adjudicator.schedule import utc_now
+from adjudicator.settings_check import SMTP_KEYS
 from adjudicator.storage import write_bytes_atomic
 
 SECURITY = ("tls", "starttls", "plain")
@@ -69,7 +70,7 @@ class SmtpSettings:
 
     @classmethod
     def from_fields(cls, f: Fields) -> SmtpSettings:
-        f.only({"host", "port", "security", "user", "password_env", "from", "from_name", "list", "cafile"})
+        f.only(SMTP_KEYS)
         host = f.text("host")
         security = check_security(f, host)
         return cls(

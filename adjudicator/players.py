@@ -13,10 +13,13 @@ import secrets
 from dataclasses import dataclass
 
 from adjudicator.errors import UsageError
+from adjudicator.fields import Fields
 
 _SCRYPT = {"n": 2**14, "r": 8, "p": 1}
 _SECRET_CHARS = re.compile(r"^[A-Za-z0-9_.!@$%^&*+=?/~-]{6,128}$")
 _EMAIL = re.compile(r"^[^@\s<>\"]+@[^@\s<>\"]+\.[^@\s<>\"]+$")
+_HEX = re.compile(r"^[0-9a-f]+$")
+PLAYER_KEYS = frozenset({"civ", "name", "email", "secret_hash"})  # a [[player]] of game.toml
 
 
 @dataclass(frozen=True, slots=True)
@@ -39,6 +42,38 @@ class Player:
     def accepts(self, secret: str) -> bool:
         return verify_secret(secret, self.secret_hash)
 
+    def to_data(self) -> dict[str, str]:
+        return {"civ": self.civ, "name": self.name, "email": self.email, "secret_hash": self.secret_hash}
+
+
+def parse_player(f: Fields) -> Player:
+    """A [[player]] of game.toml, every key checked; its civ is checked against the board later."""
+    f.only(PLAYER_KEYS)
+    civ, email, secret_hash = f.text("civ"), f.text("email"), f.text("secret_hash")
+    if not civ.strip():
+        raise f.error("civ", 'empty; write the civilization this player plays, e.g. civ = "Rome"')
+    if not is_email_address(email):
+        raise f.error("email", f"'{email}' is not an email address; write it as name@example.org")
+    if not is_secret_hash(secret_hash):
+        raise f.error(
+            "secret_hash",
+            "not a hash written by the adjudicator (scrypt$N$r$p$salt$digest); put back the original, "
+            "or the output of adjudicator.players.hash_secret for a new secret",
+        )
+    return Player(civ.strip(), email, secret_hash, f.text("name", ""))
+
+
+def is_email_address(text: str) -> bool:
+    return bool(_EMAIL.match(text))
+
+
+def is_secret_hash(stored: str) -> bool:
+    """The shape `hash_secret` writes; anything else would make every password fail."""
+    parts = stored.split("$")
+    if len(parts) != 6 or parts[0] != "scrypt" or not all(p.isdigit() for p in parts[1:4]):
+        return False
+    return all(_HEX.match(p) for p in parts[4:])
+
 
 def parse_player_spec(text: str) -> PlayerSpec:
     """CIV:EMAIL[:SECRET[:NAME]]; an empty SECRET is generated; NAME may hold anything."""
@@ -46,7 +81,7 @@ def parse_player_spec(text: str) -> PlayerSpec:
     if len(parts) < 2 or not parts[0].strip() or not parts[1].strip():
         raise UsageError(f"'{text}' is not CIV:EMAIL or CIV:EMAIL:SECRET, e.g. Rome:anna@example.org")
     civ, email = parts[0].strip(), parts[1].strip()
-    if not _EMAIL.match(email):
+    if not is_email_address(email):
         raise UsageError(f"'{email}' is not an email address (player {civ})")
     secret = parts[2] if len(parts) >= 3 and parts[2] else None
     if secret is not None:

@@ -14,6 +14,8 @@ from adjudicator.fields import Fields
 
 _DURATION = re.compile(r"^\s*(\d+)\s*([mhd])\s*$", re.IGNORECASE)
 _UNITS = {"m": "minutes", "h": "hours", "d": "days"}
+_PHASES = ("trade", "build", "military", "setup")  # each phase's time from adjudication to its deadline
+SCHEDULE_KEYS = frozenset({"deadline", "grace", "timezone", *_PHASES})
 
 
 def parse_duration(text: str) -> timedelta:
@@ -33,7 +35,7 @@ class Schedule:
 
     @classmethod
     def from_fields(cls, f: Fields) -> Schedule:
-        f.only({"deadline", "grace", "timezone", "trade", "build", "military", "setup"})
+        f.only(SCHEDULE_KEYS)
         deadline = f.data.get("deadline")
         if deadline is not None and not (isinstance(deadline, datetime) and deadline.tzinfo):
             raise f.error("deadline", "write a date and time with its offset, e.g. 2026-11-23T18:00:00+01:00")
@@ -43,7 +45,7 @@ class Schedule:
         except (ZoneInfoNotFoundError, ValueError):
             raise f.error("timezone", f"'{zone}' is not a time zone; use a name like Europe/Warsaw") from None
         durations = {}
-        for phase in ("trade", "build", "military", "setup"):
+        for phase in _PHASES:
             if phase in f:
                 try:
                     durations[phase] = parse_duration(f.text(phase))

@@ -14,6 +14,7 @@ from imapclient.exceptions import IMAPClientError, LoginError
 from adjudicator.errors import AdjudicatorError
 from adjudicator.fields import Fields
 from adjudicator.mailer import check_security, secret_from_env
+from adjudicator.settings_check import IMAP_KEYS
 
 
 class ImapError(AdjudicatorError):
@@ -36,21 +37,7 @@ class ImapSettings:
 
     @classmethod
     def from_fields(cls, f: Fields) -> ImapSettings:
-        f.only(
-            {
-                "host",
-                "port",
-                "security",
-                "user",
-                "password_env",
-                "folder",
-                "processed",
-                "processed_folder",
-                "quarantine_folder",
-                "flag",
-                "cafile",
-            }
-        )
+        f.only(IMAP_KEYS)
         host = f.text("host")
         security = check_security(f, host)
         processed = f.text("processed", "move")
