@@ -45,7 +45,7 @@ def resolve_phase(
     """Resolve the phase (or, stepwise, the step) the position names."""
     if position.winner is not None:
         raise GameOver(f"{position.winner} has already won")
-    w = Working.of(position)
+    w = Working.of(position, options.bank_is_finite)
     events: list[Event] = []
     orders = _sanitize(w, orders, events)
     if w.phase is Phase.SETUP:
@@ -141,6 +141,6 @@ def _start_turn(
     position = w.freeze()
     roles, role_events = assign_turn_roles(position, choices, dice)
     artemis = {civ: o.commodity for civ in w.playing for o in orders.get(civ, ()) if isinstance(o, Artemis)}
-    position, income_events = resolve_income(replace(position, roles=roles), artemis)
+    position, income_events = resolve_income(replace(position, roles=roles), artemis, w.finite_bank)
     held = {civ: tuple(pid for pid, p in position.provinces.items() if p.influence == civ) for civ in position.players}
     return replace(position, held=held), events + role_events + income_events

@@ -47,16 +47,23 @@ def default_artemis_choice(position: Position, civ: Civ) -> str:
     return ranked[0]
 
 
-def resolve_income(position: Position, artemis: Mapping[Civ, str]) -> tuple[Position, list[Event]]:
-    """Pay R4 income; where the bank runs short, civilizations are paid in table order (D10)."""
+def resolve_income(
+    position: Position, artemis: Mapping[Civ, str], finite_bank: bool = True
+) -> tuple[Position, list[Event]]:
+    """Pay R4 income; where the bank runs short, civilizations are paid in table order (D10),
+    unless the bank is unlimited (option finite_bank = false): then cards are added."""
     due = income_due(position, artemis)
     bank = position.bank()
+    extra = Counter(position.extra_cards)
     hands = {civ: Counter(p.hand) for civ, p in position.players.items()}
     events: list[Event] = []
     for civ in table_order_from(None, position.playing):
         paid: dict[str, int] = {}
         short: dict[str, int] = {}
         for card in sorted(due[civ], key=lambda c: (c != TAX, c)):
+            if not finite_bank and bank[card] < due[civ][card]:
+                extra[card] += due[civ][card] - bank[card]
+                bank[card] = due[civ][card]
             amount = min(due[civ][card], bank[card])
             bank[card] -= amount
             hands[civ][card] += amount
@@ -69,4 +76,4 @@ def resolve_income(position: Position, artemis: Mapping[Civ, str]) -> tuple[Posi
         civ: replace(player, hand={c: n for c, n in sorted(hands[civ].items()) if n})
         for civ, player in position.players.items()
     }
-    return replace(position, players=players), events
+    return replace(position, players=players, extra_cards={c: n for c, n in sorted(extra.items()) if n}), events

@@ -69,6 +69,9 @@ class Position:
     used: tuple[str, ...] = ()
     # Influence at the start of the turn (R6.4); None means "as the provinces show now".
     held: Mapping[Civ, tuple[ProvinceId, ...]] | None = None
+    # Cards added to the game beyond R1's counts, when the bank ran short and the game's
+    # option finite_bank = false says it never does.
+    extra_cards: Mapping[str, int] = field(default_factory=dict)
 
     def held_at_turn_start(self, civ: Civ) -> tuple[ProvinceId, ...]:
         if self.held is not None:
@@ -103,9 +106,10 @@ class Position:
         }
 
     def bank(self) -> dict[str, int]:
-        """R1: cards in no hand (the bank is finite)."""
+        """R1: cards in no hand (finite, unless cards were added: `extra_cards`)."""
         return {
-            card: total - sum(p.hand.get(card, 0) for p in self.players.values()) for card, total in CARD_TOTALS.items()
+            card: total + self.extra_cards.get(card, 0) - sum(p.hand.get(card, 0) for p in self.players.values())
+            for card, total in CARD_TOTALS.items()
         }
 
     def supply(self) -> dict[str, int]:

@@ -11,6 +11,7 @@ from adjudicator.fields import Fields
 CHOICES = {
     "roles_each": ("turn", "phase"),  # D1: roles reassigned every turn (default) or every phase
     "setup": ("basic", "advanced"),  # R2.1 printed setup, or R2.4's 36 points
+    "finite_bank": ("true", "false"),  # R1: income the bank cannot pay is lost, or cards are added
 }
 
 
@@ -18,9 +19,14 @@ CHOICES = {
 class Options:
     roles_each: str = "turn"
     setup: str = "basic"
+    finite_bank: str = "true"
+
+    @property
+    def bank_is_finite(self) -> bool:
+        return self.finite_bank == "true"
 
     def to_data(self) -> dict[str, str]:
-        return {"roles_each": self.roles_each, "setup": self.setup}
+        return {"roles_each": self.roles_each, "setup": self.setup, "finite_bank": self.finite_bank}
 
 
 def parse_options(data: Mapping[str, Any]) -> Options:
@@ -29,7 +35,8 @@ def parse_options(data: Mapping[str, Any]) -> Options:
     f.only(frozenset(CHOICES))
     values = {}
     for key, allowed in CHOICES.items():
-        value = f.text(key, allowed[0])
+        raw = f.data.get(key, allowed[0])
+        value = str(raw).lower() if isinstance(raw, bool) else f.text(key, allowed[0])  # finite_bank = false
         if value not in allowed:
             raise f.error(key, f"'{value}' is not allowed; use {' or '.join(allowed)}")
         values[key] = value

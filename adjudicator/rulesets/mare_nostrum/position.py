@@ -60,6 +60,7 @@ _POSITION_KEYS = frozenset(
         "sequence",
         "used",
         "held",
+        "extra_cards",
     }
 )
 
@@ -92,6 +93,7 @@ def position_to_data(position: Position) -> dict[str, Any]:
         "sequence": list(position.sequence),
         "used": list(position.used),
         "held": None if position.held is None else {civ: list(p) for civ, p in sorted(position.held.items())},
+        "extra_cards": {card: n for card, n in sorted(position.extra_cards.items()) if n},
     }
 
 
@@ -139,6 +141,7 @@ def position_from_data(board: Board, data: Mapping[str, Any], playing: Sequence[
         sequence=tuple(reader.civ(root, f"sequence[{i}]", c) for i, c in enumerate(root.texts("sequence", []))),
         used=tuple(root.texts("used", [])),
         held=reader.held(root) if "held" in root else None,
+        extra_cards=reader.cards(root, "extra_cards"),
     )
     _check_derived(root, reader.stated_stock, position)
     return position
@@ -176,16 +179,20 @@ class _Reader:
         table = f.table(key, {})
         return {self.civ(table, name, name): table.integer(name, minimum=0) for name in table}
 
+    def cards(self, f: Fields, key: str) -> dict[str, int]:
+        counts = f.counts(key) if key in f else {}
+        for card in counts:
+            if card not in CARD_TOTALS:
+                raise f.table(key).error(card, "not a tax or commodity card")
+        return counts
+
     def players(self, f: Fields) -> dict[Civ, PlayerState]:
         named = {self.civ(f, name, name): f.table(name) for name in f}
         players = {}
         for civ in self.board.civilizations:
             table = named.get(civ, Fields({}, f.key(civ)))
             table.only({"hand", "cards", "stock", "neutral"})
-            hand = table.counts("hand")
-            for card in hand:
-                if card not in CARD_TOTALS:
-                    raise table.table("hand").error(card, "not a tax or commodity card")
+            hand = self.cards(table, "hand")
             cards = table.texts("cards", [])
             for index, card in enumerate(cards):
                 self._check_card(table, index, card, civ)

@@ -56,12 +56,13 @@ def _opening(board: Board, playing: Sequence[Civ], phase: Phase, printed: bool) 
     for civ in board.civilizations.values():
         plays = civ.name in playing
         players[civ.name] = PlayerState(civ.name, {}, (civ.hero,) if plays and printed else (), neutral=not plays)
-        if not plays:
-            provinces.update(_neutral_holdings(civ))
-        elif printed:
+        if plays and printed:
             provinces.update(_printed_holdings(civ))
-        rule = "R2.3" if not plays else "R2.1" if printed else "R2.4"
-        events.append(event("setup", civ=civ.name, neutral=not plays, rule=rule))
+    for civ in board.civilizations.values():  # after the players: what a player holds at setup stays his
+        if civ.name not in playing:
+            provinces.update(_neutral_holdings(board, civ, provinces))
+        rule = "R2.3" if civ.name not in playing else "R2.1" if printed else "R2.4"
+        events.append(event("setup", civ=civ.name, neutral=civ.name not in playing, rule=rule))
     position = Position(
         turn=1,
         phase=phase,
@@ -88,15 +89,19 @@ def _printed_holdings(civ: Civilization) -> dict[ProvinceId, ProvinceState]:
     }
 
 
-def _neutral_holdings(civ: Civilization) -> dict[ProvinceId, ProvinceState]:
-    """R2.3: influence and a legion in each start province, a fortress in the capital."""
+def _neutral_holdings(
+    board: Board, civ: Civilization, provinces: Mapping[ProvinceId, ProvinceState]
+) -> dict[ProvinceId, ProvinceState]:
+    """R2.3: influence and a legion in the capital and in every province next to it by land
+    (-pl, -hu, -fr), a fortress in the capital; a province someone already holds keeps that."""
     return {
-        h.province: ProvinceState(
+        pid: ProvinceState(
             influence=civ.name,
             legions={civ.name: 1},
-            fortresses={civ.name: 1} if h.province == civ.capital else {},
+            fortresses={civ.name: 1} if pid == civ.capital else {},
         )
-        for h in civ.start
+        for pid in (civ.capital, *board.provinces[civ.capital].land)
+        if provinces[pid].influence is None
     }
 
 

@@ -58,9 +58,11 @@ class Working:
     used: list[str]
     held: dict[Civ, tuple[ProvinceId, ...]]
     bank: Counter[str] = field(default_factory=Counter)
+    extra_cards: Counter[str] = field(default_factory=Counter)
+    finite_bank: bool = True  # R1; the option finite_bank = false adds cards when the bank runs short
 
     @classmethod
-    def of(cls, position: Position) -> Working:
+    def of(cls, position: Position, finite_bank: bool = True) -> Working:
         return cls(
             turn=position.turn,
             phase=position.phase,
@@ -91,6 +93,8 @@ class Working:
             used=list(position.used),
             held={civ: position.held_at_turn_start(civ) for civ in position.players},
             bank=Counter(position.bank()),
+            extra_cards=Counter(position.extra_cards),
+            finite_bank=finite_bank,
         )
 
     def freeze(self) -> Position:
@@ -121,6 +125,7 @@ class Working:
             sequence=tuple(self.sequence),
             used=tuple(self.used),
             held=self.held,
+            extra_cards=_clean(self.extra_cards),
         )
 
     @property
@@ -144,6 +149,9 @@ class Working:
 
     def give_from_bank(self, civ: Civ, card: str, count: int = 1) -> int:
         """Pay up to `count` cards from the finite bank (R1); returns how many were paid."""
+        if not self.finite_bank and self.bank[card] < count:
+            self.extra_cards[card] += count - self.bank[card]
+            self.bank[card] = count
         paid = min(count, self.bank[card])
         self.bank[card] -= paid
         self.players[civ].hand[card] += paid
