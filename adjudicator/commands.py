@@ -55,12 +55,16 @@ def create_game(
     options: list[str] | None = None,
 ) -> Outcome:
     specs = [parse_player_spec(p) for p in players]
-    chosen: dict[str, str] = {}
+    chosen: dict[str, str | list[str]] = {}
     for text in options or []:
         key, equals, value = text.partition("=")
         if not equals or not key.strip():
             raise UsageError(f"'{text}' is not KEY=VALUE, e.g. --option setup=advanced")
-        chosen[key.strip()] = value.strip()
+        earlier = chosen.get(key.strip())  # a key given again collects its values in a list
+        if earlier is None:
+            chosen[key.strip()] = value.strip()
+        else:
+            chosen[key.strip()] = [*([earlier] if isinstance(earlier, str) else earlier), value.strip()]
     game, secrets_by_civ = Game.create(
         path,
         specs,

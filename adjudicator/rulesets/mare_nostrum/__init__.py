@@ -58,9 +58,10 @@ class MareNostrum:
         self, board: Board, civs: Sequence[str], dice: Dice, options: Mapping[str, Any]
     ) -> tuple[Position, list[Event]]:
         playing = [Civ(c) for c in civs]
-        if parse_options(options).setup == "advanced":
+        chosen = parse_options(options)
+        if chosen.setup == "advanced":
             return advanced_setup_position(board, playing)
-        return basic_setup(board, playing, dice)
+        return basic_setup(board, playing, dice, chosen.start_caravan)
 
     def position_from_data(
         self, board: Board, data: Mapping[str, Any], playing: Sequence[str] | None = None

@@ -181,7 +181,11 @@ CIV_ALIASES: Final = MappingProxyType(
 
 # R2.4: points to spend in the advanced setup, and Greece's extra area (the Aegean coasts).
 SETUP_POINTS: Final = 36
-SETUP_EXTRA_SEA: Final = MappingProxyType({"Greece": "mare-aegaeum"})
+# R2.4: Greece may also set up on the provinces the -hu FAQ names as touching the Aegean.
+SETUP_EXTRA_AREA: Final = MappingProxyType({"Greece": ("constantinopolis", "troas", "rhodus", "cnossus")})
+# D23: a start caravan may stand on either icon of its province (-fr player aids), except
+# Egypt's, which goes on papyrus only (-hu FAQ: the livestock icon is in Sinai).
+FIXED_START_CARAVANS: Final = MappingProxyType({"alexandria": ("papyrus",)})
 
 # R3.3: the fixed table order used for default sequences.
 TABLE_ORDER: Final = ("Rome", "Greece", "Babylon", "Egypt", "Carthage")

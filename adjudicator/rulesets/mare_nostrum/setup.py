@@ -4,8 +4,10 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import replace
+from typing import Any
 
 from adjudicator.dice import Dice
+from adjudicator.errors import DataError
 from adjudicator.events import Event, event
 from adjudicator.rulesets.mare_nostrum.board import Board, Civilization
 from adjudicator.rulesets.mare_nostrum.build import (
@@ -17,7 +19,8 @@ from adjudicator.rulesets.mare_nostrum.build import (
     placement_problem,
 )
 from adjudicator.rulesets.mare_nostrum.components import (
-    SETUP_EXTRA_SEA,
+    FIXED_START_CARAVANS,
+    SETUP_EXTRA_AREA,
     SETUP_POINTS,
     UNIT_STOCK,
     Civ,
@@ -25,7 +28,6 @@ from adjudicator.rulesets.mare_nostrum.components import (
     Piece,
     ProvinceId,
     Role,
-    SeaId,
 )
 from adjudicator.rulesets.mare_nostrum.income import resolve_income
 from adjudicator.rulesets.mare_nostrum.model import PlayerState, Position, ProvinceState, SeaState
@@ -34,13 +36,54 @@ from adjudicator.rulesets.mare_nostrum.roles import assign_start_roles, table_or
 from adjudicator.rulesets.mare_nostrum.working import Working
 
 
-def basic_setup(board: Board, playing: Sequence[Civ], dice: Dice) -> tuple[Position, list[Event]]:
+def basic_setup(
+    board: Board, playing: Sequence[Civ], dice: Dice, start_caravans: Sequence[str] = ()
+) -> tuple[Position, list[Event]]:
     """R2.1-R2.3, then R4 income, so the game opens at turn 1 trade with hands dealt."""
+    board = with_start_caravans(board, start_caravans)
     position, events = _opening(board, playing, Phase.TRADE, printed=True)
     printed = {c.role: c.name for c in board.civilizations.values() if c.role is not None}
     roles, role_events = assign_start_roles(position, printed, dice)
     position, income_events = resolve_income(replace(position, roles=roles), artemis={})
     return position, events + role_events + income_events
+
+
+def with_start_caravans(board: Board, choices: Sequence[str]) -> Board:
+    """D23: the board with each start caravan on the icon the moderator recorded at `new`
+    (`--option start_caravan=Rome:ravenna=wine`; two caravans: `province=fish+slaves`)."""
+    chosen: dict[ProvinceId, tuple[str, ...]] = {}
+    for index, choice in enumerate(choices):
+        key = f"options.start_caravan[{index}]"
+        civ_text, colon, rest = choice.partition(":")
+        place, equals, icons_text = rest.partition("=")
+        if not (colon and equals):
+            raise DataError(key, f"'{choice}' is not CIV:PROVINCE=ICON, e.g. Rome:ravenna=wine")
+        civ = _one(board.civ_names.find(civ_text.strip()).keys, key, f"'{civ_text}' is not a civilization")
+        pid = _one(board.places.find(place.strip()).keys, key, f"'{place}' is not a province")
+        holding = next((h for h in board.civilizations[civ].start if h.province == pid), None)
+        if holding is None or not holding.caravans:
+            raise DataError(key, f"{civ} has no start caravan in {board.place_name(pid)} (R2.1)")
+        icons = tuple(sorted(i.strip().lower() for i in icons_text.split("+")))
+        allowed = FIXED_START_CARAVANS.get(pid, board.provinces[pid].commodities)
+        if len(icons) != len(holding.caravans) or len(set(icons)) != len(icons) or not set(icons) <= set(allowed):
+            count, name = len(holding.caravans), board.place_name(pid)
+            where = " or ".join(allowed) if count == 1 else f"{count} different icons of {', '.join(allowed)}"
+            caravans = "start caravan" if count == 1 else f"{count} start caravans"
+            raise DataError(key, f"{civ}'s {caravans} in {name} can stand on {where} only (D23)")
+        chosen[pid] = icons
+    if not chosen:
+        return board
+    civilizations = {
+        name: replace(civ, start=tuple(replace(h, caravans=chosen.get(h.province, h.caravans)) for h in civ.start))
+        for name, civ in board.civilizations.items()
+    }
+    return replace(board, civilizations=civilizations)
+
+
+def _one(keys: Sequence[Any], key: str, message: str) -> Any:
+    if len(keys) != 1:
+        raise DataError(key, message)
+    return keys[0]
 
 
 def advanced_setup_position(board: Board, playing: Sequence[Civ]) -> tuple[Position, list[Event]]:
@@ -106,13 +149,10 @@ def _neutral_holdings(
 
 
 def setup_area(board: Board, civ: Civ) -> frozenset[ProvinceId]:
-    """R2.4: the capital and the provinces next to it (Greece: also the Aegean coasts)."""
+    """R2.4: the capital and the provinces next to it (Greece: also the four the -hu FAQ names)."""
     capital = board.civilizations[civ].capital
-    area = {capital, *board.provinces[capital].land}
-    sea = SETUP_EXTRA_SEA.get(civ)
-    if sea is not None:
-        area |= set(board.coasts(SeaId(sea)))
-    return frozenset(area)
+    extra = (ProvinceId(p) for p in SETUP_EXTRA_AREA.get(civ, ()) if p in board.provinces)
+    return frozenset({capital, *board.provinces[capital].land, *extra})
 
 
 def printed_orders(board: Board, civ: Civ) -> list[Order]:
@@ -164,6 +204,9 @@ def _setup_problem(
     province = ProvinceId(purchase.order.province or "")
     if province not in area:
         return f"R2.4: {board.provinces[province].name} is outside your capital and its neighbours"
+    capital = board.civilizations[turn.civ].capital
+    if purchase.order.piece in (Piece.LEGION, Piece.TRIREME) and province != capital:
+        return f"R2.4: legions and triremes bought in the setup start in your capital, {board.provinces[capital].name}"
     if purchase.order.piece is Piece.INFLUENCE:
         if w.provinces[province].influence is not None:
             return f"R6.4: {board.provinces[province].name} already holds {w.provinces[province].influence}'s influence"
