@@ -152,17 +152,24 @@ class Consequence(StrEnum):
 
 @dataclass(frozen=True, slots=True)
 class Then:
-    """What a victorious mover does in the province (R8.5); `target` says what is sacked."""
+    """What a victorious mover does in the province (R8.5); `target` says what is sacked,
+    `targets` what is occupied (R8.6; none: the choice that yields the most cards)."""
 
     consequence: Consequence
     target: str | None = None  # "city", "city SITE", "caravan ICON", "temple", "market"
+    targets: tuple[str, ...] = ()  # the same forms, for occupy
 
     def to_text(self) -> str:
         if self.consequence is Consequence.SACK and self.target:
-            kind, _, rest = self.target.partition(" ")
-            target = f"caravan on {rest}" if kind == "caravan" else self.target
-            return f"then sack {target}"
+            return f"then sack {_target_text(self.target)}"
+        if self.targets:
+            return f"then {self.consequence} " + ", ".join(_target_text(t) for t in self.targets)
         return f"then {self.consequence}"
+
+
+def _target_text(target: str) -> str:
+    kind, _, rest = target.partition(" ")
+    return f"caravan on {rest}" if kind == "caravan" else target
 
 
 @dataclass(frozen=True, slots=True)
@@ -195,6 +202,7 @@ class Move:
     via: tuple[str, ...] = ()
     attack: tuple[str, ...] = ()
     then: Then | None = None
+    at_once: bool = False  # D6: this line fights its own battle before later lines arrive
     line: int = 0
 
     def to_text(self) -> str:
@@ -206,6 +214,8 @@ class Move:
             text += " attack " + ", ".join(self.attack)
         if self.then:
             text += " " + self.then.to_text()
+        if self.at_once:
+            text += " at once"
         return text
 
 

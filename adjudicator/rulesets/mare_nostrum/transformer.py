@@ -45,6 +45,11 @@ class _Attacks:
     civs: tuple[str, ...]
 
 
+@dataclass(frozen=True, slots=True)
+class _AtOnce:
+    pass
+
+
 @v_args(inline=True)
 class OrderTransformer(Transformer[Token, Order]):
     """Parse tree -> order value. Line numbers are added by the caller."""
@@ -167,8 +172,11 @@ class OrderTransformer(Transformer[Token, Order]):
     def then(self, then: Then) -> Then:
         return then
 
-    def occupy(self) -> Then:
-        return Then(Consequence.OCCUPY)
+    def occupy(self, *targets: str) -> Then:
+        return Then(Consequence.OCCUPY, targets=targets)
+
+    def at_once(self) -> _AtOnce:
+        return _AtOnce()
 
     def convert(self) -> Then:
         return Then(Consequence.CONVERT)
@@ -201,7 +209,7 @@ class OrderTransformer(Transformer[Token, Order]):
                 attack = part.civs
             elif isinstance(part, Then):
                 then = part
-        return Move(origin, destination, count, via, attack, then)
+        return Move(origin, destination, count, via, attack, then, at_once=any(isinstance(p, _AtOnce) for p in parts))
 
     def casualties(self, *units: Piece) -> Casualties:
         return Casualties(tuple(Unit(str(u)) for u in units))
