@@ -273,6 +273,19 @@ def accept_late(directory: GameDir, power: Annotated[str, typer.Argument(help="T
     return accept(directory, power)
 
 
+@app.command()
+@_friendly
+def rules(
+    number: Annotated[str | None, typer.Argument(help="A rule number as messages cite it, e.g. R6.4 or D5.")] = None,
+    *,
+    ruleset: RulesetOption = "mare-nostrum",
+) -> Outcome:
+    """Print the rules, or the one rule a message cites (to paste to a player)."""
+    from adjudicator.commands import show_rules
+
+    return show_rules(number, ruleset)
+
+
 @app.command("verify-dice")
 @_friendly
 def verify_dice(directory: GameDir) -> Outcome:

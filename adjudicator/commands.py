@@ -151,6 +151,26 @@ def board_show(file: Path | None, ruleset_name: str) -> Outcome:
     )
 
 
+def show_rules(number: str | None, ruleset_name: str) -> Outcome:
+    """The ruleset's rules (docs/), or the one clause a message cites, e.g. R6.4 or D5."""
+    ruleset = find_ruleset(ruleset_name)
+    text = (shipped_folder("docs") / ruleset.rules).read_text(encoding="utf-8")
+    if number is None:
+        return Outcome(text)
+    lines = text.splitlines()
+    for index, line in enumerate(lines):
+        level = _heading_level(line)
+        if level and line.split(" ")[1].rstrip(".:").upper() == number.strip().upper():
+            end = next((i for i in range(index + 1, len(lines)) if 0 < _heading_level(lines[i]) <= level), len(lines))
+            return Outcome("\n".join(lines[index:end]).strip())
+    raise UsageError(f"'{number}' is not a rule number of {ruleset.title}; numbers look like R6.4 or D5")
+
+
+def _heading_level(line: str) -> int:
+    marks, _, title = line.partition(" ")
+    return len(marks) if marks and not marks.strip("#") and title.strip() else 0
+
+
 def verify_dice(path: Path) -> Outcome:
     game = Game.load(path)
     checked, problems = game.verify_dice()

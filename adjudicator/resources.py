@@ -1,4 +1,4 @@
-"""Finds the shipped folders (grammar/, templates/, games/) in a wheel or a source checkout.
+"""Finds the shipped folders (grammar/, templates/, games/, docs/) in a wheel or a source checkout.
 
 In the wheel they sit inside the package (pyproject force-include); in a checkout or an
 editable install they sit at the repository's top level, next to the package.

@@ -221,3 +221,25 @@ def test_every_readme_combination_plays_two_full_turns(
         assert result.exit_code == 0, f"{game.phase_info.label}: {result.output}"
     final = Game.load(root).phase_info
     assert final.turn > 2 or final.winner, f"the game is stuck at {final.label}"
+
+
+# ---- the rules a message cites, at hand ------------------------------------------------
+
+
+def test_the_rules_command_prints_the_clause_a_message_cites() -> None:
+    clause = runner.invoke(app, ["rules", "r6.4"])
+    assert clause.exit_code == 0 and clause.stdout.startswith("### R6.4"), clause.output
+    assert "### R6.5" not in clause.stdout, "one clause, not the rest of the page"
+    section = runner.invoke(app, ["rules", "R6"]).stdout
+    assert "### R6.1" in section and "### R6.9" in section and "## R7" not in section
+    unknown = runner.invoke(app, ["rules", "R99.1"])
+    assert unknown.exit_code == 1 and "'R99.1' is not a rule number of Mare Nostrum" in unknown.stderr
+
+
+def test_receipts_and_private_reports_point_to_the_rules(make_game: Callable[..., Game]) -> None:
+    game = make_game(THREE)
+    receipt = runner.invoke(app, ["check", str(game.directory.root), "-", "--power", "Greece"], input="offer tax\n")
+    assert "Rule numbers such as R6.4 or D5 are explained" in receipt.stdout
+    assert runner.invoke(app, ["adjudicate", str(game.directory.root), "--force"]).exit_code == 0
+    private = runner.invoke(app, ["report", str(game.directory.root), "--power", "Greece"]).stdout
+    assert private.rstrip().endswith("('adjudicator rules R6.4')."), private[-300:]

@@ -49,6 +49,7 @@ def test_wheel_contains_the_shipped_folders(wheel: Path) -> None:
         "adjudicator/games/demo/demo.toml",
         "adjudicator/rulesets/mare_nostrum/boards/mare-nostrum-2003.toml",
         "adjudicator/py.typed",
+        "adjudicator/docs/rules.md",
     ):
         assert needed in names, f"{needed} missing from the wheel"
 
@@ -89,4 +90,5 @@ def test_installed_wheel_runs_a_game_in_a_fresh_venv(wheel: Path, tmp_path: Path
     state = json.loads(run("state", "g", "--json"))
     assert state["players"]["Babylon"]["neutral"] and state["phase"] == "trade"
     assert "a sound board" in run("board", "check")
+    assert run("rules", "R6.4").startswith("### R6.4"), "the rules travel inside the wheel"
     assert "Reports of every phase are in" in run("demo", "d")

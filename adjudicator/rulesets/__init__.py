@@ -50,6 +50,7 @@ class Ruleset(Protocol, Generic[BoardT, PositionT, OrderT]):
     aliases: tuple[str, ...]
     title: str
     grammar: str  # grammar/<grammar>.lark and grammar/<grammar>.errors.toml
+    rules: str  # docs/<rules>: the rules in full, each clause headed by the number messages cite
     board: BoardResource
     player_counts: tuple[int, ...]
 

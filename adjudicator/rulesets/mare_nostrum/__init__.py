@@ -30,6 +30,7 @@ class MareNostrum:
     aliases: tuple[str, ...] = ("mn", "mare nostrum 2003", "marenostrum")
     title = "Mare Nostrum"
     grammar = "mare_nostrum"
+    rules = "rules.md"
     board = BoardResource(__name__, "boards/mare-nostrum-2003.toml")
     player_counts = PLAYER_COUNTS
 
