@@ -28,7 +28,7 @@ class EchoLine:
     number: int
     text: str
     status: str  # OK, ERROR, or the reason a line was set aside
-    message: str = ""
+    message: str = ""  # the error, or for an OK line what must happen first for it to work
 
 
 @dataclass(frozen=True, slots=True)
@@ -55,7 +55,7 @@ class CheckedSubmission:
                 line.number,
                 line.text,
                 "OK" if line.ok else "ERROR",
-                "" if line.problem is None else line.problem.message,
+                line.problem.message if line.problem is not None else f"note: {line.note}" if line.note else "",
             )
             for line in (*self.lines, *self.submission.header_problems)
         ]

@@ -62,6 +62,7 @@ def owns(civ: str, card: str) -> Tweak:
 TRADE = at_phase("trade")
 BUILD = at_phase("build")
 MILITARY = combine(at_phase("military"), put("roma", "legions", {"Rome": 2}))
+ROMAN_FLEET = combine(MILITARY, sea("mare-tyrrhenum", {"Rome": 1}), sea("mare-sardoum", {"Rome": 1}))
 
 CASES: list[tuple[str, Tweak, str, str, str | None]] = [
     # R3: orders belong to a phase
@@ -103,12 +104,18 @@ CASES: list[tuple[str, Tweak, str, str, str | None]] = [
     ("V-R6.3-01", BUILD, "Rome", "build legion in Athenae", "R6.3: you have no influence in Athenae"),
     (
         "V-R6.3-02",
-        combine(BUILD, put("ravenna", "at_war", True)),
+        combine(BUILD, put("ravenna", "legions", {"Rome": 1, "Carthage": 1}), put("ravenna", "at_war", True)),
         "Rome",
         "build legion in Ravenna",
-        "R6.3: Ravenna is at war",
+        "R6.3: Carthage's units stand in Ravenna; nobody builds under another player's units",
     ),
-    ("V-R6.3-03", combine(BUILD, put("roma", "at_war", True)), "Rome", "build legion in Roma", None),
+    (
+        "V-R6.3-03",
+        combine(BUILD, put("roma", "legions", {"Rome": 1, "Carthage": 1}), put("roma", "at_war", True)),
+        "Rome",
+        "build legion in Roma",
+        None,
+    ),
     (
         "V-R6.3-04",
         combine(
@@ -118,7 +125,7 @@ CASES: list[tuple[str, Tweak, str, str, str | None]] = [
         ),
         "Rome",
         "build fortress in Tarentum",
-        "R6.3: Tarentum is occupied by an enemy",
+        "R6.3: Carthage's units stand in Tarentum; nobody builds under another player's units",
     ),
     ("V-R6.4-01", BUILD, "Egypt", "build influence in Sinai", None),
     ("V-R6.4-02", BUILD, "Egypt", "build influence in Petra", "R6.4: influence in Petra must border"),
@@ -226,7 +233,7 @@ CASES: list[tuple[str, Tweak, str, str, str | None]] = [
     ("V-R7.3-04", MILITARY, "Rome", "move legion from Roma to Babylon", "Babylon does not border Roma"),
     (
         "V-R7.3-05",
-        MILITARY,
+        ROMAN_FLEET,
         "Rome",
         "move legion from Roma to Carthago via Mare Tyrrhenum, Mare Sardoum",
         None,
@@ -240,7 +247,7 @@ CASES: list[tuple[str, Tweak, str, str, str | None]] = [
     ),
     (
         "V-R8.7-02",
-        MILITARY,
+        ROMAN_FLEET,
         "Rome",
         "move legion from Roma to Carthago then convert",
         "R8.7: Carthago is Carthage's capital",
@@ -299,6 +306,11 @@ CASES: list[tuple[str, Tweak, str, str, str | None]] = [
 
 @pytest.fixture(scope="module")
 def opening_state(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
+    return make_opening_state(tmp_path_factory)
+
+
+def make_opening_state(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
+    """The five-player opening position as data, without the derived stocks, bank and supply."""
     specs = [parse_player_spec(p) for p in player_args(FIVE)]
     game, _ = Game.create(tmp_path_factory.mktemp("source") / "g", specs)
     state = game.state_data()

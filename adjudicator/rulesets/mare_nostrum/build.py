@@ -106,8 +106,8 @@ def placement_problem(w: Working, board: Board, turn: BuildTurn, purchase: Purch
         return f"R6.3: you have no influence in {info.name}"
     if pid in turn.influence_placed:
         return f"R6.4: influence was placed in {info.name} this turn; nothing else is built there this turn"
-    if not capital and province.at_war:
-        return f"R6.3: {info.name} is at war"
+    if not capital and (problem := under_enemy_units(province.military(), civ, info.name)):
+        return f"R6.3: {problem}"
     if not capital and any(o != civ for o in province.occupied.values()):
         return f"R6.3: {info.name} is occupied by an enemy"
     supply = BUILDING_SUPPLY[len(w.playing)]
@@ -142,6 +142,15 @@ def placement_problem(w: Working, board: Board, turn: BuildTurn, purchase: Purch
     return None
 
 
+def under_enemy_units(military: set[Civ], civ: Civ, name: str, what: str = "builds") -> str | None:
+    """Why R6.3 forbids it: nobody builds, or places influence, where another player's (or a
+    neutral's) legions or fortresses stand: at war, sacked, occupied or being converted."""
+    others = sorted(military - {civ})
+    if not others:
+        return None
+    return f"{' and '.join(others)}'s units stand in {name}; nobody {what} under another player's units"
+
+
 def _influence_problem(w: Working, board: Board, civ: Civ, pid: ProvinceId) -> str | None:
     province, name = w.provinces[pid], board.provinces[pid].name
     if w.units_on_board(civ, "influence") >= UNIT_STOCK["influence"]:
@@ -153,6 +162,8 @@ def _influence_problem(w: Working, board: Board, civ: Civ, pid: ProvinceId) -> s
             return f"R6.4: {name} holds {province.influence}'s influence"
         if board.civilizations[province.influence].capital == pid:
             return f"R8.7: {name} is a capital and can never be converted"
+    if problem := under_enemy_units(province.military(), civ, name, "places influence"):
+        return f"R6.3: {problem}"
     if w.has(civ, "Lighthouse"):
         return None
     if borders_held(board, w.held.get(civ, ()), [sid for sid, t in w.seas.items() if t[civ] > 0], pid):

@@ -75,7 +75,10 @@ def hero_index(board: Board) -> NameIndex[str]:
 
 @dataclass
 class Context:
-    """What validating one player's lines needs, plus what his earlier lines used up."""
+    """What validating one player's lines needs, plus what his earlier lines used up.
+
+    Earlier accepted lines are taken to happen: a line is refused when, after them, it can
+    never work; when it works only if something else happens first, it gets a note."""
 
     board: Board
     position: Position
@@ -83,23 +86,44 @@ class Context:
     line: int = 0
     cards: NameIndex[str] = field(default_factory=card_index)
     heroes: NameIndex[str] = field(init=False)
-    moved_legions: Counter[ProvinceId] = field(default_factory=Counter)
-    moved_triremes: Counter[str] = field(default_factory=Counter)
+    moved_legions: Counter[ProvinceId] = field(default_factory=Counter)  # by origin (D13)
+    arriving_legions: Counter[ProvinceId] = field(default_factory=Counter)
+    moved_triremes: Counter[str] = field(default_factory=Counter)  # by origin, port or sea (R7.2)
+    arriving_triremes: Counter[SeaId] = field(default_factory=Counter)
     bought: list[str] = field(default_factory=list)
     influence_placed: list[ProvinceId] = field(default_factory=list)
+    built: Counter[str] = field(default_factory=Counter)  # pieces and buildings by kind (R1, R1.3)
+    planned: dict[tuple[ProvinceId, str], int] = field(default_factory=dict)  # spot -> line (R6.5)
+    planned_fortresses: Counter[ProvinceId] = field(default_factory=Counter)
+    notes: list[str] = field(default_factory=list)  # the current line's
 
     def __post_init__(self) -> None:
         self.heroes = hero_index(self.board)
 
+    @functools.cached_property
+    def stock(self) -> dict[str, int]:
+        """R1: the player's pieces off the board at the start of the phase."""
+        return self.position.stock(self.civ)
+
+    @functools.cached_property
+    def supply(self) -> dict[str, int]:
+        """R1.3: the shared building tokens left at the start of the phase."""
+        return self.position.supply()
+
     def refuse(self, rule: str, text: str) -> Refused:
         return Refused(Rejection(self.line, rule, text))
+
+    def depends(self, text: str) -> None:
+        """The current line works only if something else happens first: say so on the receipt."""
+        if text not in self.notes:
+            self.notes.append(text)
 
     def find(self, index: NameIndex[K], text: str, kind: str, where: str = "") -> K:
         match = index.find(text)
         if len(match.keys) == 1:
             return match.keys[0]
         if match.keys:
-            names = tuple(str(k) for k in match.keys)
+            names = tuple(index.display(k) for k in match.keys)  # as printed, never an id
             raise Refused(AmbiguousName(self.line, kind, text, names))
         raise Refused(UnknownName(self.line, kind, text, match.suggestions, where))
 

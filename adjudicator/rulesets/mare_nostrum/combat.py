@@ -82,7 +82,6 @@ def fight_land(
                 province.converting = None
             events.append(event("occupation_ended", province=pid, civ=civ, rule="R8.8"))
     tidy(province)
-    province.at_war = len(province.military()) > 1
 
 
 def fight_sea(

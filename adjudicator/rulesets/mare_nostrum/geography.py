@@ -33,3 +33,37 @@ def borders_held(board: Board, held: Iterable[ProvinceId], chain: Iterable[SeaId
     player's triremes (`chain`: the seas holding one), which R7.3 makes adjacent too."""
     seas = frozenset(chain)
     return any(target in board.provinces[h].land or target in sea_chain_reach(board, h, seas) for h in held)
+
+
+def sea_route(
+    board: Board, origin: ProvinceId, destination: ProvinceId, usable: frozenset[SeaId], sure: frozenset[SeaId]
+) -> tuple[SeaId, ...] | None:
+    """R7.3: an unbroken chain of `usable` seas from a coast of `origin` to a coast of
+    `destination` that passes as few seas outside `sure` as it can, or None when there is none.
+    (A breadth-first search whose steps into `sure` seas cost nothing; seas in board order.)"""
+    cost: dict[SeaId, int] = {}
+    before: dict[SeaId, SeaId | None] = {}
+    queue: deque[SeaId] = deque()
+
+    def reach(sea: SeaId, came_from: SeaId | None, base: int) -> None:
+        step = 0 if sea in sure else 1
+        if sea in usable and base + step < cost.get(sea, len(usable) + 1):
+            cost[sea], before[sea] = base + step, came_from
+            if step == 0:
+                queue.appendleft(sea)
+            else:
+                queue.append(sea)
+
+    for sea in board.provinces[origin].seas:
+        reach(sea, None, 0)
+    while queue:
+        here = queue.popleft()
+        for sea in board.seas[here].seas:
+            reach(sea, here, cost[here])
+    ends = [sea for sea in board.provinces[destination].seas if sea in cost]
+    if not ends:
+        return None
+    chain = [min(ends, key=lambda sea: cost[sea])]
+    while (previous := before[chain[-1]]) is not None:
+        chain.append(previous)
+    return tuple(reversed(chain))

@@ -1,12 +1,14 @@
 """The military phase (R7, R8): each player in the Military Leader's sequence moves his
 triremes, fights the naval battles he calls, moves his legions (battles at once), then
-fights again wherever his units stay in a province at war."""
+fights again wherever his units stay in a province at war. War is never stored: a province
+is at war exactly while two players' units stand in it (R8.4)."""
 
 from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Mapping, Sequence
-from itertools import pairwise
+from dataclasses import replace
+from itertools import combinations, pairwise
 
 from adjudicator.dice import Dice
 from adjudicator.events import Event, event
@@ -24,7 +26,7 @@ from adjudicator.rulesets.mare_nostrum.orders import (
     Sail,
     Then,
 )
-from adjudicator.rulesets.mare_nostrum.working import Working
+from adjudicator.rulesets.mare_nostrum.working import Working, WorkingProvince
 
 HELEN = "Helen of Troy"
 
@@ -44,7 +46,6 @@ def apply_military_turn(
     mine = list(orders.get(civ, ()))
     policies = casualty_policies(orders)
     at_war_before = [pid for pid, p in w.provinces.items() if p.at_war and civ in p.military()]
-    _alone_after_enemy_left(w, board, civ, events)
     moved: Counter[str] = Counter()
     for order in mine:
         if isinstance(order, Sail):
@@ -64,28 +65,31 @@ def apply_military_turn(
             apply_consequence(w, board, pid, civ, None, events)
 
 
+def _as_written(board: Board, order: Sail | NavalAttack | Move) -> str:
+    """The order with its places as the board prints them, for reports (orders hold ids)."""
+    match order:
+        case Sail():
+            shown: Sail | NavalAttack | Move = replace(
+                order, origin=board.place_name(order.origin), destination=board.place_name(order.destination)
+            )
+        case NavalAttack():
+            shown = replace(order, sea=board.place_name(order.sea))
+        case Move():
+            shown = replace(
+                order,
+                origin=board.place_name(order.origin),
+                destination=board.place_name(order.destination),
+                via=tuple(board.place_name(s) for s in order.via),
+            )
+    return shown.to_text()
+
+
 def _enemies_in_order(w: Working, enemies: set[Civ], named: Sequence[Civ]) -> list[Civ]:
     """D7: the ones the mover names, in his order; otherwise military sequence, then table order."""
     if named:
         return [c for c in named if c in enemies]
     order = [*w.sequence, *sorted(c for c in enemies if c not in w.sequence)]
     return [c for c in order if c in enemies]
-
-
-def _alone_after_enemy_left(w: Working, board: Board, civ: Civ, events: list[Event]) -> None:
-    """D5: units standing alone in a province at war because the enemy left act as if they
-    had just entered it undefended."""
-    for pid, province in w.provinces.items():
-        if province.at_war and province.military() == {civ}:
-            province.at_war = False
-            events.append(event("enemy_left", province=pid, civ=civ, rule="D5"))
-            apply_consequence(w, board, pid, civ, None, events)
-        elif province.at_war and len(province.military()) < 2 and not _has_turn(w, province.military()):
-            province.at_war = False  # nobody left to fight, or only a neutral, which never takes a turn
-
-
-def _has_turn(w: Working, civs: set[Civ]) -> bool:
-    return any(not w.players[c].neutral for c in civs)
 
 
 def _sail(w: Working, board: Board, civ: Civ, order: Sail, moved: Counter[str], events: list[Event]) -> None:
@@ -104,7 +108,7 @@ def _sail(w: Working, board: Board, civ: Civ, order: Sail, moved: Counter[str], 
             if available < order.count
             else f"R7.2: {board.place_name(destination)} is not next to {board.place_name(origin)}"
         )
-        events.append(event("order_skipped", civ=civ, line=order.line, order=order.to_text(), reason=reason))
+        events.append(event("order_skipped", civ=civ, line=order.line, order=_as_written(board, order), reason=reason))
         return
     pool[civ] -= order.count
     w.seas[destination][civ] += order.count
@@ -121,7 +125,7 @@ def _naval_attack(w: Working, board: Board, civ: Civ, order: NavalAttack, dice: 
                 "order_skipped",
                 civ=civ,
                 line=order.line,
-                order=order.to_text(),
+                order=_as_written(board, order),
                 reason=f"R7.2: {who} no trireme in {board.seas[sid].name}",
             )
         )
@@ -161,9 +165,12 @@ def _move_legions(
     policies: Mapping[Civ, Sequence[Unit]],
     events: list[Event],
 ) -> set[ProvinceId]:
-    """R7.3-R7.5: move in line order; all legions entering one province fight together (D6)."""
+    """R7.3-R7.5: move in line order; all legions entering one province fight one battle
+    together after the last line (D6), except that a line ending `at once` fights its battle
+    as soon as it arrives, with whatever of the mover's legions stand there by then."""
     arrived: Counter[ProvinceId] = Counter()
     entered: dict[ProvinceId, list[Move]] = {}
+    fought: set[ProvinceId] = set()
     for order in moves:
         origin, destination = ProvinceId(order.origin), ProvinceId(order.destination)
         available = w.provinces[origin].legions[civ] - arrived[origin]
@@ -171,7 +178,9 @@ def _move_legions(
         if available < order.count:
             problem = f"R7.3: only {available} of your legions in {board.provinces[origin].name} can still move (D13)"
         if problem:
-            events.append(event("order_skipped", civ=civ, line=order.line, order=order.to_text(), reason=problem))
+            events.append(
+                event("order_skipped", civ=civ, line=order.line, order=_as_written(board, order), reason=problem)
+            )
             continue
         w.provinces[origin].legions[civ] -= order.count
         tidy(w.provinces[origin])
@@ -190,19 +199,34 @@ def _move_legions(
             )
         )
         _helen(w, board, civ, destination, orders, events)
+        if order.at_once:
+            _battle(w, board, civ, destination, entered.pop(destination), dice, policies, events)
+            fought.add(destination)
     for pid, arrivals in entered.items():
-        province = w.provinces[pid]
-        named = [Civ(c) for o in arrivals for c in o.attack]
-        for enemy in _enemies_in_order(w, province.military() - {civ}, named):
-            if civ in province.military() and enemy in province.military():
-                fight_land(w, board, pid, civ, enemy, dice, policies, events, cause="legions entered (R7.5)")
-        others = province.military() - {civ}
-        if civ in province.military() and not others:
-            then = next((o.then for o in reversed(arrivals) if o.then), None)
-            apply_consequence(w, board, pid, civ, then, events)
-        elif civ in province.military():
-            province.at_war = True
-    return set(entered)
+        _battle(w, board, civ, pid, arrivals, dice, policies, events)
+    return fought | set(entered)
+
+
+def _battle(
+    w: Working,
+    board: Board,
+    civ: Civ,
+    pid: ProvinceId,
+    arrivals: Sequence[Move],
+    dice: Dice,
+    policies: Mapping[Civ, Sequence[Unit]],
+    events: list[Event],
+) -> None:
+    """R7.5: the mover fights every enemy there, in the order he names (D7); alone at the
+    end, he chooses what to do with the province at once (R8.5, D5)."""
+    province = w.provinces[pid]
+    named = [Civ(c) for o in arrivals for c in o.attack]
+    for enemy in _enemies_in_order(w, province.military() - {civ}, named):
+        if civ in province.military() and enemy in province.military():
+            fight_land(w, board, pid, civ, enemy, dice, policies, events, cause="legions entered (R7.5)")
+    if province.military() == {civ}:
+        then = next((o.then for o in reversed(arrivals) if o.then), None)
+        apply_consequence(w, board, pid, civ, then, events)
 
 
 def _helen(
@@ -230,7 +254,6 @@ def apply_consequence(
 ) -> None:
     """R8.5-R8.7: alone in an enemy's province, the victor sacks, occupies or converts."""
     province = w.provinces[pid]
-    province.at_war = False
     owner = province.influence
     if owner is None or owner == civ:
         return
@@ -263,7 +286,7 @@ def apply_consequence(
                 reason="R8.6: nothing of that kind stands there; occupied instead",
             )
         )
-    _occupy(w, board, pid, civ, events)
+    _occupy(w, board, pid, civ, choice.targets if choice.consequence is Consequence.OCCUPY else (), events)
 
 
 def _sack(w: Working, pid: ProvinceId, civ: Civ, target: str, events: list[Event]) -> bool:
@@ -291,14 +314,55 @@ def _sack(w: Working, pid: ProvinceId, civ: Civ, target: str, events: list[Event
     return True
 
 
-def _occupy(w: Working, board: Board, pid: ProvinceId, civ: Civ, events: list[Event]) -> None:
-    """R8.6: a legion on each city and caravan (board order), then on the temple and market."""
+def _occupy(w: Working, board: Board, pid: ProvinceId, civ: Civ, targets: Sequence[str], events: list[Event]) -> None:
+    """R8.6: a legion on each building the occupier names, in his order, while his legions
+    last; naming none, the choice that yields him the most cards (cities first on a tie)."""
     province = w.provinces[pid]
-    targets = [f"city:{s}" for s in board.provinces[pid].cities if s in province.cities]
-    targets += [f"caravan:{i}" for i in board.provinces[pid].commodities if i in province.caravans]
-    targets += [k for k in ("temple", "market") if getattr(province, k)]
+    free = [key for key in _buildings(board, pid, province) if province.occupied.get(key) in (None, civ)]
     room = province.legions[civ] - (1 if province.converting == civ else 0)
-    chosen = [t for t in targets if province.occupied.get(t) in (None, civ)][:room]
-    for key in chosen:
-        province.occupied[key] = civ
-    events.append(event("occupy", province=pid, civ=civ, occupied=chosen, owner=province.influence, rule="R8.6"))
+    missing: list[str] = []
+    if targets:
+        chosen: list[str] = []
+        for target in targets:
+            key = _target_key(target, [k for k in free if k not in chosen])
+            if key is None:
+                missing.append(target)
+            elif len(chosen) < room:
+                chosen.append(key)
+    else:
+        chosen = _richest(free, room)
+    province.occupied = {k: o for k, o in province.occupied.items() if o != civ} | dict.fromkeys(chosen, civ)
+    extra = {"not_there": missing} if missing else {}
+    events.append(
+        event("occupy", province=pid, civ=civ, occupied=chosen, owner=province.influence, rule="R8.6", **extra)
+    )
+
+
+def _buildings(board: Board, pid: ProvinceId, province: WorkingProvince) -> list[str]:
+    """What a legion can stand on, in board order: cities, caravans, temple, market."""
+    keys = [f"city:{s}" for s in board.provinces[pid].cities if s in province.cities]
+    keys += [f"caravan:{i}" for i in board.provinces[pid].commodities if i in province.caravans]
+    return keys + [k for k in ("temple", "market") if getattr(province, k)]
+
+
+def _target_key(target: str, free: Sequence[str]) -> str | None:
+    """`city` (the first free site), `city SITE`, `caravan ICON`, `temple`, `market`."""
+    kind, _, which = target.partition(" ")
+    wanted = f"{kind}:{which}" if which else kind
+    return next((k for k in free if k == wanted or (not which and k.startswith(f"{kind}:"))), None)
+
+
+def _richest(free: Sequence[str], room: int) -> list[str]:
+    """The buildings to occupy that pay the occupier most (R4: a temple or market he also
+    holds doubles what he holds of cities or caravans); ties: more cities, more buildings,
+    then board order."""
+
+    def rank(chosen: tuple[str, ...]) -> tuple[int, int, int, tuple[int, ...]]:
+        cities = sum(1 for k in chosen if k.startswith("city:"))
+        caravans = sum(1 for k in chosen if k.startswith("caravan:"))
+        cards = cities * (2 if "temple" in chosen else 1) + caravans * (2 if "market" in chosen else 1)
+        return cards, cities, len(chosen), tuple(-free.index(k) for k in chosen)
+
+    options = [c for size in range(min(room, len(free)) + 1) for c in combinations(free, size)]
+    best: tuple[str, ...] = max(options, key=rank)
+    return list(best)

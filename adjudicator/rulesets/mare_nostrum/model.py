@@ -43,9 +43,18 @@ class ProvinceState:
     legions: Mapping[Civ, int] = field(default_factory=lambda: _EMPTY)
     fortresses: Mapping[Civ, int] = field(default_factory=lambda: _EMPTY)
     port: Mapping[Civ, int] = field(default_factory=lambda: _EMPTY)  # triremes not yet launched
-    at_war: bool = False
     occupied: Mapping[str, Civ] = field(default_factory=lambda: MappingProxyType({}))
     converting: Civ | None = None
+
+    def military(self) -> set[Civ]:
+        """Civilizations with legions or fortresses here (triremes in port never count, R7.2)."""
+        return {c for c, n in self.legions.items() if n} | {c for c, n in self.fortresses.items() if n}
+
+    @property
+    def at_war(self) -> bool:
+        """R8.4: exactly while units of two or more players stand here; derived, so that it
+        can never outlast the war."""
+        return len(self.military()) > 1
 
 
 @dataclass(frozen=True, slots=True)

@@ -255,7 +255,7 @@ class _Reader:
             if key not in ("temple", "market") and not key.startswith(OCCUPIABLE_PREFIXES):
                 raise occupied_table.error(key, "use city:SITE, caravan:ICON, temple or market")
             occupied[key] = self.civ(occupied_table, key, occupied_table.text(key))
-        return ProvinceState(
+        province = ProvinceState(
             influence=self.civ_or_none(f, "influence"),
             cities=tuple(cities),
             caravans=tuple(caravans),
@@ -264,10 +264,22 @@ class _Reader:
             legions=self.civ_counts(f, "legions"),
             fortresses=self.civ_counts(f, "fortresses"),
             port=self.civ_counts(f, "port"),
-            at_war=f.flag("at_war", False),
             occupied=occupied,
             converting=self.civ_or_none(f, "converting"),
         )
+        if "at_war" in f and f.flag("at_war") != province.at_war:  # derived (R8.4), like the stocks
+            armed = sorted(province.military())
+            there = (
+                f"units of {' and '.join(armed)} stand there" if len(armed) > 1
+                else f"only {armed[0]}'s units stand there" if armed
+                else "no legion or fortress stands there"
+            )  # fmt: skip
+            raise f.error(
+                "at_war",
+                f"says {str(f.flag('at_war')).lower()}, but {there} (R8.4: at war exactly while two or more "
+                "players' units do); correct it or delete the key",
+            )
+        return province
 
     def held(self, root: Fields) -> dict[Civ, tuple[ProvinceId, ...]]:
         table = root.table("held")

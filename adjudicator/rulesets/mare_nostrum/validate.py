@@ -1,9 +1,11 @@
 """Order validation against the current position: one result per line, never an exception.
 
 This checks what can be known when the orders arrive: names, phase, role, ownership of
-units and cards, and the placement rules that nothing earlier in the phase can change.
-What depends on other players' earlier moves is checked again at resolution and reported
-as skipped there.
+units and cards, the placement rules, the stock and the supply (R1), and the routes of
+legions and triremes, everything that nothing earlier in the phase can change. A line that
+works only if the player's own other lines (his sails, his purchases) work first is
+accepted with a note saying so. What depends on other players' earlier moves is checked
+again at resolution and reported as skipped there.
 """
 
 from __future__ import annotations
@@ -68,21 +70,30 @@ from adjudicator.rulesets.mare_nostrum.validate_trade import (
 def validate_orders(
     board: Board, position: Position, civ: Civ, lines: Sequence[OrderLine[Order]]
 ) -> list[OrderLine[Order]]:
-    """Each line with its order's names resolved to board ids, or with the problem that stops it."""
+    """Each line with its order's names resolved to board ids, or with the problem that stops it.
+
+    Sail lines are checked first: a player's triremes all move before his naval battles and
+    legion moves, whatever the order of his lines (R7.1), so those need to know where his
+    triremes can be. The other lines follow in their written order."""
     context = Context(board, position, civ)
-    checked = []
-    for line in lines:
-        if line.problem is not None or line.order is None:
-            checked.append(line)
-            continue
-        context.line = line.number
-        try:
-            _check_phase(context, line.order)
-            line = replace(line, order=_check_order(context, line.order))
-        except Refused as refused:
-            line = replace(line, problem=refused.problem)
-        checked.append(line)
+    checked = list(lines)
+    sails_first = sorted(range(len(lines)), key=lambda i: not isinstance(lines[i].order, Sail))
+    for index in sails_first:
+        checked[index] = _check_line(context, lines[index])
     return checked
+
+
+def _check_line(c: Context, line: OrderLine[Order]) -> OrderLine[Order]:
+    if line.problem is not None or line.order is None:
+        return line
+    c.line = line.number
+    c.notes.clear()
+    try:
+        _check_phase(c, line.order)
+        order = _check_order(c, line.order)
+    except Refused as refused:
+        return replace(line, problem=refused.problem)
+    return replace(line, order=order, note="; ".join(c.notes))
 
 
 def _check_phase(c: Context, order: Order) -> None:

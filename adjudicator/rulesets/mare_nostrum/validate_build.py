@@ -6,9 +6,13 @@ from collections import Counter
 from dataclasses import replace
 
 from adjudicator.names import NameIndex
+from adjudicator.rulesets.mare_nostrum.build import under_enemy_units
 from adjudicator.rulesets.mare_nostrum.checks import Context
 from adjudicator.rulesets.mare_nostrum.components import (
+    BUILDING_SUPPLY,
     TAX,
+    UNIT_STOCK,
+    Building,
     Civ,
     Phase,
     Piece,
@@ -23,6 +27,7 @@ from adjudicator.rulesets.mare_nostrum.orders import (
     Keep,
     TurnSequence,
 )
+from adjudicator.rulesets.mare_nostrum.setup import setup_area
 
 # ---- Build (R6) ----------------------------------------------------------------------
 
@@ -44,41 +49,172 @@ def check_sequence(c: Context, order: TurnSequence) -> TurnSequence:
 def check_build(c: Context, order: BuildOrder) -> BuildOrder:
     province, site = check_build_place(c, order)
     resolved = replace(order, province=province, site=site)
-    state = c.position.provinces[province]
-    name = c.board.provinces[province].name
     if order.count > 1 and order.payment:
         raise c.refuse("R6.1", "one set pays for one item; give each purchase its own line to name its payment")
     if order.payment:
         resolved = replace(resolved, payment=c.card_list(order.payment, "R6.1"))
+    spots: list[str] = []
     if c.position.phase is Phase.SETUP:
-        if order.piece is Piece.TRIREME and not c.board.provinces[province].coastal:
-            raise c.refuse("R6.5", f"{name} has no coast; triremes are built in coastal provinces")
-        return resolved
-    if order.piece is Piece.INFLUENCE:
+        check_setup_place(c, resolved, province)
+    elif order.piece is Piece.INFLUENCE:
+        if order.count > 1:
+            raise c.refuse("R6.4", f"one influence marker per province: build 1 influence in {_name(c, province)}")
         check_influence(c, province)
+    else:
+        resolved, spots = check_building(c, resolved, province)
+    check_stock(c, order.piece, order.count)
+    c.built[order.piece] += order.count
+    for spot in spots:
+        c.planned[(province, spot)] = c.line
+    if order.piece is Piece.FORTRESS:
+        c.planned_fortresses[province] += order.count
+    if order.piece is Piece.INFLUENCE and c.position.phase is not Phase.SETUP:
         c.influence_placed.append(province)
-        return resolved
+    return resolved
+
+
+def _name(c: Context, province: ProvinceId) -> str:
+    return c.board.provinces[province].name
+
+
+def check_setup_place(c: Context, order: BuildOrder, province: ProvinceId) -> None:
+    """R2.4: the setup builds only in the capital's area, legions and triremes only in the
+    capital itself, paid in points; R6.5 for triremes."""
+    if province not in setup_area(c.board, c.civ):
+        raise c.refuse("R2.4", f"{_name(c, province)} is outside your capital and its neighbours")
+    capital = c.board.civilizations[c.civ].capital
+    if order.piece in (Piece.LEGION, Piece.TRIREME) and province != capital:
+        raise c.refuse("R2.4", f"legions and triremes bought in the setup start in your capital, {_name(c, capital)}")
+    if order.piece is Piece.TRIREME and not c.board.provinces[province].coastal:
+        raise c.refuse("R6.5", f"{_name(c, province)} has no coast; triremes are built in coastal provinces")
+
+
+def check_building(c: Context, order: BuildOrder, province: ProvinceId) -> tuple[BuildOrder, list[str]]:
+    """R6.3-R6.5 for everything but influence; also the spots (city sites, icons, temple,
+    market) the order takes, so that the player's later lines do not count on them."""
+    state = c.position.provinces[province]
+    name = _name(c, province)
     capital = c.board.civilizations[c.civ].capital == province
     if province in c.influence_placed:
         raise c.refuse("R6.4", f"nothing else may be built in {name} the turn influence is placed there")
     if state.influence != c.civ:
         raise c.refuse("R6.3", f"you have no influence in {name}; build influence there first")
-    if not capital and state.at_war:
-        raise c.refuse("R6.3", f"{name} is at war; nobody builds there (R8.4)")
+    if not capital and (problem := under_enemy_units(state.military(), c.civ, name)):
+        raise c.refuse("R6.3", f"{problem} (except in his own capital)")
     if not capital and any(occupier != c.civ for occupier in state.occupied.values()):
         raise c.refuse("R6.3", f"{name} is occupied by an enemy (R8.6)")
-    if order.piece is Piece.CITY and site is not None and site in state.cities:
-        raise c.refuse("R6.5", f"the city site {site} already has a city")
-    free_sites = [s for s in c.board.provinces[province].cities if s not in state.cities]
-    if order.piece is Piece.CITY and len(free_sites) < order.count:
-        raise c.refuse("R6.5", f"{name} has {len(free_sites)} free city site(s); one city stands on each printed site")
-    if order.piece is Piece.CARAVAN:
-        resolved = replace(resolved, commodity=check_caravan(c, order, province))
-    if order.piece is Piece.TRIREME and not c.board.provinces[province].coastal:
-        raise c.refuse("R6.5", f"{name} has no coast; triremes are built in coastal provinces")
-    if (order.piece is Piece.TEMPLE and state.temple) or (order.piece is Piece.MARKET and state.market):
-        raise c.refuse("R6.5", f"{name} already has a {order.piece}")
-    return resolved
+    match order.piece:
+        case Piece.CITY:
+            return order, check_city_sites(c, order, province)
+        case Piece.CARAVAN:
+            commodity = check_caravan(c, order, province)
+            return replace(order, commodity=commodity), [f"caravan:{commodity}"]
+        case Piece.TRIREME if not c.board.provinces[province].coastal:
+            raise c.refuse("R6.5", f"{name} has no coast; triremes are built in coastal provinces")
+        case Piece.TEMPLE | Piece.MARKET:
+            if getattr(state, order.piece):
+                raise c.refuse("R6.5", f"{name} already has a {order.piece}")
+            if (province, order.piece) in c.planned:
+                line = c.planned[(province, order.piece)]
+                raise c.refuse("R6.5", f"your line {line} already builds a {order.piece} in {name}")
+            if order.count > 1:
+                raise c.refuse("R6.5", f"one {order.piece} stands in a province: build 1 {order.piece} in {name}")
+            return order, [str(order.piece)]
+        case Piece.FORTRESS:
+            check_fortress_room(c, order, province)
+    return order, []
+
+
+def check_city_sites(c: Context, order: BuildOrder, province: ProvinceId) -> list[str]:
+    """R6.5: one city per printed site, counting the sites the player's earlier lines take
+    (a city without a site takes the first free one, as at resolution)."""
+    state, name = c.position.provinces[province], _name(c, province)
+    site = order.site
+    if site is not None:
+        if site in state.cities:
+            raise c.refuse("R6.5", f"the city site {site} already has a city")
+        if (province, f"city:{site}") in c.planned:
+            line = c.planned[(province, f"city:{site}")]
+            raise c.refuse("R6.5", f"your line {line} already builds the city on the site {site}")
+        if order.count > 1:
+            raise c.refuse("R6.5", f"one city stands on a site: build 1 city at {site}")
+        return [f"city:{site}"]
+    free = [s for s in c.board.provinces[province].cities if s not in state.cities]
+    left = [s for s in free if (province, f"city:{s}") not in c.planned]
+    if len(left) < order.count:
+        after = " after your earlier lines" if len(left) < len(free) else ""
+        raise c.refuse("R6.5", f"{name} has {len(left)} free city site(s){after}; one city stands on each printed site")
+    return [f"city:{s}" for s in left[: order.count]]
+
+
+def check_fortress_room(c: Context, order: BuildOrder, province: ProvinceId) -> None:
+    """R6.5: one fortress per province, two with the Statue of Zeus (R9)."""
+    standing = sum(c.position.provinces[province].fortresses.values())
+    wanted = standing + c.planned_fortresses[province] + order.count
+    owned = "Statue of Zeus" in c.position.players[c.civ].cards
+    if wanted <= 1 or (wanted <= 2 and owned):
+        return
+    if wanted <= 2 and "Statue of Zeus" in c.bought:
+        c.depends("depends on your buying the Statue of Zeus first")
+        return
+    has = "two fortresses" if standing >= 2 else "a fortress" if standing else "no fortress"
+    planned = c.planned_fortresses[province]
+    earlier = f" and your earlier lines build {planned}" if planned else ""
+    raise c.refuse(
+        "R6.5",
+        f"{_name(c, province)} already has {has}{earlier}; one fortress stands in a province "
+        "(two with the Statue of Zeus)",
+    )
+
+
+_PLURAL = {
+    "influence": ("influence marker", "influence markers"),
+    "city": ("city", "cities"),
+    "fortress": ("fortress", "fortresses"),
+}
+
+
+def _count(n: int, kind: str) -> str:
+    one, many = _PLURAL.get(kind, (kind, f"{kind}s"))
+    return f"{n} {one if n == 1 else many}" if n else f"no {many}"
+
+
+def check_stock(c: Context, piece: Piece, count: int) -> None:
+    """R1: a player's own pieces are limited by his stock; R1.3: the buildings by the shared
+    supply. Earlier lines of his take their share first; other players only ever use the
+    supply up, and give back nothing during the phase, except influence markers, which
+    come back to their owner when another player converts (R8.7)."""
+    kind = str(piece)
+    returnable = 0
+    if kind in UNIT_STOCK:
+        held, rule = c.stock[kind], "R1"
+        where, total = "your stock", f"{UNIT_STOCK[kind]} per player"
+        if piece is Piece.INFLUENCE and c.position.phase is Phase.BUILD:
+            returnable = sum(
+                1 for p in c.position.provinces.values() if p.influence == c.civ and p.converting not in (None, c.civ)
+            )
+    else:
+        players = len(c.position.playing)
+        held, rule = c.supply[kind], "R1.3"
+        where, total = "the building supply", f"{BUILDING_SUPPLY[players][Building(kind)]} with {players} players"
+    used = c.built[kind]
+    if used + count <= held:
+        return
+    if used + count <= held + returnable:
+        c.depends(
+            "depends on another player converting one of your provinces first, "
+            "which returns its marker to your stock (R8.7)"
+        )
+        return
+    left = held - used
+    if not used:
+        tail = f"; you cannot build {count}"
+    elif left <= 0:
+        tail = f" and your earlier lines build {used}; none is left for this line"
+    else:
+        verb = "is" if left == 1 else "are"
+        tail = f" and your earlier lines build {used}; only {left} {verb} left for this line, not {count}"
+    raise c.refuse(rule, f"{where} holds {_count(held, kind)} ({total}){tail}")
 
 
 def check_build_place(c: Context, order: BuildOrder) -> tuple[ProvinceId, str | None]:
@@ -111,6 +247,8 @@ def check_influence(c: Context, province: ProvinceId) -> None:
             )
         if c.board.civilizations[state.influence].capital == province:
             raise c.refuse("R8.7", f"{name} is {state.influence}'s capital and can never be converted")
+    if problem := under_enemy_units(state.military(), c.civ, name, "places influence"):
+        raise c.refuse("R6.3", problem)
     if "Lighthouse" in c.bought or "Lighthouse" in c.position.players[c.civ].cards:
         return
     held = c.position.held_at_turn_start(c.civ)
@@ -122,25 +260,34 @@ def check_influence(c: Context, province: ProvinceId) -> None:
         )
 
 
-def check_caravan(c: Context, order: BuildOrder, province: ProvinceId) -> str | None:
+def check_caravan(c: Context, order: BuildOrder, province: ProvinceId) -> str:
+    """R6.5: one caravan per printed icon, counting the icons the player's earlier lines take."""
     icons = c.board.provinces[province].commodities
     name = c.board.provinces[province].name
     built = c.position.provinces[province].caravans
+    if order.count > 1:
+        raise c.refuse(
+            "R6.5", f"one caravan stands on an icon: give each caravan its own line, 'build caravan on ICON in {name}'"
+        )
     if order.commodity is None:
-        free = [i for i in icons if i not in built]
+        free = [i for i in icons if i not in built and (province, f"caravan:{i}") not in c.planned]
         if len(free) > 1:
             raise c.refuse(
                 "R6.5",
                 f"name the icon: 'build caravan on {free[0]} in {name}' (free icons: {', '.join(free)})",
             )
         if not free:
-            raise c.refuse("R6.5", f"every icon in {name} already has a caravan")
+            earlier = " or gets one on an earlier line of yours" if any(i not in built for i in icons) else ""
+            raise c.refuse("R6.5", f"every icon in {name} already has a caravan{earlier}")
         return free[0]
     commodity = c.commodity(order.commodity)
     if commodity not in icons:
         raise c.refuse("R6.5", f"{name} has no {commodity} icon (icons: {', '.join(icons) or 'none'})")
     if commodity in built:
         raise c.refuse("R6.5", f"the {commodity} icon in {name} already has a caravan")
+    if (province, f"caravan:{commodity}") in c.planned:
+        line = c.planned[(province, f"caravan:{commodity}")]
+        raise c.refuse("R6.5", f"your line {line} already builds the caravan on the {commodity} icon in {name}")
     return commodity
 
 
@@ -156,8 +303,8 @@ def check_buy(c: Context, order: Buy) -> Buy:
         raise c.refuse("R6.6", f"you already own {card}")
     if owner is not None:
         raise c.refuse("R6.6", f"{card} already belongs to {owner}; heroes and wonders are unique")
-    c.bought.append(card)
     payment = c.card_list(order.payment, "R6.1") if order.payment else None
+    c.bought.append(card)  # only once the line is accepted: a refused line changes nothing after it
     return replace(order, card=card, payment=payment)
 
 

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import replace
+from itertools import pairwise
 
 from adjudicator.names import NameIndex
 from adjudicator.rulesets.mare_nostrum.checks import Context
@@ -12,6 +14,7 @@ from adjudicator.rulesets.mare_nostrum.components import (
     Role,
     SeaId,
 )
+from adjudicator.rulesets.mare_nostrum.geography import sea_route
 from adjudicator.rulesets.mare_nostrum.orders import (
     Artemis,
     Casualties,
@@ -23,6 +26,8 @@ from adjudicator.rulesets.mare_nostrum.orders import (
     Sail,
     Then,
 )
+
+HELEN = "Helen of Troy"
 
 # ---- Military (R7, R8) ---------------------------------------------------------------
 
@@ -42,18 +47,44 @@ def check_sail(c: Context, order: Sail) -> Sail:
         raise c.refuse("R7.2", "move at least one trireme")
     if here - c.moved_triremes[origin] < order.count:
         left = here - c.moved_triremes[origin]
-        raise c.refuse("R7.2", f"you have {left} trireme(s) {where} that have not moved, not {order.count}")
+        arriving = "; triremes arriving this turn do not move again (D13)" if c.arriving_triremes[SeaId(origin)] else ""
+        raise c.refuse("R7.2", f"you have {left} trireme(s) {where} that have not moved, not {order.count}{arriving}")
     if destination not in reachable:
         raise c.refuse(
             "R7.2",
             f"{c.board.place_name(destination)} is not next to {c.board.place_name(origin)}; triremes move one step",
         )
     c.moved_triremes[origin] += order.count
+    c.arriving_triremes[destination] += order.count
     return replace(order, origin=origin, destination=destination)
 
 
+def triremes_after_sailing(c: Context, sea: SeaId) -> tuple[int, int]:
+    """The player's triremes in `sea` once his sail lines are done (R7.1): how many stayed
+    there from the start of the turn, and how many may be there counting those sailing in."""
+    stayed = c.position.seas[sea].triremes.get(c.civ, 0) - c.moved_triremes[sea]
+    return stayed, stayed + c.arriving_triremes[sea]
+
+
+def _waiting_for(c: Context, seas: Sequence[SeaId]) -> None:
+    """Note the seas a line needs that only this turn's sails can fill."""
+    pending = [c.board.seas[s].name for s in dict.fromkeys(seas) if triremes_after_sailing(c, s)[0] < 1]
+    if pending:
+        c.depends(f"depends on your triremes reaching {' and '.join(pending)} first")
+
+
 def check_naval_attack(c: Context, order: NavalAttack) -> NavalAttack:
-    return replace(order, target=c.other_civ(order.target, "R8.3"), sea=c.sea(order.sea))
+    target, sea = c.other_civ(order.target, "R8.3"), c.sea(order.sea)
+    stayed, possible = triremes_after_sailing(c, sea)
+    name = c.board.seas[sea].name
+    if possible < 1 and stayed + c.moved_triremes[sea] > 0:
+        raise c.refuse("R7.2", f"your sail lines take all your triremes out of {name} before the naval battles (R7.1)")
+    if possible < 1:
+        raise c.refuse(
+            "R7.2", f"you have no trireme in {name} and none of your sail lines brings one there; sail one there first"
+        )
+    _waiting_for(c, [sea])
+    return replace(order, target=target, sea=sea)
 
 
 def check_move(c: Context, order: Move) -> Move:
@@ -63,30 +94,87 @@ def check_move(c: Context, order: Move) -> Move:
     attack = tuple(c.other_civ(text, "D7") for text in order.attack)
     if order.count < 1:
         raise c.refuse("R7.3", "move at least one legion")
-    here = c.position.provinces[origin].legions.get(c.civ, 0) - c.moved_legions[origin]
-    if here < order.count:
-        raise c.refuse(
-            "R7.3",
-            f"you have {here} legion(s) in {c.board.provinces[origin].name} that have not moved, not {order.count}",
-        )
     start, end = c.board.provinces[origin], c.board.provinces[destination]
+    _check_legions_there(c, origin, order.count)
     if destination == origin:
         raise c.refuse("R7.3", "a legion moves to another province")
-    if destination not in start.land and (seas or not start.coastal or not end.coastal):
+    if seas or destination not in start.land:
         if not start.coastal or not end.coastal:
             raise c.refuse(
                 "R7.3",
-                f"{end.name} does not border {start.name} by land, and a sea route needs both to have a coast",
+                f"a sea route needs both {start.name} and {end.name} to have a coast; leave out 'via' to move by land"
+                if destination in start.land
+                else f"{end.name} does not border {start.name} by land, and a sea route needs both to have a coast",
             )
-        if seas and (seas[0] not in start.seas or seas[-1] not in end.seas):
-            raise c.refuse("R7.3", f"the route must start on a sea of {start.name} and end on a sea of {end.name}")
+        _waiting_for(c, _check_sea_route(c, origin, destination, seas))
     if order.then is not None and order.then.consequence is Consequence.CONVERT:
         owner = c.board.capital_of(destination)
         if owner is not None and owner != c.civ:
             raise c.refuse("R8.7", f"{end.name} is {owner}'s capital; its influence can never be converted")
-    c.moved_legions[origin] += order.count
     then = check_then(c, order.then, destination) if order.then else None
+    c.moved_legions[origin] += order.count
+    c.arriving_legions[destination] += order.count
     return replace(order, origin=origin, destination=destination, via=tuple(seas), attack=attack, then=then)
+
+
+def _check_legions_there(c: Context, origin: ProvinceId, count: int) -> None:
+    """R7.3, D13: legions that stood at `origin` when the turn began and have not moved yet.
+    Only Helen of Troy (R8.9) can add one there before the player's turn."""
+    here = c.position.provinces[origin].legions.get(c.civ, 0) - c.moved_legions[origin]
+    if here >= count:
+        return
+    name = c.board.provinces[origin].name
+    if here + 1 == count and _helen_may_give_legion(c, origin):
+        c.depends(f"depends on Helen of Troy turning an enemy legion entering {name} into yours first (R8.9)")
+        return
+    arriving = "; legions arriving this turn do not move again (D13)" if c.arriving_legions[origin] else ""
+    raise c.refuse("R7.3", f"you have {here} legion(s) in {name} that have not moved, not {count}{arriving}")
+
+
+def _helen_may_give_legion(c: Context, province: ProvinceId) -> bool:
+    """R8.9: in another player's turn, before this one's, an enemy legion entering one of the
+    owner's provinces may become his, once per phase, while he has a legion in his stock."""
+    return (
+        HELEN in c.position.players[c.civ].cards
+        and HELEN not in c.position.used
+        and c.position.provinces[province].influence == c.civ
+        and c.stock["legion"] > 0
+    )
+
+
+def _check_sea_route(c: Context, origin: ProvinceId, destination: ProvinceId, via: Sequence[SeaId]) -> Sequence[SeaId]:
+    """R7.3: the chain of seas, each holding one of the player's triremes after his sails,
+    that joins the two coasts (the one named, or the one that waits for the fewest sails)."""
+    start, end = c.board.provinces[origin], c.board.provinces[destination]
+    if via:
+        if via[0] not in start.seas or via[-1] not in end.seas:
+            raise c.refuse("R7.3", f"the route must start on a sea of {start.name} and end on a sea of {end.name}")
+        for a, b in pairwise(via):
+            if b not in c.board.seas[a].seas:
+                raise c.refuse(
+                    "R7.3",
+                    f"{c.board.seas[a].name} and {c.board.seas[b].name} are not next to each other; "
+                    "name an unbroken chain of seas",
+                )
+        empty = [c.board.seas[s].name for s in dict.fromkeys(via) if triremes_after_sailing(c, s)[1] < 1]
+        if empty:
+            raise c.refuse(
+                "R7.3",
+                f"you will have no trireme in {' and '.join(empty)} when your legions move; "
+                "a legion sails only along seas that each hold one of your triremes",
+            )
+        return via
+    counts = {s: triremes_after_sailing(c, s) for s in c.board.seas}
+    usable = frozenset(s for s, (_, possible) in counts.items() if possible > 0)
+    sure = frozenset(s for s, (stayed, _) in counts.items() if stayed > 0)
+    route = sea_route(c.board, origin, destination, usable, sure)
+    if route is None:
+        raise c.refuse(
+            "R7.3",
+            f"{end.name} does not border {start.name} by land, and no chain of seas holding your triremes "
+            "(now or after your sail lines) joins them",
+        )
+    return route
 
 
 def check_then(c: Context, then: Then, province: ProvinceId) -> Then:
@@ -113,7 +201,7 @@ def check_casualties(c: Context, order: Casualties) -> Casualties:
 
 
 def check_helen(c: Context, order: Helen) -> Helen:
-    c.own("Helen of Troy", "R8.9")
+    c.own(HELEN, "R8.9")
     return replace(order, province=c.province(order.province)) if order.province is not None else order
 
 

@@ -35,13 +35,17 @@ class WorkingProvince:
     legions: Counter[Civ]
     fortresses: Counter[Civ]
     port: Counter[Civ]
-    at_war: bool
     occupied: dict[str, Civ]
     converting: Civ | None
 
     def military(self) -> set[Civ]:
         """Civilizations with legions or fortresses here (inactive triremes never count, R7.2)."""
         return {c for c, n in self.legions.items() if n} | {c for c, n in self.fortresses.items() if n}
+
+    @property
+    def at_war(self) -> bool:
+        """R8.4: exactly while units of two or more players stand here."""
+        return len(self.military()) > 1
 
 
 @dataclass
@@ -82,7 +86,6 @@ class Working:
                     Counter(p.legions),
                     Counter(p.fortresses),
                     Counter(p.port),
-                    p.at_war,
                     dict(p.occupied),
                     p.converting,
                 )
@@ -115,7 +118,6 @@ class Working:
                     legions=_clean(p.legions),
                     fortresses=_clean(p.fortresses),
                     port=_clean(p.port),
-                    at_war=p.at_war,
                     occupied=dict(sorted(p.occupied.items())),
                     converting=p.converting,
                 )
