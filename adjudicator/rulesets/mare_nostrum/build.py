@@ -332,7 +332,7 @@ def _exchange(w: Working, civ: Civ, order: Exchange, events: list[Event]) -> Non
         reason = "R6.7: Cleopatra exchanges once per build phase"
     elif hand[order.give] < 1:
         reason = f"R6.7: you hold no {order.give}"
-    elif w.bank[order.get] < 1:
+    elif w.finite_bank and w.bank[order.get] < 1:
         reason = f"R1: the bank has no {order.get} card"
     if reason:
         events.append(event("exchange_skipped", civ=civ, line=order.line, reason=reason))

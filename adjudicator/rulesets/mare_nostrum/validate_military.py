@@ -178,20 +178,25 @@ def _check_sea_route(c: Context, origin: ProvinceId, destination: ProvinceId, vi
 
 
 def check_then(c: Context, then: Then, province: ProvinceId) -> Then:
-    """Canonical sack targets: `city SITE` (site optional), `caravan ICON`, `temple`, `market`."""
-    if then.consequence is not Consequence.SACK or not then.target:
-        return then
-    kind, _, rest = then.target.partition(" ")
+    """Canonical sack and occupy targets: `city SITE` (site optional), `caravan ICON`,
+    `temple`, `market`."""
+    if then.consequence is Consequence.SACK and then.target:
+        return replace(then, target=_target(c, then.target, province))
+    if then.consequence is Consequence.OCCUPY and then.targets:
+        return replace(then, targets=tuple(_target(c, t, province) for t in then.targets))
+    return then
+
+
+def _target(c: Context, target: str, province: ProvinceId) -> str:
+    kind, _, rest = target.partition(" ")
     if kind == "caravan":
-        return replace(then, target=f"caravan {c.commodity(rest)}")
+        return f"caravan {c.commodity(rest)}"
     if kind == "city" and rest:
         local: NameIndex[str] = NameIndex("city site")
         for site in c.board.provinces[province].cities:
             local.add(site, site)
-        return replace(
-            then, target=f"city {c.find(local, rest, 'city site', f'in {c.board.provinces[province].name}')}"
-        )
-    return then
+        return f"city {c.find(local, rest, 'city site', f'in {c.board.provinces[province].name}')}"
+    return target
 
 
 def check_casualties(c: Context, order: Casualties) -> Casualties:
