@@ -243,3 +243,36 @@ def test_receipts_and_private_reports_point_to_the_rules(make_game: Callable[...
     assert runner.invoke(app, ["adjudicate", str(game.directory.root), "--force"]).exit_code == 0
     private = runner.invoke(app, ["report", str(game.directory.root), "--power", "Greece"]).stdout
     assert private.rstrip().endswith("('adjudicator rules R6.4')."), private[-300:]
+
+
+# ---- found by the soak ----------------------------------------------------------------
+
+
+def test_the_same_words_posted_again_in_a_new_file_are_a_new_post(
+    make_game: Callable[..., Game], tmp_path: Path
+) -> None:
+    game = make_game(THREE)
+    root = str(game.directory.root)
+    for phase, folder in enumerate(("posts-1", "posts-2")):
+        posts = tmp_path / folder
+        posts.mkdir()
+        for civ in THREE:
+            (posts / f"{phase}-{civ}.txt").write_text(f"power {civ}\nno orders\n")
+        result = runner.invoke(app, ["collect", root, "--from", str(posts)])
+        assert result.exit_code == 0 and "already collected" not in result.stdout, result.stdout
+        assert runner.invoke(app, ["adjudicate", root]).exit_code == 0, "everyone's orders are in"
+    again = runner.invoke(app, ["collect", root, "--from", str(tmp_path / "posts-2")]).stdout
+    assert again.count("already collected (accepted)") == 3, "a file collected before is not collected twice"
+
+
+def test_an_advanced_setup_where_a_player_holds_nothing_replays_identically(tmp_path: Path) -> None:
+    root = tmp_path / "g"
+    args = ["new", str(root), "--option", "setup=advanced"]
+    for spec in player_args(["Rome", "Greece", "Carthage"]):
+        args += ["--player", spec]
+    assert runner.invoke(app, args).exit_code == 0
+    runner.invoke(app, ["submit", str(root), "-", "--power", "Carthage"], input="build fortress in Carthago\n")
+    runner.invoke(app, ["submit", str(root), "-", "--power", "Rome"], input="no orders\n")
+    assert runner.invoke(app, ["adjudicate", str(root), "--force"]).exit_code == 0
+    replayed = runner.invoke(app, ["replay", str(root)])
+    assert replayed.exit_code == 0 and "identical" in replayed.stdout, replayed.output

@@ -3,6 +3,7 @@ from a folder of .eml and .txt files, and answering each mail with a receipt."""
 
 from __future__ import annotations
 
+import hashlib
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from email.message import EmailMessage
@@ -174,7 +175,9 @@ def _take_text(games: dict[str, Game], path: Path, report: CollectReport) -> Non
     if game is None:
         report.lines.append(f"{path.name}: skipped: it names no game of this folder (add a line 'game ID')")
         return
-    key = message_key(text.encode(), "")
+    # A post is its file: the same words pasted into a new file (a player who sends
+    # 'no orders' again next phase) are a new post; a file collected again is not.
+    key = message_key(b"", f"post {path.name} {hashlib.sha256(text.encode()).hexdigest()}")
     if already_done(game.directory.inbox, key):
         status = read_toml(inbox_paths(game.directory.inbox, key)[1]).get("status", "")
         report.lines.append(f"{path.name}: already collected ({status})")

@@ -92,7 +92,8 @@ def position_to_data(position: Position) -> dict[str, Any]:
         "supply": position.supply(),
         "sequence": list(position.sequence),
         "used": list(position.used),
-        "held": None if position.held is None else {civ: list(p) for civ, p in sorted(position.held.items())},
+        # A civilization that held nothing is left out, as a file leaves out an empty list.
+        "held": None if position.held is None else {civ: list(p) for civ, p in sorted(position.held.items()) if p},
         "extra_cards": {card: n for card, n in sorted(position.extra_cards.items()) if n},
     }
 
