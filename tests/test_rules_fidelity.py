@@ -63,3 +63,14 @@ def test_finite_bank_false_is_an_option_of_new_and_of_game_toml(tmp_path: Path) 
     assert Game.load(tmp_path / "g").settings.options["finite_bank"] == "false", "a TOML boolean works too"
     wrong = _new(tmp_path / "h", "finite_bank=maybe")
     assert wrong.exit_code == 1 and "'maybe' is not allowed; use true or false" in wrong.stderr  # type: ignore[attr-defined]
+
+
+def test_a_hand_edited_at_war_that_contradicts_the_units_is_named_with_its_key(tmp_path: Path) -> None:
+    assert _new(tmp_path / "g").exit_code == 0  # type: ignore[attr-defined]
+    state = tmp_path / "g" / "state.toml"
+    text = state.read_text()
+    state.write_text(text.replace("[provinces.roma]", "[provinces.roma]\nat_war = true", 1))
+    result = runner.invoke(app, ["state", str(tmp_path / "g")])
+    assert result.exit_code == 1
+    assert "[provinces.roma.at_war]: says true, but only Rome's units stand there (R8.4" in result.stderr
+    assert "correct it or delete the key" in result.stderr
