@@ -277,6 +277,8 @@ def set_deadline(path: Path, when: str) -> Outcome:
 
 def accept_late(path: Path, power: str) -> Outcome:
     """Make a player's latest late orders count, as if they had come in time."""
+    from adjudicator.intake.receive import settle_late
+
     game = Game.load(path)
     civ = game.find_player_civ(power)
     late = sorted((game.directory.orders_folder(game.slug) / "late").glob(f"{civ}-*.txt"))
@@ -288,6 +290,7 @@ def accept_late(path: Path, power: str) -> Outcome:
         stored = store_submission(
             game, checked, text, source=f"late orders accepted by the moderator ({late[-1].name})"
         )
+        settle_late(game, civ)  # status no longer lists them
     return Outcome(_renderer(game).render("receipt.txt.j2", checked=checked, stored=stored.relative_to(path)))
 
 

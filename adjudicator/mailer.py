@@ -3,12 +3,16 @@ a name or a subject), kept in outbox/ first, then sent over SMTP when the game h
 
 from __future__ import annotations
 
+import fcntl
+import hashlib
 import ipaddress
 import os
-import shutil
+import re
 import smtplib
 import ssl
-from collections.abc import Sequence
+import time
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass
 from email.headerregistry import Address
 from email.message import EmailMessage
@@ -22,6 +26,7 @@ from adjudicator.settings_check import SMTP_KEYS
 from adjudicator.storage import write_bytes_atomic
 
 SECURITY = ("tls", "starttls", "plain")
+SENT_FOLDER = "sent"
 
 
 class DeliveryError(AdjudicatorError):
@@ -123,44 +128,87 @@ def make_message(
     return message
 
 
-def queue(outbox: Path, messages: Sequence[EmailMessage], label: str) -> list[Path]:
-    """Write each message to outbox/ first: a failed send never loses it."""
-    stamp = utc_now().strftime("%Y%m%dT%H%M%S")
+def mail_identity(game: str, phase: str, kind: str, recipient: str) -> str:
+    """The stable name of one outgoing mail (game, phase, kind, recipient): the same mail
+    queued twice is one file, so it is sent at most once."""
+    readable = re.sub(r"[^A-Za-z0-9@.+-]+", "_", f"{game}.{phase}.{kind}.{recipient.lower()}")[:160]
+    digest = hashlib.sha256("\0".join((game, phase, kind, recipient.lower())).encode()).hexdigest()[:10]
+    return f"{readable}.{digest}"
+
+
+def queue(outbox: Path, messages: Sequence[tuple[str, EmailMessage]], *, again: bool = False) -> list[Path]:
+    """Write each (identity, message) to outbox/IDENTITY.eml first, so a failed send never
+    loses it; a mail already queued or already sent (outbox/sent/) is not queued again.
+    `again` rewrites it (dry runs). Returns the files written."""
     paths = []
-    for number, message in enumerate(messages, start=1):
-        path = outbox / f"{stamp}-{label}-{number:02d}.eml"
+    for identity, message in messages:
+        path = outbox / f"{identity}.eml"
+        if not again and (path.exists() or (outbox / SENT_FOLDER / path.name).exists()):
+            continue
         write_bytes_atomic(path, bytes(message))
         paths.append(path)
     return paths
 
 
-def send_queued(settings: SmtpSettings, paths: Sequence[Path]) -> int:
-    """Send queued .eml files and move each to outbox/sent/ once the server took it."""
+def pending(outbox: Path) -> list[Path]:
+    """The mails in outbox/ not sent yet."""
+    return sorted(outbox.glob("*.eml")) if outbox.is_dir() else []
+
+
+@contextmanager
+def _sending(outbox: Path, wait_seconds: float = 30.0) -> Iterator[bool]:
+    """One sender per outbox at a time; yields False when another process kept it busy."""
+    outbox.mkdir(parents=True, exist_ok=True)
+    with (outbox / ".sending.lock").open("a+") as handle:
+        deadline = time.monotonic() + wait_seconds
+        while True:
+            try:
+                fcntl.flock(handle.fileno(), fcntl.LOCK_EX | fcntl.LOCK_NB)
+                break
+            except BlockingIOError:
+                if time.monotonic() >= deadline:
+                    yield False
+                    return
+                time.sleep(0.05)
+        try:
+            yield True
+        finally:
+            fcntl.flock(handle.fileno(), fcntl.LOCK_UN)
+
+
+def send_queued(settings: SmtpSettings, outbox: Path) -> int:
+    """Send every mail waiting in outbox/ and move each to outbox/sent/ once the server took
+    it; a mail another process sent meanwhile is not sent again. Returns how many were sent."""
     import email
     import email.policy
 
-    if not paths:
+    if not pending(outbox):
         return 0
     context = ssl.create_default_context(cafile=settings.cafile or None)
-    try:
-        if settings.security == "tls":
-            client: smtplib.SMTP = smtplib.SMTP_SSL(settings.host, settings.port, context=context, timeout=30)
-        else:
-            client = smtplib.SMTP(settings.host, settings.port, timeout=30)
-            if settings.security == "starttls":
-                client.starttls(context=context)
-        with client:
-            if settings.user:
-                client.login(settings.user, settings.password())
-            for path in paths:
-                message = email.message_from_bytes(path.read_bytes(), policy=email.policy.default)
-                client.send_message(message)
-                sent = path.parent / "sent" / path.name
-                sent.parent.mkdir(parents=True, exist_ok=True)
-                shutil.move(str(path), sent)
-    except (OSError, smtplib.SMTPException) as error:
-        raise DeliveryError(
-            f"could not send through {settings.host}:{settings.port} ({error}); "
-            "the mails wait in outbox/ for the next 'adjudicator send'"
-        ) from None
-    return len(paths)
+    sent = 0
+    with _sending(outbox) as mine:
+        if not mine:
+            return 0  # another process is sending this outbox; it sends these too
+        try:
+            if settings.security == "tls":
+                client: smtplib.SMTP = smtplib.SMTP_SSL(settings.host, settings.port, context=context, timeout=30)
+            else:
+                client = smtplib.SMTP(settings.host, settings.port, timeout=30)
+                if settings.security == "starttls":
+                    client.starttls(context=context)
+            with client:
+                if settings.user:
+                    client.login(settings.user, settings.password())
+                for path in pending(outbox):
+                    message = email.message_from_bytes(path.read_bytes(), policy=email.policy.default)
+                    client.send_message(message)
+                    target = outbox / SENT_FOLDER / path.name
+                    target.parent.mkdir(parents=True, exist_ok=True)
+                    os.replace(path, target)
+                    sent += 1
+        except (OSError, smtplib.SMTPException) as error:
+            raise DeliveryError(
+                f"could not send through {settings.host}:{settings.port} ({error}); "
+                f"{sent} mail(s) went out and the others wait in outbox/ for the next 'adjudicator send'"
+            ) from None
+    return sent

@@ -1,9 +1,10 @@
 """The order front end: raw text -> one result per order line, with its line number.
 
-Mail and forum text is cut into lines first: quoted lines (`>`) and comments (`#`) are
-set aside, `;` splits a line into several orders, and a line `end` or `--` ends the orders
-(a signature follows). Each piece is parsed on its own by the ruleset's Lark grammar, so a
-bad line costs only itself.
+Mail and forum text is cut into lines first: invisible characters (zero-width spaces, byte
+order marks, soft hyphens) go and typographic spaces, dashes and quotes become the plain ones
+(`plain_text`), quoted lines (`>`) and comments (`#`) are set aside, `;` splits a line into
+several orders, and a line `end` or `--` ends the orders (a signature follows). Each piece is
+parsed on its own by the ruleset's Lark grammar, so a bad line costs only itself.
 """
 
 from __future__ import annotations
@@ -103,32 +104,73 @@ class Submission(Generic[OrderT]):
 
 
 def split_pieces(text: str) -> tuple[list[Piece], list[SetAside]]:
-    """Cut text into order pieces; every other line is kept with the reason it was skipped."""
+    """Cut text into order pieces; every other line is kept with the reason it was skipped
+    (a password on it masked: a set-aside line is echoed and stored, never parsed)."""
     pieces: list[Piece] = []
     aside: list[SetAside] = []
-    lines = text.splitlines()
+    lines = plain_text(text).splitlines()
     for number, raw in enumerate(lines, start=1):
         stripped = raw.strip()
         if _STOP_LINE.match(stripped):
             aside.extend(
-                SetAside(n, t, "after the end of the orders")
+                SetAside(n, redact_passwords(t), "after the end of the orders")
                 for n, t in enumerate(lines[number:], start=number + 1)
                 if t.strip()
             )
             aside.append(SetAside(number, raw, "end of the orders"))
             break
         if stripped.startswith(">"):
-            aside.append(SetAside(number, raw, "quoted text"))
+            aside.append(SetAside(number, redact_passwords(raw), "quoted text"))
             continue
         body, hash_sign, _comment = stripped.partition("#")
         if hash_sign and not body.strip():
-            aside.append(SetAside(number, raw, "comment"))
+            aside.append(SetAside(number, redact_passwords(raw), "comment"))
             continue
         for part in body.split(";"):
             if part.strip():
-                pieces.append(Piece(number, part.strip()))
+                pieces.append(Piece(number, _unquoted(part.strip())))
     aside.sort(key=lambda s: s.number)
     return pieces, aside
+
+
+def end_of_orders(text: str) -> str:
+    """The text before its first `end` or `--` line (the one that ends the orders), whole when
+    it has none: what a mail's body holds before its signature."""
+    lines = text.splitlines(keepends=True)
+    for number, line in enumerate(lines):
+        if _STOP_LINE.match(plain_text(line).strip()):
+            return "".join(lines[:number])
+    return text
+
+
+# What a keyboard, a phone or a web page puts in text that a player did not mean: invisible
+# characters are dropped, and typographic spaces, dashes and quotes become the plain ones (a
+# phone's em dash is its `--`). Nothing to do for ASCII text; otherwise one regex pass that
+# stops only at those characters (faster than `str.translate` with a mapping).
+_INVISIBLE = "\u200b\u200c\u200d\u2060\ufeff\u00ad"
+_PLAIN: dict[str, str] = {
+    **dict.fromkeys(_INVISIBLE, ""),
+    **dict.fromkeys("\u00a0\u2000\u2001\u2002\u2003\u2004\u2005\u2006\u2007\u2008\u2009\u200a\u202f\u205f\u3000", " "),
+    **dict.fromkeys("\u2010\u2011\u2012\u2013\u2212\ufe63\uff0d", "-"),
+    **dict.fromkeys("\u2014\u2015", "--"),
+    **dict.fromkeys("\u2018\u2019\u201a\u201b\u2032", "'"),
+    **dict.fromkeys("\u201c\u201d\u201e\u201f\u2033\u00ab\u00bb", '"'),
+}
+_NOT_PLAIN = re.compile("[" + "".join(_PLAIN) + "]")
+_QUOTE_MARK = re.compile(r"\"|(?<!\w)'|'(?!\w)")
+
+
+def plain_text(text: str) -> str:
+    """The text without invisible characters, with plain spaces, dashes and quotes."""
+    return text if text.isascii() else _NOT_PLAIN.sub(lambda match: _PLAIN[match.group()], text)
+
+
+def _unquoted(piece: str) -> str:
+    """Quotes around a name (`take gold from "Rome"`) go; an apostrophe inside a word stays,
+    and so does every character of a password."""
+    if ('"' not in piece and "'" not in piece) or _PASSWORD_LINE.match(piece):
+        return piece
+    return " ".join(_QUOTE_MARK.sub("", piece).split())
 
 
 @v_args(inline=True)
@@ -254,8 +296,16 @@ def _with_line(order: Any, number: int) -> Any:
 
 
 def redact_passwords(text: str) -> str:
-    """The text with every password header's secret replaced, for storing and echoing."""
+    """The text with every password header's secret replaced, for storing and echoing: on a
+    line of its own or after `;`, quoted (`> > password …`) or commented out, since each of
+    those is a secret kept or shown. Invisible characters go first (the parser drops them too,
+    so `pass\u00adword` is a password line)."""
+    if not text.isascii():
+        text = _INVISIBLE_CHARACTER.sub("", text)
     return _PASSWORD_LINE.sub(lambda m: m.group(1) + "********", text)
 
 
-_PASSWORD_LINE = re.compile(r"(?im)^([ \t]*(?:password|pass|secret)\s*:?\s+)\S+")
+_INVISIBLE_CHARACTER = re.compile(f"[{_INVISIBLE}]")
+_PASSWORD_LINE = re.compile(
+    r"(?im)((?:^|;)[ \t>#\u00a0]*(?:password|pass|secret)(?:[ \t\u00a0]*:[ \t\u00a0]*|[ \t\u00a0]+))\S+"
+)

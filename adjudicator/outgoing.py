@@ -5,8 +5,8 @@ from __future__ import annotations
 from email.message import EmailMessage
 
 from adjudicator.game import Game
-from adjudicator.intake.collect import game_settings, moderator_address, smtp_settings
-from adjudicator.mailer import make_message, queue, send_queued
+from adjudicator.intake.collect import ROOT_SETTINGS, game_settings, moderator_address, settings_file, smtp_settings
+from adjudicator.mailer import mail_identity, make_message, pending, queue, send_queued
 from adjudicator.phase_reports import PhaseReports, load_record
 from adjudicator.reports import Renderer
 from adjudicator.submissions import submitted
@@ -14,7 +14,15 @@ from adjudicator.submissions import submitted
 DRY_RUN_FOLDER = "dry-run"
 
 
-def report_messages(game: Game) -> list[EmailMessage]:
+Outgoing = tuple[str, EmailMessage]  # (its identity: game, phase, kind, recipient; the mail)
+
+
+def _identified(game: Game, phase: str, kind: str, message: EmailMessage) -> Outgoing:
+    recipient = str(message["To"].addresses[0].addr_spec)
+    return mail_identity(game.settings.id, phase, kind, recipient), message
+
+
+def report_messages(game: Game) -> list[Outgoing]:
     """Each player's private report to his address, and the public report to the list."""
     record = load_record(game)
     reports = PhaseReports(game, record)
@@ -23,37 +31,37 @@ def report_messages(game: Game) -> list[EmailMessage]:
     messages = []
     for player in game.settings.players:
         if player.civ in record.after["players"] and not record.after["players"][player.civ]["neutral"]:
-            messages.append(
-                make_message(
-                    sender=sender,
-                    sender_name=f"{game.settings.id} moderator",
-                    to=player.email,
-                    to_name=player.name,
-                    subject=f"{tag} {label}: your report, {player.civ}",
-                    body=reports.private(player.civ),
-                )
-            )
-    settings = smtp_settings(game.directory.game_file, game_settings(game, "delivery.smtp"))
-    if settings is not None and settings.list_address:
-        messages.append(
-            make_message(
+            message = make_message(
                 sender=sender,
                 sender_name=f"{game.settings.id} moderator",
-                to=settings.list_address,
-                to_name="",
-                subject=f"{tag} {label}: the report",
-                body=reports.public("txt"),
+                to=player.email,
+                to_name=player.name,
+                subject=f"{tag} {label}: your report, {player.civ}",
+                body=reports.private(player.civ),
             )
+            messages.append(_identified(game, record.slug, "report", message))
+    settings = smtp_settings(settings_file(game, "delivery.smtp"), game_settings(game, "delivery.smtp"))
+    if settings is not None and settings.list_address:
+        message = make_message(
+            sender=sender,
+            sender_name=f"{game.settings.id} moderator",
+            to=settings.list_address,
+            to_name="",
+            subject=f"{tag} {label}: the report",
+            body=reports.public("txt"),
         )
+        messages.append(_identified(game, record.slug, "public-report", message))
     return messages
 
 
-def reminder_messages(game: Game) -> list[EmailMessage]:
-    """A reminder to every player whose orders the next adjudication still needs."""
+def reminder_messages(game: Game) -> list[Outgoing]:
+    """A reminder to every player whose orders the next adjudication still needs: one per
+    player and deadline (setting a new deadline allows a new reminder)."""
     due = game.ruleset.due(game.position, game.settings.mode == "stepwise")
     missing = [civ for civ in due if civ not in submitted(game)]
     deadline = game.deadline()
     renderer = Renderer(game.ruleset.name)
+    kind = f"reminder-{deadline:%Y%m%dT%H%M}" if deadline else "reminder"
     messages = []
     for civ in missing:
         player = game.settings.player(civ)
@@ -66,30 +74,34 @@ def reminder_messages(game: Game) -> list[EmailMessage]:
             label=game.phase_info.label,
             deadline=game.settings.schedule.local(deadline) if deadline else "",
         )
-        messages.append(
-            make_message(
-                sender=moderator_address(game),
-                sender_name=f"{game.settings.id} moderator",
-                to=player.email,
-                to_name=player.name,
-                subject=f"[{game.settings.id}] Reminder: orders for {game.phase_info.label}",
-                body=body,
-            )
+        message = make_message(
+            sender=moderator_address(game),
+            sender_name=f"{game.settings.id} moderator",
+            to=player.email,
+            to_name=player.name,
+            subject=f"[{game.settings.id}] Reminder: orders for {game.phase_info.label}",
+            body=body,
         )
+        messages.append(_identified(game, game.slug, kind, message))
     return messages
 
 
-def deliver(game: Game, messages: list[EmailMessage], label: str, dry_run: bool) -> str:
-    """Queue in outbox/ (or outbox/dry-run/ only), then send when [delivery.smtp] is set."""
+def deliver(game: Game, messages: list[Outgoing], label: str, dry_run: bool) -> str:
+    """Queue in outbox/ (or outbox/dry-run/ only), then send what waits when [delivery.smtp]
+    is set. A mail already queued or sent (same game, phase, kind, recipient) is not queued again."""
     if not messages:
         return "nothing to send"
     outbox = game.directory.root / "outbox"
     if dry_run:
-        paths = queue(outbox / DRY_RUN_FOLDER, messages, label)
+        paths = queue(outbox / DRY_RUN_FOLDER, messages, again=True)
         return f"{len(paths)} mail(s) written to {paths[0].parent} (dry run: nothing sent)"
-    paths = queue(outbox, messages, label)
-    settings = smtp_settings(game.directory.game_file, game_settings(game, "delivery.smtp"))
+    paths = queue(outbox, messages)
+    known = len(messages) - len(paths)
+    earlier = f"; {known} of the {label}(s) were queued or sent before and are not sent again" if known else ""
+    settings = smtp_settings(settings_file(game, "delivery.smtp"), game_settings(game, "delivery.smtp"))
     if settings is None:
-        return f"{len(paths)} mail(s) written to {outbox}; add [delivery.smtp] to game.toml to have them sent"
-    pending = sorted(outbox.glob("*.eml"))
-    return f"{send_queued(settings, pending)} mail(s) sent through {settings.host}"
+        return (
+            f"{len(pending(outbox))} mail(s) wait in {outbox}{earlier}; "
+            f"add [delivery.smtp] to game.toml (or to the games folder's {ROOT_SETTINGS}) to have them sent"
+        )
+    return f"{send_queued(settings, outbox)} mail(s) sent through {settings.host}{earlier}"

@@ -181,6 +181,56 @@ def bench_peer(phases: int, seed: int = 1) -> float:
     return statistics.median(times) * 1000
 
 
+def bench_mail_intake(mails: int = 1000, games: int = 20) -> tuple[float, float]:
+    """`collect --imap` of `mails` order mails for `games` games under one folder (intake.toml),
+    from a local IMAP server started here, receipts sent to a local SMTP server. Returns
+    (seconds, peak resident memory of this process in MB)."""
+    import os
+    import resource
+    from email.message import EmailMessage
+
+    from imapclient import IMAPClient
+
+    from adjudicator.intake.collect import collect
+    from tests.mail_servers import PASSWORD, USER, imap_server, smtp_server
+
+    work = Path(tempfile.mkdtemp(prefix="adjudicator-mail-bench-"))
+    os.environ["ADJ_BENCH_MAIL_PASSWORD"] = PASSWORD
+    try:
+        with imap_server() as imap_port, smtp_server() as smtp:
+            specs = [parse_player_spec(f"{civ}:{civ.lower()}@example.org:{civ.lower()}-secret") for civ in FIVE]
+            for number in range(games):
+                Game.create(work / f"g{number:02d}", specs, game_id=f"g{number:02d}")
+            (work / "intake.toml").write_text(
+                f'[intake.imap]\nhost = "127.0.0.1"\nport = {imap_port}\nsecurity = "plain"\nuser = "{USER}"\n'
+                'password_env = "ADJ_BENCH_MAIL_PASSWORD"\n\n'
+                f'[delivery.smtp]\nhost = "127.0.0.1"\nport = {smtp.port}\nsecurity = "plain"\nuser = "{USER}"\n'
+                f'password_env = "ADJ_BENCH_MAIL_PASSWORD"\nfrom = "{USER}"\n'
+            )
+            client = IMAPClient("127.0.0.1", imap_port, ssl=False)
+            client.login(USER, PASSWORD)
+            for number in range(mails):
+                civ = FIVE[number % len(FIVE)]
+                message = EmailMessage()
+                message["From"] = f"{civ} <{civ.lower()}@example.org>"
+                message["To"] = USER
+                message["Subject"] = f"[g{number // len(FIVE) % games:02d}] orders"
+                message["Message-ID"] = f"<bench-{number}@example.org>"
+                message.set_content(f"power {civ}\npassword {civ.lower()}-secret\noffer tax\ntake commodity\n")
+                client.append("INBOX", bytes(message))
+            client.logout()
+            start = time.perf_counter()
+            report = collect(work, imap=True)
+            seconds = time.perf_counter() - start
+            accepted = report.text.count(": accepted from")
+            if accepted != mails or len(smtp.received) != mails:
+                raise RuntimeError(f"{accepted} of {mails} mails accepted, {len(smtp.received)} receipts sent")
+    finally:
+        shutil.rmtree(work, ignore_errors=True)
+    peak_kb = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss  # kilobytes on Linux
+    return seconds, peak_kb / 1024
+
+
 def main() -> None:
     args = argparse.ArgumentParser(description=__doc__)
     args.add_argument("--quick", action="store_true", help="fewer repetitions and a shorter game (for CI)")
@@ -188,6 +238,7 @@ def main() -> None:
     repeat, turns = (5, 10) if quick else (31, 30)
     work = Path(tempfile.mkdtemp(prefix="adjudicator-bench-"))
     try:
+        mail_seconds, mail_mb = bench_mail_intake()  # first: the memory peak so far is mostly its own
         engine = bench_engine(repeat * 10)
         heavy_ms, heavy_lines = bench_heavy_build(repeat * 2)
         peer = bench_peer(100 if quick else 400)
@@ -214,6 +265,8 @@ def main() -> None:
         Row(f"replay of {phases} phases ({turns} turns)", f"{replay_ms:.0f} ms", f"<= {per_90:.0f} ms (0.5 s per 90)",
             replay_ms <= per_90),
         Row("parsing: order lines per second", f"{lines_per_second:,.0f}", ">= 20,000", lines_per_second >= 20_000),
+        Row("mail: collect 1,000 mails, 20 games (IMAP+SMTP)", f"{mail_seconds:.1f} s, {mail_mb:.0f} MB",
+            "<= 30 s, <= 200 MB peak", mail_seconds <= 30 and mail_mb <= 200),
         Row("CLI: adjudicator --help", f"{help_ms:.0f} ms", "<= 250 ms", help_ms <= 250),
         Row("CLI: adjudicate one phase, whole process", f"{adjudicate_ms:.0f} ms", "<= 500 ms", adjudicate_ms <= 500),
     ]  # fmt: skip

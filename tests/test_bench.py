@@ -31,3 +31,8 @@ def test_bench_pieces_run_and_measure_something(bench: Any, tmp_path: Path) -> N
     assert bench.bench_peer(3) > 0
     game = bench.build_long_game(tmp_path / "g", 1)
     assert game.phase_number >= 4
+
+
+def test_bench_mail_intake_runs_at_toy_size(bench: Any) -> None:
+    seconds, peak_mb = bench.bench_mail_intake(mails=6, games=2)
+    assert seconds > 0 and peak_mb > 0

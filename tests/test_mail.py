@@ -101,7 +101,7 @@ def test_valid_orders_are_accepted_answered_and_moved(mailed_game: Game, servers
     deliver(imap_port, mail(ROME_OK))
     result = runner.invoke(app, ["collect", str(mailed_game.directory.root), "--imap"])
     assert result.exit_code == 0, result.output
-    assert "accepted from Rome: 2 orders, 0 errors" in result.stdout and "1 receipt(s) sent" in result.stdout
+    assert "accepted from Rome: 2 orders, 0 errors" in result.stdout and "1 mail(s) sent" in result.stdout
     assert "offer wine, metal" in on_file(mailed_game) and "rome-secret" not in on_file(mailed_game)
     (receipt,) = smtp.messages_to("rome@example.org")
     body = receipt.get_content()
@@ -356,7 +356,7 @@ def test_flag_mode_marks_instead_of_moving(make_game: Callable[..., Game], serve
 def test_without_smtp_settings_mail_waits_in_the_outbox(make_game: Callable[..., Game]) -> None:
     game = make_game()
     result = runner.invoke(app, ["remind", str(game.directory.root)])
-    assert result.exit_code == 0 and "5 mail(s) written to" in result.stdout and "[delivery.smtp]" in result.stdout
+    assert result.exit_code == 0 and "5 mail(s) wait in" in result.stdout and "[delivery.smtp]" in result.stdout
     assert len(list((game.directory.root / "outbox").glob("*.eml"))) == 5
 
 

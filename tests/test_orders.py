@@ -17,6 +17,8 @@ from adjudicator.orders import (
     Piece,
     PowerHeader,
     parse_submission,
+    plain_text,
+    redact_passwords,
     split_pieces,
 )
 from adjudicator.problems import OrderSyntaxError
@@ -234,6 +236,72 @@ def test_password_never_echoes(parser: OrderParser[Any]) -> None:
     submission = parse_submission("password: hunter22\npassword hunter22 extra\n", parser, lambda v: False)
     echoed = [line.text for line in submission.lines] + [a.text for a in submission.set_aside]
     assert echoed and not any("hunter22" in text for text in echoed), echoed
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "> password hunter22",
+        "> > Password: hunter22",
+        ">>pass hunter22",
+        "# password hunter22",
+        "power Rome; password hunter22",
+        "pass\u00adword hunter22",
+        "\u200b> password hunter22",
+        "password:hunter22",
+    ],
+)
+def test_password_is_masked_quoted_commented_or_hidden(text: str) -> None:
+    assert "hunter22" not in redact_passwords(text), redact_passwords(text)
+
+
+def test_quoted_password_never_echoes(parser: OrderParser[Any]) -> None:
+    text = "power Rome\n> > password hunter22\n# password hunter23\n-- \npassword hunter24\n"
+    submission = parse_submission(text, parser, lambda v: False)
+    echoed = " ".join(a.text for a in submission.set_aside)
+    assert "********" in echoed and not any(f"hunter2{n}" in echoed for n in (2, 3, 4)), echoed
+
+
+def test_words_that_start_like_password_are_not_masked() -> None:
+    assert redact_passwords("passwords are nice\npass\noffer wine") == "passwords are nice\npass\noffer wine"
+
+
+@pytest.mark.parametrize(
+    ("typed", "meant"),
+    [
+        ("\u200bpower Rome", "power Rome"),
+        ("\ufeffgame test-game", "game test-game"),
+        ("\u2060offer\u200c tax\u200d", "offer tax"),
+        ("off\u00ader tax", "offer tax"),
+        ("move legion from Roma to Mare\u2013Ionium", "move legion from Roma to Mare-Ionium"),
+        ("take gold from \u201cRome\u201d", "take gold from Rome"),
+        ("take gold from \u2018Rome\u2019", "take gold from Rome"),
+        ("ulysses Carthage\u2019s", "ulysses Carthage's"),
+        ("offer\u2009tax,\u202fwine", "offer tax, wine"),
+    ],
+)
+def test_invisible_characters_dashes_and_quotes_are_read_plain(
+    parser: OrderParser[Any], typed: str, meant: str
+) -> None:
+    (piece,), _ = split_pieces(typed)
+    assert piece.text == meant
+    assert not isinstance(parse(parser, piece.text), OrderSyntaxError)
+
+
+def test_phone_em_dash_ends_the_orders() -> None:
+    pieces, aside = split_pieces("offer tax\n\u2014 \nSent from my iPhone\n")
+    assert [p.text for p in pieces] == ["offer tax"]
+    assert [a.reason for a in aside] == ["end of the orders", "after the end of the orders"]
+
+
+def test_password_keeps_its_quote_marks() -> None:
+    (piece,), _ = split_pieces('password "quoted"secret\n')
+    assert piece.text == 'password "quoted"secret'
+
+
+def test_plain_text_leaves_ascii_alone() -> None:
+    text = "offer tax\n"
+    assert plain_text(text) is text
 
 
 @settings(max_examples=300, deadline=None)

@@ -3,8 +3,10 @@ from a folder of .eml and .txt files, and answering each mail with a receipt."""
 
 from __future__ import annotations
 
+import fcntl
 import hashlib
 from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from email.message import EmailMessage
 from pathlib import Path
@@ -12,18 +14,25 @@ from pathlib import Path
 from adjudicator.errors import AdjudicatorError, DataError, GameFileError, UsageError
 from adjudicator.fields import Fields
 from adjudicator.game import Game
-from adjudicator.intake.imap import ImapSettings, Mailbox
-from adjudicator.intake.mail import MailRejected, message_key, parse_mail
+from adjudicator.intake.forum import post_text
+from adjudicator.intake.imap import ImapError, ImapSettings, Mailbox
+from adjudicator.intake.mail import MailRejected, MailText, message_key
 from adjudicator.intake.receive import (
     Outcome,
+    PasswordChecks,
+    UnreadableMail,
     already_done,
     current_orders_text,
     inbox_paths,
     keep_raw,
+    mail_headers,
+    private_folder,
+    read_mail,
     receive,
 )
-from adjudicator.mailer import DeliveryError, SmtpSettings, make_message, queue, send_queued
+from adjudicator.mailer import DeliveryError, SmtpSettings, mail_identity, make_message, pending, queue, send_queued
 from adjudicator.orders import parse_submission
+from adjudicator.players import is_email_address
 from adjudicator.reports import Renderer
 from adjudicator.settings_check import check_intake_file
 from adjudicator.storage import GameDirectory, game_lock, read_toml, write_bytes_atomic, write_toml_atomic
@@ -58,21 +67,41 @@ def games_under(root: Path) -> dict[str, Game]:
     return games
 
 
-def _settings(root: Path, table: str, games: dict[str, Game]) -> Fields | None:
-    """[intake.imap] or [delivery.smtp]: from the game's game.toml, or from ROOT/intake.toml."""
-    path = root / "game.toml" if len(games) == 1 and (root / "game.toml").exists() else root / ROOT_SETTINGS
+def _table(path: Path, table: str) -> dict[str, object] | None:
     if not path.exists():
         return None
     if path.name == ROOT_SETTINGS:
         check_intake_file(path)
     section, _, name = table.partition(".")
     data = read_toml(path).get(section, {}).get(name)
-    return Fields(data, table) if isinstance(data, dict) else None
+    return data if isinstance(data, dict) else None
+
+
+def _settings(root: Path, table: str, games: dict[str, Game]) -> Fields | None:
+    """[intake.imap] or [delivery.smtp] for a collect of `root`: one game's (with what its
+    folder's intake.toml gives), or ROOT/intake.toml's for a folder of games."""
+    if len(games) == 1 and (root / "game.toml").exists():
+        return game_settings(next(iter(games.values())), table)
+    data = _table(root / ROOT_SETTINGS, table)
+    return Fields(data, table) if data is not None else None
+
+
+def settings_file(game: Game, table: str) -> Path:
+    """Where a game's settings table comes from: game.toml, else the games folder's intake.toml."""
+    shared = game.directory.root.parent / ROOT_SETTINGS
+    if _table(game.directory.game_file, table) is None and _table(shared, table) is not None:
+        return shared
+    return game.directory.game_file
 
 
 def game_settings(game: Game, table: str) -> Fields | None:
-    """A settings table of one game's game.toml ([intake.imap], [delivery.smtp])."""
-    return _settings(game.directory.root, table, {game.settings.id: game})
+    """A settings table of one game ([intake.imap], [delivery.smtp]): the intake.toml of the
+    folder the game is in applies to it, and each key game.toml gives overrides it."""
+    shared = _table(game.directory.root.parent / ROOT_SETTINGS, table)
+    own = _table(game.directory.game_file, table)
+    if shared is None and own is None:
+        return None
+    return Fields({**(shared or {}), **(own or {})}, table)
 
 
 def imap_settings(path: Path, fields: Fields | None) -> ImapSettings | None:
@@ -89,12 +118,18 @@ def smtp_settings(path: Path, fields: Fields | None) -> SmtpSettings | None:
         raise GameFileError.from_data_error(path, error) from None
 
 
-def route(games: dict[str, Game], raw: bytes) -> tuple[Game | None, str]:
-    """Which game a mail is for: its subject tag, else its `game` line, else the only game."""
+def route(games: dict[str, Game], raw: bytes) -> tuple[Game | None, MailText | None, str]:
+    """Which game a mail is for: its subject tag, else its `game` line, else the only game;
+    with the mail as read (None when it cannot be read as orders) or the quarantine reason."""
     try:
-        mail = parse_mail(raw)
-    except MailRejected as error:
-        return (next(iter(games.values())), "") if len(games) == 1 else (None, str(error))
+        mail = read_mail(raw)
+    except UnreadableMail as error:
+        return None, None, f"{error}; read it, and enter its orders with 'adjudicator submit' if they are sound"
+    except MailRejected as error:  # too big, no text: its game answers it, if the subject names one
+        wanted = mail_headers(raw).subject_tag()
+        if wanted in games:
+            return games[wanted], None, ""
+        return (next(iter(games.values())), None, "") if len(games) == 1 else (None, None, str(error))
     wanted = mail.subject_tag()
     if wanted is None:
         any_game = next(iter(games.values()))
@@ -102,37 +137,104 @@ def route(games: dict[str, Game], raw: bytes) -> tuple[Game | None, str]:
         wanted = header.game
     if wanted is None:
         if len(games) == 1:
-            return next(iter(games.values())), ""
-        return None, "the mail names no game: put [game-id] in the subject or a line 'game ID' in the text"
+            return next(iter(games.values())), mail, ""
+        return None, mail, "the mail names no game: put [game-id] in the subject or a line 'game ID' in the text"
     if wanted in games:
-        return games[wanted], ""
-    return None, f"there is no game '{wanted}' here (games: {', '.join(games)})"
+        return games[wanted], mail, ""
+    return None, mail, f"there is no game '{wanted}' here (games: {', '.join(games)})"
+
+
+class CollectBusyError(AdjudicatorError):
+    """Another collect is reading mail for the same folder."""
+
+
+@contextmanager
+def _collecting(root: Path) -> Iterator[None]:
+    """One collect per folder at a time: a second one would race the first for each mail."""
+    root.mkdir(parents=True, exist_ok=True)
+    with (root / ".collect.lock").open("a+") as handle:
+        try:
+            fcntl.flock(handle.fileno(), fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            raise CollectBusyError(
+                f"another 'adjudicator collect' is reading mail for {root} right now; "
+                "let it finish, then run collect again if mail is still waiting"
+            ) from None
+        try:
+            yield
+        finally:
+            fcntl.flock(handle.fileno(), fcntl.LOCK_UN)
+
+
+@dataclass
+class _Run:
+    """One collect run: the games, what to print, and what it keeps between mails (in memory)."""
+
+    root: Path
+    games: dict[str, Game]
+    report: CollectReport = field(default_factory=CollectReport)
+    checks: PasswordChecks = field(default_factory=PasswordChecks)
+    renderers: dict[str, Renderer] = field(default_factory=dict)
+    senders: dict[str, str] = field(default_factory=dict)
+    taken: int = 0
+    connected: bool = False
+
+    def answer(self, game: Game, outcome: Outcome) -> None:
+        """Queue the reply to one mail in the game's outbox/ at once (before the mail counts as done)."""
+        gid = game.settings.id
+        if gid not in self.renderers:
+            self.renderers[gid], self.senders[gid] = Renderer(game.ruleset.name), moderator_address(game)
+        reply = receipt(game, outcome, self.renderers[gid], self.senders[gid])
+        if reply is not None:
+            kind = "receipt" if outcome.status in ("accepted", "late") else "rejection"
+            identity = mail_identity(gid, game.slug, f"{kind}-{outcome.key}", str(reply["To"].addresses[0].addr_spec))
+            queue(game.directory.root / "outbox", [(identity, reply)])
 
 
 def collect(root: Path, *, imap: bool = False, folder: Path | None = None, mark: bool = True) -> CollectReport:
-    """Read every new mail or file, store what it says, answer it. With mark=False the mails
-    are saved and processed but not marked processed (for tests of crash recovery)."""
-    games = games_under(root)
-    report = CollectReport()
-    replies: dict[str, list[EmailMessage]] = {gid: [] for gid in games}
-    if imap:
-        settings_path = root / ("game.toml" if (root / "game.toml").exists() else ROOT_SETTINGS)
-        settings = imap_settings(settings_path, _settings(root, "intake.imap", games))
-        if settings is None:
-            raise UsageError(f"no [intake.imap] settings in {settings_path}; see the README's 'Orders by mail'")
-        with Mailbox(settings) as mailbox:
-            for uid, raw in mailbox.new_messages():
-                quarantined = _take(root, games, raw, report, replies)
-                if mark:
-                    mailbox.mark_processed(uid, quarantine=quarantined)
-    if folder is not None:
-        for path in _files(folder):
-            if path.suffix.lower() == ".eml":
-                _take(root, games, path.read_bytes(), report, replies)
-            else:
-                _take_text(games, path, report)
-    _deliver(root, games, replies, report)
-    return report
+    """Read every new mail or file, store what it says, answer it. Each mail is saved raw
+    before anything else and its reply is queued in outbox/ as soon as it is read; the replies
+    are sent at the end (and a later run sends what an interrupted one left). With mark=False
+    the mails are saved and processed but not marked processed (for tests of crash recovery)."""
+    run = _Run(root, games_under(root))
+    with _collecting(root):
+        lost: ImapError | None = None
+        if imap:
+            try:
+                _read_mailbox(run, mark)
+            except ImapError as error:
+                if not run.connected:
+                    raise
+                lost = error
+        if folder is not None:
+            for path in _files(folder):
+                if path.suffix.lower() == ".eml":
+                    _take(run, path.read_bytes())
+                else:
+                    _take_text(run.games, path, run.report)
+        _deliver(run)
+    if lost is not None:
+        raise ImapError(
+            f"{lost}; the {run.taken} mail(s) read before that are saved and answered, "
+            "so run 'adjudicator collect' again once the server is back to read the rest"
+        )
+    return run.report
+
+
+def _read_mailbox(run: _Run, mark: bool) -> None:
+    if len(run.games) == 1 and (run.root / "game.toml").exists():
+        settings_path = settings_file(next(iter(run.games.values())), "intake.imap")
+    else:
+        settings_path = run.root / ROOT_SETTINGS
+    settings = imap_settings(settings_path, _settings(run.root, "intake.imap", run.games))
+    if settings is None:
+        raise UsageError(f"no [intake.imap] settings in {settings_path}; see the README's 'Orders by mail'")
+    with Mailbox(settings) as mailbox:
+        run.connected = True
+        for uid, raw in mailbox.new_messages():
+            quarantined = _take(run, raw)
+            if mark:
+                mailbox.mark_processed(uid, quarantine=quarantined)
 
 
 def _files(folder: Path) -> Iterator[Path]:
@@ -141,30 +243,31 @@ def _files(folder: Path) -> Iterator[Path]:
     yield from sorted(p for p in folder.iterdir() if p.suffix.lower() in (".txt", ".eml") and p.is_file())
 
 
-def _take(
-    root: Path, games: dict[str, Game], raw: bytes, report: CollectReport, replies: dict[str, list[EmailMessage]]
-) -> bool:
-    """One mail; returns True when it went to quarantine (no game)."""
-    game, reason = route(games, raw)
+def _take(run: _Run, raw: bytes) -> bool:
+    """One mail; returns True when it went to quarantine (no game, or it cannot be read)."""
+    run.taken += 1
+    game, mail, reason = route(run.games, raw)
     if game is None:
-        key = message_key(raw, "")
-        write_bytes_atomic(root / "quarantine" / f"{key}.eml", raw)
-        write_toml_atomic(root / "quarantine" / f"{key}.toml", {"reason": reason})
-        report.lines.append(f"quarantined: {reason}")
+        key = message_key(raw, mail.message_id if mail else "")
+        folder = private_folder(run.root / "quarantine")
+        write_bytes_atomic(folder / f"{key}.eml", raw, mode=0o600)  # the raw bytes first, whatever they hold
+        write_toml_atomic(folder / f"{key}.toml", {"reason": reason}, mode=0o600)
+        run.report.lines.append(f"quarantined: {reason}")
         return True
     with game_lock(game.directory):
-        outcome = receive(game, raw)
-    report.lines.append(_describe(game, outcome))
-    report.problems += [f"{game.settings.id}: {outcome.power}: {flag}" for flag in outcome.flags]
-    reply = receipt(game, outcome)
-    if reply is not None:
-        replies[game.settings.id].append(reply)
+        outcome = receive(game, raw, mail=mail, checks=run.checks, answer=run.answer)
+    run.report.lines.append(_describe(game, outcome))
+    run.report.problems += [f"{game.settings.id}: {outcome.power}: {flag}" for flag in outcome.flags]
+    if outcome.status == "rejected" and (outcome.mail is None or not outcome.mail.sender):
+        run.report.problems.append(f"{game.settings.id}: a mail with no sender address was rejected: {outcome.reason}")
     return False
 
 
 def _take_text(games: dict[str, Game], path: Path, report: CollectReport) -> None:
-    """A forum post pasted into a .txt file: the moderator vouches for it, as with `submit`."""
-    text = path.read_text(encoding="utf-8", errors="replace")
+    """A forum post pasted into a .txt file: the moderator vouches for it, as with `submit`.
+    Its BBCode and quoted posts are read as the board shows them (intake/forum.py)."""
+    raw = path.read_text(encoding="utf-8", errors="replace")
+    text = post_text(raw)
     any_game = next(iter(games.values()))
     submission = parse_submission(text, any_game.parser, any_game.ruleset.is_order)
     game = (
@@ -177,13 +280,13 @@ def _take_text(games: dict[str, Game], path: Path, report: CollectReport) -> Non
         return
     # A post is its file: the same words pasted into a new file (a player who sends
     # 'no orders' again next phase) are a new post; a file collected again is not.
-    key = message_key(b"", f"post {path.name} {hashlib.sha256(text.encode()).hexdigest()}")
+    key = message_key(b"", f"post {path.name} {hashlib.sha256(raw.encode()).hexdigest()}")
     if already_done(game.directory.inbox, key):
         status = read_toml(inbox_paths(game.directory.inbox, key)[1]).get("status", "")
         report.lines.append(f"{path.name}: already collected ({status})")
         return
     with game_lock(game.directory):
-        keep_raw(game.directory.inbox, text.encode(), key)  # kept before anything can go wrong
+        keep_raw(game.directory.inbox, raw.encode(), key)  # kept as saved, before anything can go wrong
         try:
             checked = check_submission(game, text, None)
         except AdjudicatorError as error:
@@ -206,22 +309,27 @@ def _record_post(game: Game, key: str, path: Path, status: str, power: str | Non
 
 
 def _describe(game: Game, outcome: Outcome) -> str:
-    who = outcome.power or (outcome.mail.sender if outcome.mail else "?")
+    who = outcome.power or (outcome.mail.sender if outcome.mail else "") or "an unknown sender"
     detail = f": {outcome.reason}" if outcome.reason else ""
     if outcome.checked is not None and outcome.status == "accepted":
         detail = f": {outcome.checked.accepted} orders, {outcome.checked.errors} errors"
     return f"{game.settings.id}: {outcome.status} from {who}{detail}"
 
 
-def receipt(game: Game, outcome: Outcome) -> EmailMessage | None:
+def receipt(
+    game: Game, outcome: Outcome, renderer: Renderer | None = None, sender: str | None = None
+) -> EmailMessage | None:
     """The answer to a mail: every line with OK or its error and the orders now on file; a
-    rejection says why and echoes nothing, since the sender is not known to be the player."""
+    rejection says why and echoes nothing, since the sender is not known to be the player.
+    A mail with no usable sender address gets none (the moderator sees it in `status`)."""
     if outcome.status == "duplicate" or outcome.mail is None:
         return None
-    renderer = Renderer(game.ruleset.name)
-    sender = moderator_address(game)
+    renderer = renderer or Renderer(game.ruleset.name)
+    sender = sender or moderator_address(game)
     tag = f"[{game.settings.id}]"
     if outcome.status == "rejected":
+        if not is_email_address(outcome.mail.sender):
+            return None
         body = renderer.render("rejection.txt.j2", game=game, mail=outcome.mail, reason=outcome.reason)
         return make_message(
             sender=sender,
@@ -260,18 +368,20 @@ def moderator_address(game: Game) -> str:
     return address or f"moderator@{game.settings.id}.invalid"
 
 
-def _deliver(root: Path, games: dict[str, Game], replies: dict[str, list[EmailMessage]], report: CollectReport) -> None:
-    for gid, messages in replies.items():
-        if not messages:
+def _deliver(run: _Run) -> None:
+    """Send what waits in each game's outbox/: this run's replies and any an earlier run left."""
+    for gid, game in run.games.items():
+        outbox = game.directory.root / "outbox"
+        waiting = len(pending(outbox))
+        if not waiting:
             continue
-        game = games[gid]
-        paths = queue(game.directory.root / "outbox", messages, "receipt")
-        fields = game_settings(game, "delivery.smtp")
-        settings = smtp_settings(game.directory.game_file, fields)
-        if settings is not None:
-            try:
-                report.lines.append(f"{gid}: {send_queued(settings, paths)} receipt(s) sent")
-            except DeliveryError as error:
-                report.problems.append(str(error))
-        else:
-            report.lines.append(f"{gid}: {len(paths)} receipt(s) written to outbox/ (no [delivery.smtp])")
+        settings = smtp_settings(settings_file(game, "delivery.smtp"), game_settings(game, "delivery.smtp"))
+        if settings is None:
+            run.report.lines.append(
+                f"{gid}: {waiting} mail(s) wait in outbox/ (no [delivery.smtp] in game.toml or {ROOT_SETTINGS})"
+            )
+            continue
+        try:
+            run.report.lines.append(f"{gid}: {send_queued(settings, outbox)} mail(s) sent")
+        except DeliveryError as error:
+            run.report.problems.append(f"{gid}: {error}")

@@ -4,6 +4,7 @@ and mark it processed (moved or flagged) only after it was saved."""
 from __future__ import annotations
 
 import contextlib
+import imaplib
 import ssl
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -92,17 +93,47 @@ class Mailbox:
             self.client.logout()
 
     def new_messages(self) -> Iterator[tuple[int, bytes]]:
-        """Unprocessed messages, oldest first, fetched with BODY.PEEK (they stay unread)."""
+        """Unprocessed messages, oldest first, fetched with BODY.PEEK (they stay unread). A
+        message another client moved away meanwhile is skipped."""
         criteria = ["NOT", "DELETED"] if self.settings.processed == "move" else ["NOT", "KEYWORD", self.settings.flag]
-        for uid in sorted(self.client.search(criteria)):
-            data = self.client.fetch([uid], ["BODY.PEEK[]"]).get(uid, {})
+        with self._connection():
+            uids = sorted(self.client.search(criteria))
+        for uid in uids:
+            with self._connection():
+                try:
+                    data = self.client.fetch([uid], ["BODY.PEEK[]"]).get(uid, {})
+                except IMAPClientError as error:
+                    if not _gone(error):
+                        raise
+                    continue
             raw = data.get(b"BODY[]")
             if isinstance(raw, bytes):
                 yield uid, raw
 
     def mark_processed(self, uid: int, quarantine: bool = False) -> None:
-        if self.settings.processed == "move":
-            target = self.settings.quarantine_folder if quarantine else self.settings.processed_folder
-            self.client.move([uid], target)
-        else:
-            self.client.add_flags([uid], [self.settings.flag.encode()])
+        with self._connection():
+            try:
+                if self.settings.processed == "move":
+                    target = self.settings.quarantine_folder if quarantine else self.settings.processed_folder
+                    self.client.move([uid], target)
+                else:
+                    self.client.add_flags([uid], [self.settings.flag.encode()])
+            except IMAPClientError as error:
+                if not _gone(error):  # gone: another client took it away; it is saved here all the same
+                    raise
+
+    @contextlib.contextmanager
+    def _connection(self) -> Iterator[None]:
+        """A connection that breaks mid-run (server restarted, network gone) is one clear error."""
+        try:
+            yield
+        except (OSError, IMAPClientError, imaplib.IMAP4.abort) as error:
+            raise ImapError(
+                f"the connection to the IMAP server {self.settings.host}:{self.settings.port} broke "
+                f"({type(error).__name__}: {' '.join(str(error).split()) or 'closed'})"
+            ) from None
+
+
+def _gone(error: Exception) -> bool:
+    """The server says the message no longer exists (another client expunged or moved it)."""
+    return "EXPUNGEISSUED" in str(error) or "no longer exist" in str(error)

@@ -8,14 +8,21 @@ message (after a crash, or because the server offered it again) counts it only o
 
 from __future__ import annotations
 
+import hashlib
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import datetime
+from email.header import decode_header, make_header
+from email.parser import BytesHeaderParser
+from email.policy import compat32
+from email.utils import parseaddr
 from pathlib import Path
 
 from adjudicator.errors import AdjudicatorError
 from adjudicator.game import Game
 from adjudicator.intake.mail import MailRejected, MailText, message_key, parse_mail
 from adjudicator.orders import parse_submission, redact_passwords
+from adjudicator.players import Player, is_email_address
 from adjudicator.schedule import is_late, utc_now
 from adjudicator.storage import read_toml, write_bytes_atomic, write_text_atomic, write_toml_atomic
 from adjudicator.submissions import CheckedSubmission, check_submission, order_files, store_submission
@@ -35,6 +42,61 @@ class Outcome:
     flags: tuple[str, ...] = field(default=())  # for the moderator: e.g. a From that is not the player's
 
 
+class UnreadableMail(AdjudicatorError):
+    """A mail the email package cannot take apart (a malformed header); it goes to quarantine."""
+
+
+@dataclass
+class PasswordChecks:
+    """The passwords one collect run has verified: each distinct (player, password) costs
+    one scrypt check per run. Held in memory for the run only, never written anywhere."""
+
+    results: dict[tuple[str, str, bytes], bool] = field(default_factory=dict)
+
+    def accepts(self, player: Player, password: str) -> bool:
+        key = (player.civ, player.secret_hash, hashlib.sha256(password.encode()).digest())
+        if key not in self.results:
+            self.results[key] = player.accepts(password)
+        return self.results[key]
+
+
+def _one_line(text: str) -> str:
+    return " ".join(text.split())
+
+
+def read_mail(raw: bytes) -> MailText:
+    """parse_mail, with any failure of the email package on a malformed mail turned into
+    UnreadableMail (MailRejected, a readable mail that holds no usable text, passes through)."""
+    try:
+        return parse_mail(raw)
+    except MailRejected:
+        raise
+    except Exception as error:  # untrusted bytes: whatever the email package trips on
+        raise UnreadableMail(f"the mail cannot be read ({type(error).__name__}: {_one_line(str(error))})") from None
+
+
+def mail_headers(raw: bytes) -> MailText:
+    """Who sent a mail that cannot be read whole (too big, no text) and about what: its
+    headers only, each on one line, so a reply can still be addressed. No text."""
+    try:
+        headers = BytesHeaderParser(policy=compat32).parsebytes(raw[:256_000])
+        name, address = parseaddr(_one_line(str(headers.get("From", ""))))
+        name = _one_line(str(make_header(decode_header(name)))) if name else ""
+        subject = _one_line(str(make_header(decode_header(str(headers.get("Subject", ""))))))
+        message_id = _one_line(str(headers.get("Message-ID", "")))
+    except Exception:  # untrusted bytes: no usable header means no known sender
+        return MailText("", "", "", "", "")
+    address = address.lower() if is_email_address(address) else ""
+    return MailText(message_id, address, name, subject, "")
+
+
+def private_folder(folder: Path) -> Path:
+    """inbox/ and quarantine/ hold raw mails, passwords and all: only the owner may read them."""
+    folder.mkdir(parents=True, exist_ok=True)
+    folder.chmod(0o700)
+    return folder
+
+
 def inbox_paths(inbox: Path, key: str) -> tuple[Path, Path]:
     return inbox / f"{key}.eml", inbox / f"{key}.toml"
 
@@ -45,29 +107,50 @@ def already_done(inbox: Path, key: str) -> bool:
 
 
 def keep_raw(inbox: Path, raw: bytes, key: str) -> Path:
-    path = inbox_paths(inbox, key)[0]
+    path = inbox_paths(private_folder(inbox), key)[0]
     if not path.exists():
-        write_bytes_atomic(path, raw)
+        write_bytes_atomic(path, raw, mode=0o600)
     return path
 
 
-def receive(game: Game, raw: bytes, received: datetime | None = None) -> Outcome:
-    """Take one raw mail for this game; safe to call again with the same mail."""
+Answer = Callable[[Game, Outcome], None]
+
+
+def receive(
+    game: Game,
+    raw: bytes,
+    received: datetime | None = None,
+    *,
+    mail: MailText | None = None,
+    checks: PasswordChecks | None = None,
+    answer: Answer | None = None,
+) -> Outcome:
+    """Take one raw mail for this game; safe to call again with the same mail. `mail` is the
+    mail already read (by routing), `answer` queues the reply: it is called before the mail is
+    recorded as done, so a crash in between answers the mail again instead of never."""
     received = received or utc_now()
-    try:
-        mail = parse_mail(raw)
-    except MailRejected as rejected:
-        key = message_key(raw, "")
-        keep_raw(game.directory.inbox, raw, key)
-        return _record(game, Outcome(key, "rejected", str(rejected)), received)
+    if mail is None:
+        try:
+            mail = read_mail(raw)
+        except MailRejected as rejected:
+            headers = mail_headers(raw)
+            key = message_key(raw, headers.message_id)
+            if already_done(game.directory.inbox, key):
+                return Outcome(key, "duplicate", "this mail was received before", mail=headers)
+            keep_raw(game.directory.inbox, raw, key)
+            return _record(game, Outcome(key, "rejected", str(rejected), mail=headers), received, answer)
+        except UnreadableMail as unreadable:
+            key = message_key(raw, "")
+            keep_raw(game.directory.inbox, raw, key)
+            return _record(game, Outcome(key, "rejected", str(unreadable)), received, answer)
     key = message_key(raw, mail.message_id)
     if already_done(game.directory.inbox, key):
         return Outcome(key, "duplicate", "this mail was received before", mail=mail)
     keep_raw(game.directory.inbox, raw, key)
-    return _record(game, _read_orders(game, key, mail, received), received)
+    return _record(game, _read_orders(game, key, mail, received, checks or PasswordChecks()), received, answer)
 
 
-def _read_orders(game: Game, key: str, mail: MailText, received: datetime) -> Outcome:
+def _read_orders(game: Game, key: str, mail: MailText, received: datetime, checks: PasswordChecks) -> Outcome:
     submission = parse_submission(mail.text, game.parser, game.ruleset.is_order)
     power = submission.power
     if power is None:
@@ -83,7 +166,7 @@ def _read_orders(game: Game, key: str, mail: MailText, received: datetime) -> Ou
     assert player is not None
     if submission.password is None:
         return Outcome(key, "rejected", "the mail has no 'password' line; nothing was changed", civ, mail)
-    if not player.accepts(submission.password):
+    if not checks.accepts(player, submission.password):
         return Outcome(key, "rejected", f"the password for {civ} is wrong; nothing was changed", civ, mail)
     flags = (
         ()
@@ -104,8 +187,10 @@ def _read_orders(game: Game, key: str, mail: MailText, received: datetime) -> Ou
     return Outcome(key, "accepted", "", civ, mail, checked, stored, flags)
 
 
-def _record(game: Game, outcome: Outcome, received: datetime) -> Outcome:
-    """The sidecar that makes a second pass over the same mail a no-op."""
+def _record(game: Game, outcome: Outcome, received: datetime, answer: Answer | None = None) -> Outcome:
+    """The sidecar that makes a second pass over the same mail a no-op (the reply is queued first)."""
+    if answer is not None:
+        answer(game, outcome)
     mail = outcome.mail
     write_toml_atomic(
         inbox_paths(game.directory.inbox, outcome.key)[1],
@@ -130,12 +215,38 @@ def current_orders_text(game: Game, civ: str) -> str:
 
 
 def inbox_flags(game: Game) -> list[str]:
-    """Everything the moderator should look at: From mismatches, late and rejected mails."""
+    """What still needs the moderator in this phase: a right password from another address,
+    a late mail not yet accepted, a rejected mail not followed by good orders from the same
+    player, and a mail in quarantine (until the moderator removes it)."""
+    entries = [read_toml(meta) for meta in game.directory.inbox.glob("*.toml")]
+    entries = sorted((e for e in entries if e.get("phase") == game.slug), key=lambda e: str(e.get("received", "")))
+    settled: dict[str, str] = {}  # power -> when its last good orders came
+    for entry in entries:
+        if entry.get("status") in ("accepted", "late-accepted") and entry.get("power"):
+            settled[entry["power"]] = str(entry.get("received", ""))
     notes = []
-    for meta in sorted(game.directory.inbox.glob("*.toml")):
-        data = read_toml(meta)
-        for flag in data.get("flags", []):
-            notes.append(f"{data.get('power') or '?'}: {flag} ({data.get('message_id')})")
-        if data.get("status") in ("late", "rejected") and data.get("phase") == game.slug:
-            notes.append(f"{data.get('status')}: mail from {data.get('from')}: {data.get('reason')}")
+    for entry in entries:
+        power, sender = entry.get("power") or "", entry.get("from") or ""
+        who = f"mail from {sender}" if sender else "mail with no sender address (no reply was sent)"
+        for flag in entry.get("flags", []):
+            notes.append(f"{power or '?'}: {flag} ({entry.get('message_id')})")
+        if entry.get("status") == "late":
+            notes.append(f"late: {who}: {entry.get('reason')} (adjudicator accept-late GAME {power})")
+        elif entry.get("status") == "rejected" and not (power and settled.get(power, "") >= str(entry["received"])):
+            notes.append(f"rejected: {who}: {entry.get('reason')}")
+    folders = [game.directory.root / "quarantine"]
+    if (game.directory.root.parent / "intake.toml").exists():
+        folders.append(game.directory.root.parent / "quarantine")
+    for folder in folders:
+        for meta in sorted(folder.glob("*.toml")):
+            reason = read_toml(meta).get("reason")
+            notes.append(f"quarantined: {meta.with_suffix('.eml')}: {reason} (delete it when done)")
     return notes
+
+
+def settle_late(game: Game, civ: str) -> None:
+    """The moderator accepted a player's late orders: their mails no longer need him."""
+    for meta in game.directory.inbox.glob("*.toml"):
+        entry = read_toml(meta)
+        if entry.get("status") == "late" and entry.get("power") == civ and entry.get("phase") == game.slug:
+            write_toml_atomic(meta, {**entry, "status": "late-accepted"})
