@@ -19,7 +19,7 @@ _SCRYPT = {"n": 2**14, "r": 8, "p": 1}
 _SECRET_CHARS = re.compile(r"^[A-Za-z0-9_.!@$%^&*+=?/~-]{6,128}$")
 _EMAIL = re.compile(r"^[^@\s<>\"]+@[^@\s<>\"]+\.[^@\s<>\"]+$")
 _HEX = re.compile(r"^[0-9a-f]+$")
-PLAYER_KEYS = frozenset({"civ", "name", "email", "secret_hash"})  # a [[player]] of game.toml
+PLAYER_KEYS = frozenset({"civ", "name", "email", "secret_hash", "forum"})  # a [[player]] of game.toml
 
 
 @dataclass(frozen=True, slots=True)
@@ -38,12 +38,19 @@ class Player:
     email: str
     secret_hash: str  # scrypt$n$r$p$salt$hash
     name: str = ""  # as the player wants to be called in reports (any text; escaped there)
+    forum: str = ""  # his user name on the game's forum: whose posts in a saved thread are his
 
     def accepts(self, secret: str) -> bool:
         return verify_secret(secret, self.secret_hash)
 
     def to_data(self) -> dict[str, str]:
-        return {"civ": self.civ, "name": self.name, "email": self.email, "secret_hash": self.secret_hash}
+        data = {"civ": self.civ, "name": self.name, "email": self.email, "secret_hash": self.secret_hash}
+        return data | ({"forum": self.forum} if self.forum else {})
+
+    def posts_as(self, author: str) -> bool:
+        """Whether a forum post by `author` is this player's (names compared as the boards do:
+        case and runs of spaces aside)."""
+        return bool(self.forum) and forum_name(self.forum) == forum_name(author)
 
 
 def parse_player(f: Fields) -> Player:
@@ -60,7 +67,15 @@ def parse_player(f: Fields) -> Player:
             "not a hash written by the adjudicator (scrypt$N$r$p$salt$digest); put back the original, "
             "or the output of adjudicator.players.hash_secret for a new secret",
         )
-    return Player(civ.strip(), email, secret_hash, f.text("name", ""))
+    forum = f.text("forum", "")
+    if "\n" in forum or "\r" in forum:
+        raise f.error("forum", "must be one line: the player's user name on the forum, as his posts show it")
+    return Player(civ.strip(), email, secret_hash, f.text("name", ""), " ".join(forum.split()))
+
+
+def forum_name(name: str) -> str:
+    """A forum user name for comparing: boards do not let two users differ only in case."""
+    return " ".join(name.split()).casefold()
 
 
 def is_email_address(text: str) -> bool:

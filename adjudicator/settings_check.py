@@ -102,6 +102,13 @@ def check_players(
                 key,
                 f"{civ} is neutral in this game (R2.3), so it has no player; correct the civ or remove this [[player]]",
             )
+        same_forum = next((i for i, p in enumerate(checked) if p.forum and p.posts_as(player.forum)), None)
+        if same_forum is not None:
+            raise DataError(
+                f"player[{index}].forum",
+                f"'{player.forum}' is already the forum name of player[{same_forum}]; "
+                "each player posts under his own name",
+            )
         checked.append(replace(player, civ=civ))
     for civ in playing:
         if all(p.civ != civ for p in checked):

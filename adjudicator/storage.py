@@ -1,7 +1,9 @@
 """The game directory on disk: layout, TOML read/write, atomic replace and the lock.
 
 Every write goes to a temporary file in the same folder, is fsynced and then renamed over
-the target, so a crash leaves either the old file or the new one, never half of one.
+the target, so a crash leaves either the old file or the new one, never half of one. The
+folder is then fsynced so that the rename itself is on disk; inside
+`deferred_directory_sync()` that last step is done once per folder when the block ends.
 """
 
 from __future__ import annotations
@@ -16,6 +18,7 @@ import time
 import tomllib
 from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
+from contextvars import ContextVar
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -23,6 +26,10 @@ from typing import Any
 import tomli_w
 
 from adjudicator.errors import GameFileError, GameLockedError, UsageError
+
+# The folders whose renames wait for their fsync, while a deferred_directory_sync() block runs
+# in this context (None outside one). Scoped to the block, never a cache across calls.
+_PENDING_FOLDERS: ContextVar[set[Path] | None] = ContextVar("pending_folder_syncs", default=None)
 
 GAME_ID = re.compile(r"^[a-z0-9][a-z0-9-]{0,62}$")
 
@@ -95,7 +102,11 @@ def write_bytes_atomic(path: Path, data: bytes, mode: int = 0o644) -> None:
     except BaseException:
         Path(temporary).unlink(missing_ok=True)
         raise
-    _fsync_directory(path.parent)
+    pending = _PENDING_FOLDERS.get()
+    if pending is None:
+        _fsync_directory(path.parent)
+    else:
+        pending.add(path.parent)
 
 
 def write_text_atomic(path: Path, text: str, mode: int = 0o644) -> None:
@@ -105,6 +116,30 @@ def write_text_atomic(path: Path, text: str, mode: int = 0o644) -> None:
 def write_toml_atomic(path: Path, data: Mapping[str, Any], mode: int = 0o644, header: str = "") -> None:
     text = tomli_w.dumps(without_none(data))
     write_text_atomic(path, header + text, mode)
+
+
+@contextmanager
+def deferred_directory_sync() -> Iterator[None]:
+    """Many atomic writes, each folder fsynced once at the end instead of after every write.
+
+    Inside the block every write still goes to a temporary file that is fsynced before it is
+    renamed over the target (a crash leaves the old file or the new one, whole), and what a
+    write leaves is read back at once by this process. What waits is only the fsync of the
+    folder that makes the rename itself durable: it is done once per folder when the block
+    ends, however it ends. So leave the block before telling anyone (an IMAP server) that what
+    was written is safe. A nested block joins the outer one."""
+    if _PENDING_FOLDERS.get() is not None:
+        yield
+        return
+    pending: set[Path] = set()
+    token = _PENDING_FOLDERS.set(pending)
+    try:
+        yield
+    finally:
+        _PENDING_FOLDERS.reset(token)
+        for folder in sorted(pending):
+            if folder.is_dir():
+                _fsync_directory(folder)
 
 
 def _fsync_directory(folder: Path) -> None:

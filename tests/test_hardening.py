@@ -7,6 +7,7 @@ whole-game soak (tests/test_soak.py) guards the same promise more widely.
 from __future__ import annotations
 
 import itertools
+import os
 import random
 import time
 from collections import Counter
@@ -263,6 +264,11 @@ def test_the_same_words_posted_again_in_a_new_file_are_a_new_post(
         assert runner.invoke(app, ["adjudicate", root]).exit_code == 0, "everyone's orders are in"
     again = runner.invoke(app, ["collect", root, "--from", str(tmp_path / "posts-2")]).stdout
     assert again.count("already collected (accepted)") == 3, "a file collected before is not collected twice"
+    resaved = tmp_path / "posts-2" / "1-Greece.txt"
+    resaved.write_text("power Greece\nno orders\n")  # the same words saved again for the next phase
+    os.utime(resaved, (time.time() + 5, time.time() + 5))
+    third = runner.invoke(app, ["collect", root, "--from", str(tmp_path / "posts-2")]).stdout
+    assert "1-Greece.txt: Greece:" in third and third.count("already collected") == 2, third
 
 
 def test_an_advanced_setup_where_a_player_holds_nothing_replays_identically(tmp_path: Path) -> None:

@@ -22,6 +22,7 @@ from typer.testing import CliRunner
 
 import adjudicator.intake.collect as collect_module
 import adjudicator.players as players_module
+import adjudicator.storage as storage_module
 from adjudicator.cli import app
 from adjudicator.game import Game
 from adjudicator.intake.collect import collect
@@ -96,20 +97,22 @@ def stop_after(monkeypatch: pytest.MonkeyPatch, count: int, action: Callable[[],
 # 1: one malformed mail never blocks the others
 
 
-def test_a_from_name_hiding_a_line_break_is_quarantined_and_the_others_are_read(
+def test_a_mail_the_email_package_cannot_take_apart_is_quarantined_and_the_others_are_read(
     mailed_game: Game, servers: tuple[int, SmtpServer]
 ) -> None:
     imap_port, smtp = servers
-    evil = (
-        b"From: =?utf-8?q?Evil=0D=0ABcc=3A_x=40y?= <rome@example.org>\r\nTo: gm@example.org\r\n"
-        b"Subject: orders\r\nMessage-ID: <evil@example.org>\r\n\r\n" + ROME_OK.replace("\n", "\r\n").encode()
+    nested = b"".join(b"Content-Type: multipart/mixed; boundary=b%d\r\n\r\n--b%d\r\n" % (n, n) for n in range(3000))
+    bomb = (
+        b"From: Player <rome@example.org>\r\nTo: gm@example.org\r\nSubject: orders\r\n"
+        b"Message-ID: <bomb@example.org>\r\nMIME-Version: 1.0\r\n" + nested + ROME_OK.replace("\n", "\r\n").encode()
     )
-    deliver(imap_port, evil, mail(orders_of("Egypt"), sender="egypt@example.org"))
+    deliver(imap_port, bomb, mail(orders_of("Egypt"), sender="egypt@example.org"))
     report = collect(mailed_game.directory.root, imap=True)
-    assert "quarantined: the mail cannot be read" in report.text and "accepted from Egypt" in report.text
+    assert "quarantined: the mail cannot be read (RecursionError" in report.text, report.text
+    assert "accepted from Egypt" in report.text
     (kept,) = (mailed_game.directory.root / "quarantine").glob("*.eml")
-    assert kept.read_bytes() == evil, "the raw bytes are saved whatever the headers"
-    assert all("x@y" not in rcpts for _, rcpts, _ in smtp.received) and len(smtp.received) == 1
+    assert kept.read_bytes() == bomb, "the raw bytes are saved whatever they hold"
+    assert len(smtp.received) == 1
     client = mailbox(imap_port)
     assert client.search(["ALL"]) == [], "nothing is left to block the next run"
     client.select_folder("Quarantine")
@@ -117,6 +120,38 @@ def test_a_from_name_hiding_a_line_break_is_quarantined_and_the_others_are_read(
     client.logout()
     assert "No new mail." in collect(mailed_game.directory.root, imap=True).text
     assert "quarantined:" in status_of(mailed_game) and "cannot be read" in status_of(mailed_game)
+
+
+def test_a_from_name_hiding_a_line_break_is_read_and_answered_on_clean_headers(
+    mailed_game: Game, servers: tuple[int, SmtpServer]
+) -> None:
+    imap_port, smtp = servers
+    evil_from = b"From: =?utf-8?q?Evil=0D=0ABcc=3A_x=40y?= <rome@example.org>\r\nTo: gm@example.org\r\n"
+    evil = (
+        evil_from
+        + b"Subject: orders\r\nMessage-ID: <evil@example.org>\r\n\r\n"
+        + ROME_OK.replace("\n", "\r\n").encode()
+    )
+    wrong = ROME_OK.replace("rome-secret", "guess").replace("\n", "\r\n").encode()
+    evil_wrong = evil_from + b"Subject: orders\r\nMessage-ID: <evil-2@example.org>\r\n\r\n" + wrong
+    deliver(imap_port, evil, evil_wrong, mail(orders_of("Egypt"), sender="egypt@example.org"))
+    report = collect(mailed_game.directory.root, imap=True)
+    assert "quarantined" not in report.text, report.text
+    assert "accepted from Rome" in report.text and "rejected from Rome: the password" in report.text
+    assert "accepted from Egypt" in report.text
+    assert len(smtp.received) == 3 and all(
+        rcpts in (["rome@example.org"], ["egypt@example.org"]) for _, rcpts, _ in smtp.received
+    )
+    receipt, rejection = smtp.messages_to("rome@example.org")
+    assert "Orders received" in receipt["Subject"] and "Not accepted" in rejection["Subject"]
+    for message in (receipt, rejection):
+        assert "Bcc" not in message, "the name's line break never reaches a header"
+        (to,) = message["To"].addresses
+        assert to.addr_spec == "rome@example.org" and "\n" not in to.display_name and "\r" not in to.display_name
+    assert [line for line in rejection.as_string().splitlines() if line.lower().startswith("bcc")] == []
+    client = mailbox(imap_port)
+    assert client.search(["ALL"]) == []
+    client.logout()
 
 
 @pytest.mark.parametrize("from_line", [b"", b"From: undisclosed-recipients:;\r\n"])
@@ -150,7 +185,9 @@ def test_a_crash_after_some_mails_loses_no_receipt_and_sends_none_twice(
     monkeypatch.undo()
     monkeypatch.setenv("ADJ_TEST_MAIL_PASSWORD", PASSWORD)
     again = collect(mailed_game.directory.root, imap=True)
-    assert again.text.count("duplicate") == 1 and again.text.count("accepted") == 3, again.text
+    # The server hears of a batch of mails only once all of it is on disk: the 3 read before
+    # the crash are offered again and recognised.
+    assert again.text.count("duplicate") == 3 and again.text.count("accepted") == 3, again.text
     replies = in_reply_to(smtp)
     assert len(replies) == 6 and len(set(replies)) == 6, "every mail answered exactly once"
     assert "No new mail." in collect(mailed_game.directory.root, imap=True).text
@@ -272,7 +309,7 @@ def test_imap_server_stopped_mid_run_ends_in_one_line_and_a_rerun_finishes(
         start()
         again = runner.invoke(app, ["collect", str(game.directory.root), "--imap"])
         assert again.exit_code == 0, again.output
-        assert again.stdout.count("accepted") == 3 and again.stdout.count("duplicate") == 1, again.stdout
+        assert again.stdout.count("accepted") == 3 and again.stdout.count("duplicate") == 2, again.stdout
         replies = in_reply_to(smtp)
         assert len(replies) == 5 and len(set(replies)) == 5
         assert len(list(game.directory.inbox.glob("*.eml"))) == 5
@@ -376,3 +413,50 @@ def test_each_password_is_checked_once_per_run(
     deliver(servers[0], mail(orders_of("Rome", "# again\n")))
     collect(mailed_game.directory.root, imap=True)
     assert len(checks) == 3, "a new run checks again: nothing is kept between runs"
+
+
+# 18: the folders of a batch are fsynced once, before the server hears of the batch
+
+
+def test_a_batch_is_on_disk_before_the_server_is_told_in_one_command(
+    mailed_game: Game, servers: tuple[int, SmtpServer], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    events: list[tuple[str, object]] = []
+    real_sync, real_mark = storage_module._fsync_directory, Mailbox.mark_all_processed
+
+    def sync(folder: Path) -> None:
+        events.append(("sync", folder))
+        real_sync(folder)
+
+    def mark(self: Mailbox, uids: Any, quarantine: bool = False) -> None:
+        events.append(("mark", (list(uids), quarantine)))
+        real_mark(self, uids, quarantine)
+
+    monkeypatch.setattr(storage_module, "_fsync_directory", sync)
+    monkeypatch.setattr(Mailbox, "mark_all_processed", mark)
+    deliver(servers[0], *(mail(orders_of(civ), sender=f"{civ.lower()}@example.org") for civ in FIVE))
+    deliver(servers[0], mail(ROME_OK.replace("test-game", "gamma")))
+    assert collect(mailed_game.directory.root, imap=True).text.count("accepted") == 5
+    marks = [index for index, (kind, _) in enumerate(events) if kind == "mark"]
+    synced = [folder for kind, folder in events[: marks[0]] if kind == "sync"]
+    assert len(synced) == len(set(synced)), "each folder is fsynced once per batch, not once per file"
+    inbox, orders = mailed_game.directory.inbox, mailed_game.directory.orders_folder(mailed_game.slug)
+    assert {inbox, orders, mailed_game.directory.root / "outbox"} <= set(synced), "all on disk before any mark"
+    assert [events[i][1] for i in marks] == [([1, 2, 3, 4, 5], False), ([6], True)], "one command per kind"
+
+
+def test_deferred_directory_sync_fsyncs_each_folder_once_at_the_end(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    synced: list[Path] = []
+    monkeypatch.setattr(storage_module, "_fsync_directory", synced.append)
+    with storage_module.deferred_directory_sync():
+        for name in ("a/1", "a/2", "b/1"):
+            storage_module.write_text_atomic(tmp_path / name, name)
+            assert (tmp_path / name).read_text() == name, "a write is there to read at once"
+        with storage_module.deferred_directory_sync():
+            storage_module.write_text_atomic(tmp_path / "c" / "1", "x")
+        assert synced == [], "nothing is fsynced inside the block, nor by a nested one"
+    assert synced == [tmp_path / "a", tmp_path / "b", tmp_path / "c"]
+    storage_module.write_text_atomic(tmp_path / "d" / "1", "x")
+    assert synced[-1] == tmp_path / "d", "outside a block each write fsyncs its folder"

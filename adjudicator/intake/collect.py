@@ -4,7 +4,7 @@ from a folder of .eml and .txt files, and answering each mail with a receipt."""
 from __future__ import annotations
 
 import fcntl
-import hashlib
+import itertools
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
@@ -14,38 +14,40 @@ from pathlib import Path
 from adjudicator.errors import AdjudicatorError, DataError, GameFileError, UsageError
 from adjudicator.fields import Fields
 from adjudicator.game import Game
-from adjudicator.intake.forum import post_text
 from adjudicator.intake.imap import ImapError, ImapSettings, Mailbox
 from adjudicator.intake.mail import MailRejected, MailText, message_key
+from adjudicator.intake.posts import PostReport, take_file, take_thread
 from adjudicator.intake.receive import (
     Outcome,
     PasswordChecks,
     UnreadableMail,
-    already_done,
     current_orders_text,
-    inbox_paths,
-    keep_raw,
     mail_headers,
     private_folder,
     read_mail,
     receive,
 )
+from adjudicator.intake.threads import THREAD_SUFFIXES
 from adjudicator.mailer import DeliveryError, SmtpSettings, mail_identity, make_message, pending, queue, send_queued
 from adjudicator.orders import parse_submission
 from adjudicator.players import is_email_address
 from adjudicator.reports import Renderer
 from adjudicator.settings_check import check_intake_file
-from adjudicator.storage import GameDirectory, game_lock, read_toml, write_bytes_atomic, write_toml_atomic
-from adjudicator.submissions import check_submission, store_submission
+from adjudicator.storage import (
+    GameDirectory,
+    deferred_directory_sync,
+    game_lock,
+    read_toml,
+    write_bytes_atomic,
+    write_toml_atomic,
+)
 
 ROOT_SETTINGS = "intake.toml"
+MARK_BATCH = 50  # mails saved before their folders are fsynced and the server is told, at once
 
 
 @dataclass
-class CollectReport:
-    lines: list[str] = field(default_factory=list)
-    problems: list[str] = field(default_factory=list)
-
+class CollectReport(PostReport):
     @property
     def text(self) -> str:
         body = "\n".join(self.lines) or "No new mail."
@@ -207,11 +209,8 @@ def collect(root: Path, *, imap: bool = False, folder: Path | None = None, mark:
                     raise
                 lost = error
         if folder is not None:
-            for path in _files(folder):
-                if path.suffix.lower() == ".eml":
-                    _take(run, path.read_bytes())
-                else:
-                    _take_text(run.games, path, run.report)
+            with deferred_directory_sync():
+                _read_folder(run, folder)
         _deliver(run)
     if lost is not None:
         raise ImapError(
@@ -219,6 +218,17 @@ def collect(root: Path, *, imap: bool = False, folder: Path | None = None, mark:
             "so run 'adjudicator collect' again once the server is back to read the rest"
         )
     return run.report
+
+
+def _read_folder(run: _Run, folder: Path) -> None:
+    """Mails saved as .eml, posts saved as .txt and whole threads (.xml, .html)."""
+    for path in _files(folder):
+        if path.suffix.lower() == ".eml":
+            _take(run, path.read_bytes())
+        elif path.suffix.lower() in THREAD_SUFFIXES:
+            take_thread(run.games, path, run.report)
+        else:
+            take_file(run.games, path, run.report)
 
 
 def _read_mailbox(run: _Run, mark: bool) -> None:
@@ -231,16 +241,30 @@ def _read_mailbox(run: _Run, mark: bool) -> None:
         raise UsageError(f"no [intake.imap] settings in {settings_path}; see the README's 'Orders by mail'")
     with Mailbox(settings) as mailbox:
         run.connected = True
-        for uid, raw in mailbox.new_messages():
-            quarantined = _take(run, raw)
+        messages = mailbox.new_messages()
+        while batch := _take_batch(run, messages):
             if mark:
-                mailbox.mark_processed(uid, quarantine=quarantined)
+                mailbox.mark_all_processed([uid for uid, quarantined in batch if not quarantined])
+                mailbox.mark_all_processed([uid for uid, quarantined in batch if quarantined], quarantine=True)
+
+
+def _take_batch(run: _Run, messages: Iterator[tuple[int, bytes]]) -> list[tuple[int, bool]]:
+    """Up to MARK_BATCH mails, each saved, read and answered; the folders written are fsynced
+    once, when the batch is done, and only then may the server hear that the mails are safe.
+    Returns each mail's uid and whether it went to quarantine."""
+    done: list[tuple[int, bool]] = []
+    with deferred_directory_sync():
+        for uid, raw in itertools.islice(messages, MARK_BATCH):
+            done.append((uid, _take(run, raw)))
+    return done
 
 
 def _files(folder: Path) -> Iterator[Path]:
+    """The mails (.eml), posts (.txt) and saved threads (.xml, .html, .htm) of a folder."""
     if not folder.is_dir():
-        raise UsageError(f"{folder} is not a folder of .txt and .eml files")
-    yield from sorted(p for p in folder.iterdir() if p.suffix.lower() in (".txt", ".eml") and p.is_file())
+        raise UsageError(f"{folder} is not a folder of .eml, .txt, .xml or .html files")
+    kinds = {".txt", ".eml", *THREAD_SUFFIXES}
+    yield from sorted(p for p in folder.iterdir() if p.suffix.lower() in kinds and p.is_file())
 
 
 def _take(run: _Run, raw: bytes) -> bool:
@@ -261,51 +285,6 @@ def _take(run: _Run, raw: bytes) -> bool:
     if outcome.status == "rejected" and (outcome.mail is None or not outcome.mail.sender):
         run.report.problems.append(f"{game.settings.id}: a mail with no sender address was rejected: {outcome.reason}")
     return False
-
-
-def _take_text(games: dict[str, Game], path: Path, report: CollectReport) -> None:
-    """A forum post pasted into a .txt file: the moderator vouches for it, as with `submit`.
-    Its BBCode and quoted posts are read as the board shows them (intake/forum.py)."""
-    raw = path.read_text(encoding="utf-8", errors="replace")
-    text = post_text(raw)
-    any_game = next(iter(games.values()))
-    submission = parse_submission(text, any_game.parser, any_game.ruleset.is_order)
-    game = (
-        games.get(submission.game or "")
-        if submission.game
-        else (next(iter(games.values())) if len(games) == 1 else None)
-    )
-    if game is None:
-        report.lines.append(f"{path.name}: skipped: it names no game of this folder (add a line 'game ID')")
-        return
-    # A post is its file: the same words pasted into a new file (a player who sends
-    # 'no orders' again next phase) are a new post; a file collected again is not.
-    key = message_key(b"", f"post {path.name} {hashlib.sha256(raw.encode()).hexdigest()}")
-    if already_done(game.directory.inbox, key):
-        status = read_toml(inbox_paths(game.directory.inbox, key)[1]).get("status", "")
-        report.lines.append(f"{path.name}: already collected ({status})")
-        return
-    with game_lock(game.directory):
-        keep_raw(game.directory.inbox, raw.encode(), key)  # kept as saved, before anything can go wrong
-        try:
-            checked = check_submission(game, text, None)
-        except AdjudicatorError as error:
-            # One bad post never stops the others; the moderator fixes it (a changed file is
-            # collected anew) or enters the orders with `submit`.
-            _record_post(game, key, path, "rejected", None, str(error))
-            report.lines.append(f"{path.name}: not used: {error}")
-            report.problems.append(f"{game.settings.id}: {path.name} was not used: {error}")
-            return
-        store_submission(game, checked, text, source=f"file {path.name}")
-        _record_post(game, key, path, "accepted", checked.power, "")
-    report.lines.append(f"{path.name}: {checked.power}: {checked.accepted} orders, {checked.errors} errors")
-
-
-def _record_post(game: Game, key: str, path: Path, status: str, power: str | None, reason: str) -> None:
-    write_toml_atomic(
-        inbox_paths(game.directory.inbox, key)[1],
-        {"status": status, "from": f"file {path.name}", "power": power or "", "phase": game.slug, "reason": reason},
-    )
 
 
 def _describe(game: Game, outcome: Outcome) -> str:

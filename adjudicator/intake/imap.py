@@ -6,7 +6,7 @@ from __future__ import annotations
 import contextlib
 import imaplib
 import ssl
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 
 from imapclient import IMAPClient
@@ -111,16 +111,29 @@ class Mailbox:
                 yield uid, raw
 
     def mark_processed(self, uid: int, quarantine: bool = False) -> None:
+        self.mark_all_processed([uid], quarantine)
+
+    def mark_all_processed(self, uids: Sequence[int], quarantine: bool = False) -> None:
+        """Move (or flag) many messages in one command. When another client took one of them
+        away meanwhile, the others are marked one by one."""
+        if not uids:
+            return
         with self._connection():
             try:
-                if self.settings.processed == "move":
-                    target = self.settings.quarantine_folder if quarantine else self.settings.processed_folder
-                    self.client.move([uid], target)
-                else:
-                    self.client.add_flags([uid], [self.settings.flag.encode()])
+                self._mark(uids, quarantine)
             except IMAPClientError as error:
                 if not _gone(error):  # gone: another client took it away; it is saved here all the same
                     raise
+                if len(uids) > 1:
+                    for uid in uids:
+                        self.mark_processed(uid, quarantine)
+
+    def _mark(self, uids: Sequence[int], quarantine: bool) -> None:
+        if self.settings.processed == "move":
+            target = self.settings.quarantine_folder if quarantine else self.settings.processed_folder
+            self.client.move(list(uids), target)
+        else:
+            self.client.add_flags(list(uids), [self.settings.flag.encode()])
 
     @contextlib.contextmanager
     def _connection(self) -> Iterator[None]:

@@ -17,11 +17,13 @@ attachment).
 from __future__ import annotations
 
 import codecs
+import contextlib
 import email
 import email.policy
 import hashlib
 import re
 from dataclasses import dataclass
+from email.header import decode_header, make_header
 from email.message import EmailMessage, Message
 from email.utils import parseaddr
 from html.parser import HTMLParser
@@ -79,7 +81,7 @@ def parse_mail(raw: bytes) -> MailText:
         raise MailRejected(f"the mail is {len(raw):,} bytes; orders mails may be at most {MAX_MESSAGE_BYTES:,}")
     message = email.message_from_bytes(raw, policy=email.policy.default)
     assert isinstance(message, EmailMessage)
-    name, address = parseaddr(str(message.get("From", "")))
+    name, address = _sender(message)
     notes: list[str] = []
     body = _body_text(message, notes)
     attachments: list[tuple[str, str]] = []
@@ -101,6 +103,23 @@ def parse_mail(raw: bytes) -> MailText:
         text=text,
         notes=tuple(notes),
     )
+
+
+def _sender(message: EmailMessage) -> tuple[str, str]:
+    """The From name (on one line) and address. A From the email package refuses to parse (a
+    display name that decodes to a line break, as sent to smuggle a Bcc into the reply) is read
+    from the raw header with `parseaddr` instead, its name decoded and flattened to one line:
+    the mail is answered like any other, and no reply header ever carries CR or LF."""
+    try:
+        name, address = parseaddr(str(message.get("From", "")))
+    except Exception:  # untrusted bytes: whatever the header parser trips on
+        raw = next((str(value) for key, value in message.raw_items() if key.lower() == "from"), "")
+        name, address = parseaddr(" ".join(raw.split()))
+        with contextlib.suppress(Exception):  # a broken encoded word: the name stays as written
+            name = str(make_header(decode_header(name)))
+        name = name.encode("utf-8", "surrogateescape").decode("utf-8", "replace")
+        address = address.encode("utf-8", "surrogateescape").decode("utf-8", "replace")
+    return " ".join(name.split()), "".join(address.split())
 
 
 def _body_text(message: EmailMessage, notes: list[str]) -> str | None:

@@ -1,0 +1,192 @@
+"""Forum posts into orders: a post the moderator saved as a .txt file, and the posts of a
+saved thread (intake/threads.py). The moderator vouches for posts, as with `submit`, so no
+password is asked. Every post takes one path: read as the board shows it (forum.post_text),
+kept raw in inbox/, counted once, checked, stored and recorded.
+
+From a thread, each post's author is matched to a player by the `forum` name of his
+[[player]], and each player's latest post with orders in the current phase is used. The phase
+opened when its history file (history/<phase>.toml) was written: posts older than that are
+from an earlier phase. Every post not used is named with the reason.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from pathlib import Path
+
+from adjudicator.errors import AdjudicatorError
+from adjudicator.game import Game
+from adjudicator.intake.forum import post_text
+from adjudicator.intake.mail import message_key
+from adjudicator.intake.receive import already_done, inbox_paths, keep_raw
+from adjudicator.intake.threads import ThreadError, ThreadPost, read_thread
+from adjudicator.orders import parse_submission
+from adjudicator.schedule import utc_now
+from adjudicator.storage import game_lock, read_toml, write_toml_atomic
+from adjudicator.submissions import check_submission, store_submission
+
+
+@dataclass
+class PostReport:
+    """What to print: a line per post, and what the moderator must look at."""
+
+    lines: list[str] = field(default_factory=list)
+    problems: list[str] = field(default_factory=list)
+
+
+@dataclass(frozen=True, slots=True)
+class Post:
+    """A saved post on its way to the orders."""
+
+    label: str  # how the report names it: "rome.txt", "thread.xml post 4 by Anna"
+    source: str  # the provenance stored with the orders: "file rome.txt", "thread.xml post 4 by Anna"
+    raw: str  # as saved, kept in inbox/
+    identity: str  # what makes it this post and no other (its key in inbox/)
+    text: str  # the order text (post_text of what was saved)
+    game: Game | None = None  # None: the post's `game` line says, or the folder's only game
+    power: str | None = None  # the player the author is (threads); None: the `power` line says
+    posted: datetime | None = None  # when the board says it was posted (threads)
+
+
+def take_file(games: Mapping[str, Game], path: Path, report: PostReport) -> None:
+    """A forum post pasted into a .txt file. A post is its saving: the same words saved again
+    (a player who sends 'no orders' again next phase, in a new folder or the same file) are a
+    new post; a file collected again as it was is not, however often `collect` runs."""
+    raw = path.read_text(encoding="utf-8", errors="replace")
+    saved = path.resolve().stat().st_mtime_ns
+    identity = f"post {path.resolve()} {saved} {hashlib.sha256(raw.encode()).hexdigest()}"
+    take_post(games, Post(path.name, f"file {path.name}", raw, identity, post_text(raw)), report)
+
+
+def take_thread(games: Mapping[str, Game], path: Path, report: PostReport) -> None:
+    """Every post of a saved thread: each player's latest post with orders in this phase is
+    taken; every other post is named with the reason it was skipped."""
+    try:
+        thread = read_thread(path)
+    except (ThreadError, OSError) as error:
+        report.lines.append(f"{path.name}: not read: {error}")
+        report.problems.append(f"{path.name} was not read: {error}")
+        return
+    read = [(item, *_thread_post(games, path, item)) for item in thread]
+    latest: dict[tuple[str, str], ThreadPost] = {}
+    for item, post, _reason in read:
+        if post is not None and post.game is not None and post.power is not None:
+            player = (post.game.settings.id, post.power)
+            if player not in latest or _order(latest[player]) <= _order(item):
+                latest[player] = item
+    for item, post, reason in read:
+        label = _label(path, item)
+        if post is None or post.game is None or post.power is None:
+            report.lines.append(f"{label}: skipped: {reason}")
+            if reason.startswith("it says"):
+                report.problems.append(f"{label} was skipped: {reason}")
+        elif (later := latest[(post.game.settings.id, post.power)]) is not item:
+            report.lines.append(f"{label}: skipped: {post.power} posted orders again later (post {later.number})")
+        else:
+            take_post(games, post, report)
+
+
+def take_post(games: Mapping[str, Game], post: Post, report: PostReport) -> None:
+    """One post, whatever it was saved as: kept raw, counted once, checked, stored, recorded.
+    One bad post never stops the others; the moderator fixes it (a changed post is collected
+    anew) or enters the orders with `submit`."""
+    any_game = next(iter(games.values()))
+    game = post.game
+    if game is None:
+        submission = parse_submission(post.text, any_game.parser, any_game.ruleset.is_order)
+        game = games.get(submission.game or "") if submission.game else (any_game if len(games) == 1 else None)
+    if game is None:
+        report.lines.append(f"{post.label}: skipped: it names no game of this folder (add a line 'game ID')")
+        return
+    key = message_key(b"", post.identity)
+    if already_done(game.directory.inbox, key):
+        status = read_toml(inbox_paths(game.directory.inbox, key)[1]).get("status", "")
+        report.lines.append(f"{post.label}: already collected ({status})")
+        return
+    with game_lock(game.directory):
+        keep_raw(game.directory.inbox, post.raw.encode(), key)  # kept as saved, before anything can go wrong
+        try:
+            checked = check_submission(game, post.text, post.power)
+        except AdjudicatorError as error:
+            _record(game, key, post, "rejected", post.power, str(error))
+            report.lines.append(f"{post.label}: not used: {error}")
+            report.problems.append(f"{game.settings.id}: {post.label} was not used: {error}")
+            return
+        store_submission(game, checked, post.text, source=post.source, received=post.posted)
+        _record(game, key, post, "accepted", checked.power, "")
+    report.lines.append(f"{post.label}: {checked.power}: {checked.accepted} orders, {checked.errors} errors")
+
+
+def phase_opened(game: Game) -> datetime | None:
+    """When the current phase opened: the time its history file was written (None without one)."""
+    path = game.directory.history_file(game.slug)
+    return datetime.fromtimestamp(path.stat().st_mtime, UTC) if path.exists() else None
+
+
+def _thread_post(games: Mapping[str, Game], path: Path, item: ThreadPost) -> tuple[Post | None, str]:
+    """A post of a thread with its game and player, or the reason it is skipped."""
+    text = post_text(item.body)
+    any_game = next(iter(games.values()))
+    submission = parse_submission(text, any_game.parser, any_game.ruleset.is_order)
+    author = item.author or "(no name)"
+    if submission.game and submission.game not in games:
+        return None, f"it is for game '{submission.game}', which is not in this folder"
+    theirs = [g for g in games.values() if any(p.posts_as(item.author) for p in g.settings.players)]
+    if submission.game:
+        game = games[submission.game]
+    elif len(theirs) > 1:
+        return None, f"{author} plays in {len(theirs)} games here; the post needs a line 'game ID'"
+    else:
+        game = theirs[0] if theirs else any_game
+    player = next((p for p in game.settings.players if p.posts_as(item.author)), None)
+    if player is None:
+        where = game.settings.id if len(games) == 1 or submission.game else "any game here"
+        return None, f'not a player: no [[player]] of {where} has forum = "{author}"'
+    opened = phase_opened(game)
+    if opened is not None and item.posted is not None and item.posted < opened:
+        when = f"{item.posted:%Y-%m-%d %H:%M %z}, before {game.phase_info.label} opened ({opened:%Y-%m-%d %H:%M %z})"
+        return None, f"posted {when}"
+    if not (submission.no_orders or submission.power or any(line.order is not None for line in submission.lines)):
+        return None, "no orders in it"
+    if submission.power and _civ(game, submission.power) not in (None, player.civ):
+        return None, f"it says 'power {submission.power}', but {author} plays {player.civ}"
+    where = f"{path.name} post {item.number}" + (f" (id {item.post_id})" if item.post_id else "")
+    posted = item.posted.isoformat() if item.posted else "at an unknown time"
+    digest = hashlib.sha256(item.body.encode()).hexdigest()
+    identity = f"thread post {item.post_id or item.number} {item.author} {digest}"
+    raw = f"# {where} by {author}, posted {posted}\n{item.body}"
+    posted_utc = item.posted.astimezone(UTC) if item.posted else None
+    return Post(_label(path, item), f"{where} by {author}", raw, identity, text, game, player.civ, posted_utc), ""
+
+
+def _label(path: Path, item: ThreadPost) -> str:
+    return f"{path.name} post {item.number} by {item.author or '(no name)'}"
+
+
+def _civ(game: Game, text: str) -> str | None:
+    try:
+        return game.find_player_civ(text)
+    except AdjudicatorError:
+        return None  # an unknown name: the check names it with "did you mean"
+
+
+def _order(item: ThreadPost) -> tuple[datetime, int]:
+    """Posts of one player in the order he wrote them: by time, then by place in the thread."""
+    return (item.posted or datetime.min.replace(tzinfo=UTC), item.number)
+
+
+def _record(game: Game, key: str, post: Post, status: str, power: str | None, reason: str) -> None:
+    write_toml_atomic(
+        inbox_paths(game.directory.inbox, key)[1],
+        {
+            "status": status,
+            "from": post.source,
+            "received": post.posted or utc_now(),
+            "power": power or "",
+            "phase": game.slug,
+            "reason": reason,
+        },
+    )
