@@ -22,6 +22,11 @@ def normalise(text: str) -> str:
     return _NOT_ALNUM.sub("", stripped)
 
 
+def _may_be_close(a: str, b: str) -> bool:
+    """The edit distance is at least the difference in length: can `similarity` reach 0.6?"""
+    return abs(len(a) - len(b)) <= 0.4 * max(len(a), len(b))
+
+
 def similarity(a: str, b: str) -> float:
     """1 minus the optimal-string-alignment distance over the longer length.
 
@@ -81,7 +86,11 @@ class NameIndex(Generic[K]):
         norm = normalise(text)
         if norm in self._keys:
             return Match(tuple(self._keys[norm]))
-        scored = sorted(((similarity(norm, known), known) for known in self._keys), reverse=True)
+        # A pair whose lengths alone keep it under the 0.6 that makes a suggestion is not
+        # scored: a long line of junk then costs nothing, however many names there are.
+        scored = sorted(
+            ((similarity(norm, known), known) for known in self._keys if _may_be_close(norm, known)), reverse=True
+        )
         best = scored[0][0] if scored else 0.0
         close = [known for score, known in scored[:3] if score >= 0.6 and score >= best - 0.08]
         if not close and len(norm) >= 3:

@@ -1,5 +1,6 @@
-"""Random but plausible order text for any player and phase: for the invariant tests and
-the benchmarks. Mostly sensible, sometimes wrong, never filtered: the validator decides."""
+"""Random but plausible order text for any player and phase: for the invariant tests, the
+benchmarks and the soak (tests/soak.py). Mostly sensible, sometimes wrong, never filtered: the
+validator decides. `junk_lines` and `huge_lines` add what careless or hostile players send."""
 
 from __future__ import annotations
 
@@ -8,7 +9,8 @@ from typing import Any
 
 from adjudicator.game import default_board_path, load_board
 from adjudicator.rulesets import find_ruleset
-from adjudicator.rulesets.mare_nostrum.components import CARD_TOTALS, GENERAL_HEROES, WONDERS
+from adjudicator.rulesets.mare_nostrum.components import CARD_TOTALS, GENERAL_HEROES, WONDERS, Civ
+from adjudicator.rulesets.mare_nostrum.setup import setup_area
 
 RULESET = find_ruleset("mare-nostrum")
 BOARD = load_board(RULESET, default_board_path(RULESET))
@@ -25,6 +27,8 @@ def random_orders(rng: random.Random, position: Any, civ: str) -> str:
     mine = [p for p, s in data["provinces"].items() if s["influence"] == civ]
     legions = [p for p, s in data["provinces"].items() if s["legions"].get(civ)]
     lines: list[str] = []
+    if data["phase"] == "setup":
+        return "\n".join(_setup_orders(rng, civ))
     if data["phase"] == "trade":
         lines.append(f"trade {rng.randint(0, 4)}")
         if hand:
@@ -59,3 +63,126 @@ def random_orders(rng: random.Random, position: Any, civ: str) -> str:
             lines.append(f"move {count} legions from {origin} to {rng.choice(neighbours)}{then}")
         lines.append(rng.choice(["casualties fortress, legion", "casualties legion", "helen on", "artemis gold"]))
     return "\n".join(lines)
+
+
+def _setup_orders(rng: random.Random, civ: str) -> list[str]:
+    """R2.4: 36 points of influence, buildings and units around the capital, maybe the hero."""
+    area = sorted(setup_area(BOARD, Civ(civ)))
+    capital = BOARD.civilizations[civ].capital
+    lines = [f"build influence in {place}" for place in rng.sample(area, min(len(area), rng.randint(0, 4)))]
+    for _ in range(rng.randint(0, 8)):
+        place = rng.choice([capital, *area])
+        piece = rng.choice(PIECES)
+        if piece == "caravan" and BOARD.provinces[place].commodities:
+            lines.append(f"build caravan on {rng.choice(BOARD.provinces[place].commodities)} in {place}")
+        else:
+            lines.append(f"build {piece} in {place}")
+    if rng.random() < 0.4:
+        lines.append(f"buy {BOARD.civilizations[civ].hero}")
+    return lines
+
+
+JUNK = [
+    "",
+    "   ",
+    "hello moderator, here are my orders!",
+    "build legion in Atlantis",
+    "build legoin in Roma",
+    "move 2 legions from Roma to Roma",
+    "offer unicorns, dragons",
+    "take gold from Atlantis",
+    "sequence Rome, Rome, Rome",
+    "sail trireme from Roma to Carthago",
+    "attack nobody in nowhere",
+    "buy Pyramids with 12 tax",
+    "buy the moon",
+    "keep everything",
+    "trade -3",
+    "trade 3.5",
+    "then occupy",
+    "; ; ;",
+    "> quoted: build 8 legions in Roma",
+    "# a comment: build city in Roma",
+    "<script>alert('x')</script>",
+    "[url=http://example.org]click[/url] [b]bold[/b] [img]x[/img]",
+    "**bold** _it_ `code` | a | b | <b>x</b> &amp; &lt;",
+    "{{ 7 * 7 }} {% raw %} {# not a comment #}",
+    "build city in {{ secret }}",
+    "büild légion in Rōma",
+    "ＢＵＩＬＤ ＬＥＧＩＯＮ ＩＮ ＲＯＭＡ",
+    "move legion from Roma to Ravenna \u202e reversed",
+    "zero\u200bwidth build\u200b legion in Roma",
+    "tab\tseparated\tbuild\tlegion",
+    "control \x00 \x1b[31m red \x7f",
+    "vertical\x0btab \x0c form feed \x1c file sep \x85 next line \u2028 line sep",
+    "emoji 🏛️⚔️🚢 build temple in Roma 🙏",
+]
+
+
+def junk_lines(rng: random.Random, count: int) -> list[str]:
+    """Lines a moderator gets from real players: chatter, typos, wrong phases, markup and
+    template syntax, odd Unicode and control characters, and one very long line now and then."""
+    lines = [rng.choice(JUNK) for _ in range(count)]
+    if rng.random() < 0.2:
+        lines.append("build legion in " + "Roma " * rng.randint(20, 400))
+    if rng.random() < 0.2:
+        lines.append("".join(chr(rng.randint(1, 0x2FFF)) for _ in range(rng.randint(1, 200))))
+    return lines
+
+
+HUGE = [10, 99, 1000, 99999, 10**12, 10**40]
+
+
+def huge_lines(rng: random.Random, position: Any, civ: str) -> list[str]:
+    """Orders with absurd counts for the phase the position is in (`build 1000 legions in X`)."""
+    data = RULESET.position_to_data(position)
+    n = rng.choice(HUGE)
+    capital = BOARD.civilizations[civ].capital
+    mine = sorted(p for p, s in data["provinces"].items() if s["influence"] == civ) or [capital]
+    place = rng.choice(mine)
+    card = rng.choice(CARDS)
+    if data["phase"] == "trade":
+        return [f"trade {n}", f"offer {n} {card}", f"offer {card} x{n}", f"give {n} {card}"]
+    if data["phase"] in ("build", "setup"):
+        piece = rng.choice(["legions", "triremes", "fortresses", "cities", "temples", "markets", "influence"])
+        lines = [f"build {n} {piece} in {place}", f"build {n} legions in {capital}"]
+        if data["phase"] == "build":
+            lines += [f"build {n} fortresses in {place} with {n} tax", f"keep {n} tax", f"keep {n} {card}"]
+        return lines
+    neighbours = list(BOARD.provinces[place].land) or [place]
+    lines = [f"move {n} legions from {place} to {rng.choice(neighbours)}", f"casualties {', '.join(['legion'] * 50)}"]
+    if BOARD.provinces[place].seas:
+        lines.append(f"sail {n} triremes from {place} to {rng.choice(BOARD.provinces[place].seas)}")
+    return lines
+
+
+def purposeful_lines(rng: random.Random, position: Any, civ: str) -> list[str]:
+    """Orders of a player with a plan: legions bought in his capital with the cards he holds,
+    influence next door, and legions marched at his neighbours (neutral or not), so that
+    battles, occupation, conversion and war (R8) happen even in short games."""
+    data = RULESET.position_to_data(position)
+    player, provinces = data["players"][civ], data["provinces"]
+    capital = BOARD.civilizations[civ].capital
+    if data["phase"] == "build":
+        legions = min(sum(player["hand"].values()) // 3, player["stock"]["legion"])
+        lines = [f"build {legions} legions in {capital}"] if legions > 1 else [f"build legion in {capital}"]
+        mine = sorted(p for p, s in provinces.items() if s["influence"] == civ)
+        free = sorted({n for p in mine for n in BOARD.provinces[p].land if provinces[n]["influence"] is None})
+        if free and rng.random() < 0.5:
+            lines.insert(0, f"build influence in {rng.choice(free)}")
+        return lines
+    if data["phase"] != "military":
+        return []
+    lines = []
+    for origin, state in sorted(provinces.items()):
+        count = state["legions"].get(civ, 0)
+        land = BOARD.provinces[origin].land
+        armed = [n for n in land if {*provinces[n]["legions"], *provinces[n]["fortresses"]} - {civ}]
+        foreign = [n for n in land if provinces[n]["influence"] not in (None, civ)]
+        targets = armed if armed and rng.random() < 0.8 else foreign
+        if count and targets and rng.random() < 0.8:
+            then = rng.choice(["", " then occupy", " then convert", " then sack city", " then sack temple"])
+            lines.append(f"move {rng.randint(1, count)} legions from {origin} to {rng.choice(targets)}{then}")
+    if lines and rng.random() < 0.5:
+        lines.append(rng.choice(["casualties fortress, legion", "casualties legion, fortress"]))
+    return lines

@@ -282,3 +282,18 @@ def test_an_advanced_setup_where_a_player_holds_nothing_replays_identically(tmp_
     assert runner.invoke(app, ["adjudicate", str(root), "--force"]).exit_code == 0
     replayed = runner.invoke(app, ["replay", str(root)])
     assert replayed.exit_code == 0 and "identical" in replayed.stdout, replayed.output
+
+
+def test_a_very_long_unknown_name_is_not_compared_with_every_spelling(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Found by the soak: did-you-mean ran an edit distance per known name, 36 µs per character."""
+    from adjudicator import names
+
+    compared: list[tuple[str, str]] = []
+    real = names.similarity
+    monkeypatch.setattr(names, "similarity", lambda a, b: compared.append((a, b)) or real(a, b))
+    index: names.NameIndex[str] = names.NameIndex("civilization")
+    for civ in ("Rome", "Greece", "Carthage"):
+        index.add(civ, civ)
+    assert index.find("Roma " * 12_800).keys == ()
+    assert compared == [], "no name of a handful of letters can be close to 64,000 characters"
+    assert index.find("Rme").suggestions == ("Rome",), "a typo is still found"

@@ -1,0 +1,802 @@
+"""The soak test (issue 11): random whole games played through the functions the CLI calls.
+
+One seed makes one game: its parameters (3 to 5 players, batch or stepwise, the basic or the
+advanced setup or an imported position with empty hands, roles each turn or each phase, how
+many turns) and every order, junk line, absurd count, missing player, empty or replaced
+submission and intake path (`submit`, `collect --from` with forum posts and mails). After every
+adjudication the position is checked against the limits RULES.md sets (`position_problems`),
+every report is rendered again in every format and for every player, the history is replayed,
+and now and then the phase is rolled back and adjudicated again, which must give the same files.
+
+Nothing may escape but the project's own errors where a command legitimately refuses (each
+call names the refusals it allows, and they are counted); a crash, a hang (each command has
+a time budget, and so has the game) or a broken invariant fails the game with its seed, its
+parameters and the phase, so it can be rerun alone:
+
+    ADJUDICATOR_SOAK_SEED=1234 python -m pytest tests/test_soak.py
+    python -m tests.soak --seed 1234 --keep /tmp/soak       # and keep the game folder
+
+A long run: `python -m tests.soak --games 500 --jobs 2` (see docs/performance.md).
+"""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import functools
+import hashlib
+import json
+import multiprocessing
+import os
+import random
+import re
+import signal
+import sys
+import tempfile
+import threading
+import time
+import traceback
+from collections import Counter
+from collections.abc import Callable, Iterator
+from concurrent.futures import ProcessPoolExecutor
+from dataclasses import dataclass, field
+from email.message import EmailMessage
+from pathlib import Path
+from types import FrameType
+from typing import Any, NoReturn
+from unittest import mock
+
+from adjudicator import commands
+from adjudicator.errors import AdjudicatorError, UsageError
+from adjudicator.game import Game
+from adjudicator.orders import parse_submission
+from adjudicator.phase_reports import FORMATS
+from adjudicator.rulesets.mare_nostrum.components import CARD_TOTALS, UNIT_STOCK
+from adjudicator.storage import GameDirectory, compact, read_toml
+from adjudicator.submissions import SubmissionError, submitted
+from tests.random_play import BUYABLE, huge_lines, junk_lines, purposeful_lines, random_orders
+from tests.soak_invariants import position_problems, transition_problems
+
+CIVS = ("Rome", "Carthage", "Greece", "Babylon", "Egypt")
+HOSTILE_NAME = "<script>alert(1)</script> [url=http://x.invalid]Anna[/url] **Bela** {{ 7*7 }}"
+CALL_SECONDS = float(os.environ.get("ADJUDICATOR_SOAK_CALL_SECONDS", "30"))  # any one command
+GAME_SECONDS = float(os.environ.get("ADJUDICATOR_SOAK_GAME_SECONDS", "240"))  # one whole game
+REPLAY_EVERY_PHASE = os.environ.get("ADJUDICATOR_SOAK_REPLAY", "turn") == "phase"  # else as each turn starts
+BEHAVIOURS = {  # what a player does in a phase, with its weight
+    "orders": 34,
+    "junk": 14,
+    "huge": 10,
+    "missing": 12,
+    "replace": 8,
+    "empty": 8,
+    "withdraw": 4,
+    "wrong": 4,
+    "check": 6,
+}
+
+
+# ---- parameters and failures ----------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class Params:
+    """Everything about a game that its seed decides before the first order."""
+
+    seed: int
+    civs: tuple[str, ...]
+    mode: str  # batch | stepwise
+    setup: str  # basic | advanced | position (a basic position imported with some hands emptied)
+    roles_each: str  # turn | phase
+    finite_bank: bool  # False: cards are added when the bank runs short (R1)
+    turns: int
+    hostile_name: bool  # one player's name is markup and template syntax
+
+    @classmethod
+    def from_seed(cls, seed: int) -> Params:
+        rng = random.Random(f"soak-params/{seed}")
+        return cls(
+            seed=seed,
+            civs=tuple(rng.sample(CIVS, rng.choice((3, 4, 5)))),
+            mode=rng.choice(("batch", "stepwise")),
+            setup=rng.choices(("basic", "advanced", "position"), (5, 3, 2))[0],
+            roles_each=rng.choices(("turn", "phase"), (2, 1))[0],
+            finite_bank=rng.random() < 0.75,
+            turns=rng.randint(2, 4),
+            hostile_name=rng.random() < 0.3,
+        )
+
+    def __str__(self) -> str:
+        return (
+            f"{len(self.civs)} players ({', '.join(self.civs)}), mode {self.mode}, setup {self.setup}, "
+            f"roles_each {self.roles_each}{'' if self.finite_bank else ', finite_bank false'}, {self.turns} turns"
+            f"{', a hostile player name' if self.hostile_name else ''}"
+        )
+
+
+class SoakFailure(AssertionError):
+    """A game broke: the message says how to rerun it alone; `signature` groups like failures."""
+
+    def __init__(self, params: Params, where: str, kind: str, detail: str, actions: list[str]) -> None:
+        self.seed = params.seed
+        self.result: GameResult | None = None  # what the game did up to the failure
+        self.signature = kind + _particulars(kind, detail)
+        recent = "\n".join(f"    {a}" for a in actions)
+        super().__init__(
+            f"soak game seed={params.seed} failed: {kind}\n"
+            f"  parameters: {params}\n"
+            f"  phase: {where}\n"
+            f"  rerun alone: ADJUDICATOR_SOAK_SEED={params.seed} python -m pytest tests/test_soak.py\n"
+            f"           or: python -m tests.soak --seed {params.seed} --keep /tmp/soak-{params.seed}\n"
+            f"  last actions:\n{recent}\n" + _indent(detail)
+        )
+
+
+class SoakTimeout(BaseException):
+    """Raised by the alarm inside a command that ran past its budget (a hang)."""
+
+
+def _refusal_kind(action: str, error: AdjudicatorError) -> str:
+    """A refusal with its particulars (names, numbers) blurred, to count refusals of a kind."""
+    message = re.sub(r"\d+", "#", re.sub("|".join(CIVS), "CIV", str(error)))
+    return f"{type(error).__name__} from {action.split(' ')[0]}: {message}"[:120]
+
+
+def _particulars(kind: str, detail: str) -> str:
+    """What tells failures of one kind apart: the exception, or the rules broken."""
+    if kind == "broken invariant":
+        return ": " + ", ".join(sorted(set(re.findall(r"\bR\d+(?:\.\d+)?", detail))))
+    if kind in ("crash", "hang", "unexpected refusal", "replay differs"):
+        return ": " + re.sub(r"\d+", "#", re.sub(r"^[\w.]*SoakTimeout: ", "", _last_line(detail)))[:160]
+    return ""
+
+
+def _last_line(text: str) -> str:
+    lines = [line for line in text.strip().splitlines() if line.strip()]
+    return lines[-1].strip() if lines else ""
+
+
+def _indent(text: str) -> str:
+    return "\n".join("  | " + line for line in text.rstrip().splitlines())
+
+
+def _traceback_tail(error: BaseException, lines: int = 14) -> str:
+    return "\n".join("".join(traceback.format_exception(error)).rstrip().splitlines()[-lines:])
+
+
+@contextlib.contextmanager
+def alarm(seconds: float, what: str) -> Iterator[None]:
+    """Interrupt the block after `seconds` with SoakTimeout (main thread only; elsewhere no limit)."""
+    if seconds <= 0 or threading.current_thread() is not threading.main_thread():
+        yield
+        return
+
+    def ring(signum: int, frame: FrameType | None) -> None:
+        raise SoakTimeout(f"{what} ran for more than {seconds:g} s")
+
+    previous = signal.signal(signal.SIGALRM, ring)
+    signal.setitimer(signal.ITIMER_REAL, seconds)
+    try:
+        yield
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        signal.signal(signal.SIGALRM, previous)
+
+
+# ---- one game -------------------------------------------------------------------------------
+
+
+@dataclass
+class GameResult:
+    seed: int
+    params: str
+    seconds: float = 0.0
+    cpu: float = 0.0  # processor seconds, which other work on the machine does not inflate
+    adjudications: int = 0
+    turns: int = 0
+    winner: str | None = None
+    refusals: Counter[str] = field(default_factory=Counter)
+    behaviours: Counter[str] = field(default_factory=Counter)
+    failure: str | None = None
+    signature: str | None = None
+
+
+def _identity(text: str | None) -> str | tuple[str, ...] | None:
+    """Which submission a text is: its `# soak` marker line, which storing keeps whatever else
+    it cleans; else (`no orders`) its lines without passwords, comments and trailing blanks."""
+    if text is None:
+        return None
+    marker = re.search(r"^# soak (\S+)", text, re.M)
+    if marker:
+        return marker.group(1)
+    kept = [line.rstrip() for line in text.splitlines() if not re.match(r"\s*(#|(password|pass|secret)\b)", line, re.I)]
+    while kept and not kept[-1]:
+        kept.pop()
+    return tuple(kept)
+
+
+class Soak:
+    """Plays one game from its seed, checking everything after every adjudication."""
+
+    def __init__(self, params: Params, folder: Path) -> None:
+        self.p = params
+        self.folder = folder
+        self.path = folder / f"soak-{params.seed}"
+        self.rng = random.Random(params.seed)
+        self.secrets = {civ: f"pw-{params.seed}-{civ.lower()}-Qx7" for civ in params.civs}
+        self.result = GameResult(params.seed, str(params))
+        self.actions: list[str] = []
+        self.where = "creating the game"
+        self.posted = 0
+        self.texts = 0
+        self.past_deadline = False  # the current phase's deadline has passed
+        self.started = time.monotonic()
+
+    # -- plumbing
+
+    def fail(self, kind: str, detail: str) -> NoReturn:
+        failure = SoakFailure(self.p, self.where, kind, detail, self.actions[-10:])
+        failure.result = self.result
+        raise failure from None  # the message holds the traceback's end already
+
+    def call(
+        self,
+        action: str,
+        run: Callable[..., Any],
+        *args: Any,
+        refusals: tuple[type[AdjudicatorError], ...] = (),
+        **kwargs: Any,
+    ) -> Any:
+        """Run one command; return its result, or the refusal (of the kinds named) it made."""
+        self.actions.append(action)
+        try:
+            with alarm(CALL_SECONDS, action):
+                return run(*args, **kwargs)
+        except AdjudicatorError as error:
+            if isinstance(error, refusals):
+                self.result.refusals[_refusal_kind(action, error)] += 1
+                return error
+            self.fail("unexpected refusal", f"{action} refused: {type(error).__name__}: {error}")
+        except SoakTimeout as timeout:
+            self.fail("hang", f"{timeout}; it was interrupted here:\n{_traceback_tail(timeout, 24)}")
+        except Exception as error:
+            self.fail("crash", f"{action} raised:\n{_traceback_tail(error)}")
+
+    def game(self) -> Game:
+        return Game.load(self.path)
+
+    # -- the game
+
+    def play(self) -> GameResult:
+        try:
+            return self.play_game()
+        except (SoakFailure, SoakTimeout):
+            raise
+        except Exception as error:  # in a step outside the commands, e.g. the ruleset's `due`
+            self.fail("crash", f"between commands:\n{_traceback_tail(error)}")
+
+    def play_game(self) -> GameResult:
+        self.create()
+        game = self.game()
+        while True:
+            info = game.phase_info
+            self.where = f"phase {game.phase_number} ({info.label}{f', step {info.step}' if info.step else ''})"
+            if info.winner is not None:
+                refused = self.call("adjudicate --force (game won)", self.adjudicate, True, refusals=(UsageError,))
+                if not isinstance(refused, UsageError):
+                    self.fail("adjudicated after the game was won", f"{info.winner} had won (R10)")
+                break
+            if info.turn > self.p.turns:
+                break
+            game = self.play_phase(game)
+            if time.monotonic() - self.started > GAME_SECONDS:
+                self.fail("slow game", f"the game ran past its budget of {GAME_SECONDS:g} s")
+        self.where = f"the end of the game (phase {game.phase_number}, {info.label})"
+        self.final_checks()
+        self.result.turns = info.turn
+        self.result.winner = info.winner
+        return self.result
+
+    def create(self) -> None:
+        players = []
+        for index, civ in enumerate(self.p.civs):
+            name = HOSTILE_NAME if self.p.hostile_name and index == 0 else f"{civ} player"
+            players.append(f"{civ}:{civ.lower()}@example.org:{self.secrets[civ]}:{name}")
+        position = self.imported_position(players) if self.p.setup == "position" else None
+        options = [f"roles_each={self.p.roles_each}"] + ([] if self.p.finite_bank else ["finite_bank=false"])
+        if self.p.setup == "advanced":
+            options.append("setup=advanced")
+        root = hashlib.sha256(f"soak/{self.p.seed}".encode()).digest()
+        with mock.patch("adjudicator.dice.new_root", return_value=root):  # reproducible dice
+            self.call(
+                f"new {self.path.name} --mode {self.p.mode} --option {' --option '.join(options)}",
+                functools.partial(commands.create_game, self.path, players, position=position, mode=self.p.mode),
+                board=None, game_id=None, ruleset="mare-nostrum", options=options,
+            )  # fmt: skip
+
+    def imported_position(self, players: list[str]) -> Path:
+        """A basic opening, exported with `state --json`, with some players' hands emptied, legions
+        on their lands, and maybe one player rich in tax and owning two wonders (R10 in reach)."""
+        template = self.folder / "template"
+        create = functools.partial(commands.create_game, template, players, position=None, mode="batch")
+        self.call("new template (for --position)", create, board=None, game_id=None, ruleset="mare-nostrum")
+        data = json.loads(self.call("state template --json", commands.state, template, True).text)
+        hands = {civ: data["players"][civ] for civ in self.p.civs}
+        for civ in self.rng.sample(self.p.civs, self.rng.randint(1, len(self.p.civs))):
+            hands[civ]["hand"] = {}
+        if self.rng.random() < 0.6:
+            rich = self.rng.choice(self.p.civs)
+            others = sum(player["hand"].get("tax", 0) for civ, player in hands.items() if civ != rich)
+            hands[rich]["hand"] = {"tax": min(14, CARD_TOTALS["tax"] - others)}
+            hands[rich]["cards"] += self.rng.sample(["Colossus", "Statue of Zeus", "Mausoleum", "Solomon"], 2)
+        self.add_armies(data)
+        for key in ("bank", "supply"):
+            data.pop(key, None)  # derived again from the hands and the board
+        for player in data["players"].values():
+            player.pop("stock", None)
+        path = self.folder / "position.json"
+        path.write_text(json.dumps(data), encoding="utf-8")
+        return path
+
+    def add_armies(self, data: dict[str, Any]) -> None:
+        """Legions on the players' lands, and a province or two already at war (R8.4), so that
+        battles come early even in short games."""
+        provinces = data["provinces"]
+
+        def add(civ: str, place: str, count: int) -> bool:
+            on_board = sum(p["legions"].get(civ, 0) for p in provinces.values())
+            count = min(count, UNIT_STOCK["legion"] - on_board)
+            if count > 0:
+                provinces[place]["legions"][civ] = provinces[place]["legions"].get(civ, 0) + count
+            return count > 0
+
+        for civ in self.p.civs:
+            held = sorted(p for p, province in provinces.items() if province["influence"] == civ)
+            for place in self.rng.sample(held, min(len(held), 2)):
+                add(civ, place, self.rng.randint(1, 3))
+        for place in self.rng.sample(sorted(p for p, s in provinces.items() if s["legions"]), 2):
+            owner = next(iter(provinces[place]["legions"]))
+            enemy = self.rng.choice([c for c in CIVS if c != owner])
+            if add(enemy, place, self.rng.randint(1, 2)):
+                provinces[place]["at_war"] = True
+
+    def play_phase(self, game: Game) -> Game:
+        """Orders from some players, by all the ways in; then adjudicate; the game after it."""
+        stepwise = self.p.mode == "stepwise"
+        due = set(game.ruleset.due(game.position, stepwise))
+        on_file = set(submitted(game))
+        self.past_deadline = self.rng.random() < 0.1  # mails come late; missing players do not hold it up
+        if self.past_deadline:
+            self.result.behaviours["deadline passed"] += 1
+            self.call("deadline 2020-01-01T00:00", commands.set_deadline, self.path, "2020-01-01T00:00")
+        posts: list[Post] = []  # forum posts and mails, collected together after the direct submissions
+        for civ in game.playing():
+            if self.rng.random() < (0.88 if civ in due and civ not in on_file else 0.15):
+                self.send(game, civ, posts)
+        if posts:
+            self.collect(game, posts)
+        return self.adjudicate_and_check(game, due)
+
+    # -- orders
+
+    def send(self, game: Game, civ: str, posts: list[Post]) -> None:
+        """One player's doings in a phase, as his behaviour for it says."""
+        behaviour = self.rng.choices(list(BEHAVIOURS), list(BEHAVIOURS.values()))[0]
+        self.result.behaviours[behaviour] += 1
+        if behaviour == "missing":
+            return
+        if behaviour == "wrong":  # orders for another game or phase: refused, nothing stored
+            self.submit(game, civ, self.orders_text(game, civ, "orders", wrong=True), must_refuse=True)
+            return
+        if behaviour == "check":
+            file = self.folder / "check.txt"
+            file.write_text(self.orders_text(game, civ, "junk"), encoding="utf-8")
+            self.call(f"check check.txt ({civ})", commands.check_orders, self.path, str(file), None)
+        kinds = {
+            "replace": ["orders", "orders"],
+            "empty": ["orders", "empty"] if self.rng.random() < 0.6 else ["empty"],
+            "withdraw": ["orders", "withdraw"],
+            "check": ["orders"],
+        }.get(behaviour, [behaviour])
+        for kind in kinds:
+            mails = 30 if self.past_deadline else 8
+            channel = self.rng.choices(("submit", "submit --power", "post", "mail"), (50, 15, 27, mails))[0]
+            if channel == "mail" and kind != "orders":
+                channel = "post"
+            self.result.behaviours[f"by {channel}"] += 1
+            if kind == "empty":
+                text = self.rng.choice(EMPTY_TEXTS).format(civ=civ, secret=self.secrets[civ], marker=self.marker())
+            elif kind == "withdraw":  # no marker: the same words in many phases (`collect` must take each)
+                text = f"power {civ}\nno orders\n"
+            else:
+                text = self.orders_text(game, civ, kind, power_line=channel != "submit --power", mail=channel == "mail")
+            if channel == "submit":
+                self.submit(game, civ, text)
+            elif channel == "submit --power":
+                self.submit(game, civ, text, power=civ)
+            elif channel == "mail" and self.rng.random() < 0.2:
+                posts.append(Post(civ, text.replace(self.secrets[civ], "not-the-password"), "mail", counts=False))
+            elif channel == "mail" and self.past_deadline:  # kept aside as late; `accept-late` may take it
+                posts.append(Post(civ, text, "late mail", counts=False))
+            else:
+                posts.append(Post(civ, text, channel, counts=True))
+
+    def orders_text(
+        self, game: Game, civ: str, kind: str, *, power_line: bool = True, wrong: bool = False, mail: bool = False
+    ) -> str:
+        rng, info = self.rng, game.phase_info
+        header = [rng.choice((f"power {civ}", f"POWER {civ.upper()}", f"Power: {civ.lower()}"))] if power_line else []
+        if mail or rng.random() < 0.1:
+            header.append(f"password {self.secrets[civ]}")
+        if rng.random() < 0.2 and not wrong:
+            header.append(f"game {game.settings.id}")
+        if rng.random() < 0.15 and not wrong:
+            header.append(f"phase T{info.turn} {info.phase}")
+        if wrong:
+            header.append(rng.choice((f"game other-{self.p.seed}", f"phase T{info.turn + 7} {info.phase}")))
+        body = random_orders(rng, game.position, civ).splitlines()
+        if rng.random() < 0.7:
+            body += purposeful_lines(rng, game.position, civ)
+        players = game.state_data()["players"]
+        if info.phase == "build" and sum(players[civ]["hand"].values()) >= 9 and rng.random() < 0.6:  # R10 in reach
+            owned = {card for p in players.values() for card in p["cards"]}
+            body.append(f"buy {rng.choice([c for c in BUYABLE if c not in owned] or BUYABLE)}")
+        extra = junk_lines(rng, rng.randint(1, 8)) if kind == "junk" else []
+        extra += huge_lines(rng, game.position, civ) if kind == "huge" else []
+        for line in extra:
+            body.insert(rng.randint(0, len(body)), line)
+        if rng.random() < 0.1:
+            body += ["--", "Sent from my phone", "build 3 legions in Roma"]
+        return "\n".join([self.marker(), *header, *body]) + "\n"
+
+    def marker(self) -> str:
+        """A comment line naming this text, to tell which text is on file."""
+        self.texts += 1
+        return f"# soak {self.p.seed}-{self.texts}"
+
+    def stored(self, game: Game, civ: str) -> str | None:
+        path = game.directory.orders_folder(game.slug) / f"{civ}.txt"
+        return path.read_text(encoding="utf-8") if path.exists() else None
+
+    def is_empty(self, game: Game, text: str) -> bool:
+        """No order line at all (only headers, blanks, comments, quotes)."""
+        submission = parse_submission(text, game.parser, game.ruleset.is_order)
+        return not submission.lines and not submission.no_orders
+
+    def submit(self, game: Game, civ: str, text: str, power: str | None = None, must_refuse: bool = False) -> None:
+        file = self.folder / "orders.txt"
+        file.write_text(text, encoding="utf-8")
+        before = self.stored(game, civ)
+        empty = self.is_empty(game, text)
+        allowed = (SubmissionError,) if empty or must_refuse else ()
+        how = f"submit orders.txt{f' --power {power}' if power else ''} ({civ}{', no order lines' if empty else ''})"
+        outcome = self.call(how, commands.submit_orders, self.path, str(file), power, refusals=allowed)
+        if must_refuse and not isinstance(outcome, SubmissionError):
+            self.fail("orders for another game or phase were stored", f"{how}:\n{text}")
+        sent = Post(civ, text, "submit", counts=not must_refuse, empty=empty)
+        self.expect_stored(civ, [sent], before, self.stored(game, civ), how)
+
+    def expect_stored(
+        self, civ: str, sent: list[Post], before: str | None, after: str | None, how: str, kind: str = ""
+    ) -> None:
+        """The orders on file after `sent`: the last text that counts. A text without order lines
+        never replaces orders on file (it is refused, or stored only where nothing was)."""
+        acceptable = [_identity(before)]
+        for post in sent:
+            if post.counts and post.empty:
+                acceptable += [_identity(post.text) for state in acceptable if state is None]
+            elif post.counts:
+                acceptable = [_identity(post.text)]
+        now = _identity(after)
+        if now in acceptable:
+            return
+        texts = "\n---\n".join(post.text for post in sent)
+        if any(post.empty and now == _identity(post.text) for post in sent):
+            self.fail("an empty submission replaced the orders on file", f"{how}\nbefore:\n{before}\nnow:\n{after}")
+        self.fail(
+            kind or "the orders on file are not the last submission", f"{how}\nsent:\n{texts}\n\non file:\n{after}"
+        )
+
+    def collect(self, game: Game, posts: list[Post]) -> None:
+        """Forum posts (.txt) and mails (.eml) collected from one folder (in the order of their names)."""
+        folder = self.folder / f"posts-{game.phase_number:03d}-{self.posted}"
+        folder.mkdir()
+        names: set[str] = set()
+        for post in posts:
+            self.posted += 1
+            post.empty = post.kind == "post" and self.is_empty(game, post.text)
+            post.file = f"{self.posted:04d}-{post.civ}.{'eml' if post.kind.endswith('mail') else 'txt'}"
+            if post.kind == "post" and f"{post.civ.lower()}.txt" not in names and self.rng.random() < 0.5:
+                post.file = f"{post.civ.lower()}.txt"  # as a moderator names them, phase after phase
+            names.add(post.file)
+            if post.kind.endswith("mail"):
+                (folder / post.file).write_bytes(self.mail(game, post))
+            else:
+                (folder / post.file).write_text(post.text, encoding="utf-8")
+        before = {civ: self.stored(game, civ) for civ in {post.civ for post in posts}}
+        how = f"collect --from {folder.name} ({', '.join(f'{p.civ} {p.kind}' for p in posts)})"
+        allowed = (SubmissionError,) if any(post.empty for post in posts) else ()
+        outcome = self.call(how, commands.collect_mail, self.path, False, folder, refusals=allowed)
+        said = (
+            f"{how}: {'refused: ' if isinstance(outcome, AdjudicatorError) else ''}{getattr(outcome, 'text', outcome)}"
+        )
+        for civ, earlier in before.items():
+            mine = sorted((p for p in posts if p.civ == civ), key=lambda p: p.file)  # `collect` goes by name
+            skipped = any(f"{p.file}: already collected" in said for p in mine)  # the text was collected before
+            kind = "collect --from skipped a new post as 'already collected'" if skipped else ""
+            self.expect_stored(civ, mine, earlier, self.stored(game, civ), said, kind)
+            late = [p for p in mine if p.kind == "late mail"]
+            if late and self.rng.random() < 0.6:
+                earlier = self.stored(game, civ)
+                self.result.behaviours["accept-late"] += 1
+                self.call(f"accept-late {civ}", commands.accept_late, self.path, civ)
+                taken = Post(civ, late[-1].text, "late mail", counts=True)
+                self.expect_stored(civ, [taken], earlier, self.stored(game, civ), f"accept-late {civ}")
+
+    def mail(self, game: Game, post: Post) -> bytes:
+        message = EmailMessage()
+        message["From"] = f"{post.civ} player <{post.civ.lower()}@example.org>"
+        message["To"] = f"moderator@{game.settings.id}.invalid"
+        message["Subject"] = f"[{game.settings.id}] orders"
+        message["Message-ID"] = f"<soak-{self.p.seed}-{self.posted}@example.org>"
+        message.set_content(post.text)
+        return bytes(message)
+
+    # -- adjudication and what must hold after it
+
+    def adjudicate(self, force: bool, dice: str | None = None) -> Any:
+        return commands.adjudicate_phase(self.path, dice, force)
+
+    def adjudicated(self, action: str, force: bool, dice: str | None) -> None:
+        """Adjudicate, which must resolve the phase and make all its reports."""
+        self.result.behaviours["--dice"] += dice is not None
+        outcome = self.call(action + (" --dice …" if dice else ""), self.adjudicate, force, dice)
+        if not outcome.ok:
+            self.fail("the phase's reports could not be made", outcome.text + self.logged())
+
+    def logged(self) -> str:
+        """The crash logs the commands wrote into the game's logs/ folder (internal errors)."""
+        logs = sorted((self.path / "logs").glob("*")) if (self.path / "logs").is_dir() else []
+        return "".join(f"\n{log.name}:\n{log.read_text(encoding='utf-8', errors='replace')[-3000:]}" for log in logs)
+
+    def adjudicate_and_check(self, game: Game, due: set[str]) -> Game:
+        number, before = game.phase_number, game.state_data()
+        missing = sorted(due - set(submitted(game)))
+        if missing and not self.past_deadline and self.rng.random() < 0.3:
+            waiting = f"adjudicate (no --force; {', '.join(missing)} missing)"
+            if not isinstance(self.call(waiting, self.adjudicate, False, refusals=(UsageError,)), UsageError):
+                self.fail("adjudicate went ahead without --force", f"{missing} had no orders and no deadline was set")
+        force = (bool(missing) and not self.past_deadline) or self.rng.random() < 0.1
+        # now and then rolls made on an external dice server (`--dice`), more than the phase needs
+        dice = ",".join(str(self.rng.randint(1, 6)) for _ in range(300)) if self.rng.random() < 0.08 else None
+        self.adjudicated(f"adjudicate{' --force' if force else ''}", force, dice)
+        self.result.adjudications += 1
+        game = self.check_phase(number, before)
+        if self.rng.random() < 0.12:
+            self.rollback_and_redo(number, force, dice)
+            game = self.game()
+        return game
+
+    def check_phase(self, number: int, before: dict[str, Any]) -> Game:
+        """The position, the reports and the other views of the game just after phase `number`."""
+        game = self.game()
+        if game.phase_number != number + 1:
+            self.fail("the phase number did not advance by one", f"{number} -> {game.phase_number}")
+        after = game.state_data()
+        problems = position_problems(after, self.p.finite_bank) + transition_problems(before, after)
+        if problems:
+            self.fail("broken invariant", "\n".join(problems))
+        self.check_reports(game, number, every=self.rng.random() < 0.1)
+        shown = json.loads(self.call("state --json", commands.state, self.path, True).text)
+        if shown != json.loads(json.dumps(after)):
+            self.fail("state --json differs from the loaded state", json.dumps(shown)[:2000])
+        if self.rng.random() < 0.25:
+            self.call("state", commands.state, self.path, False)
+            self.call("status", commands.status, self.path)
+        if self.logged():
+            self.fail("an internal error was logged", self.logged())
+        if REPLAY_EVERY_PHASE or after["phase"] == "trade":  # every phase, or as each turn starts
+            self.replay()
+        return game
+
+    def replay(self) -> None:
+        replayed = self.call("replay", commands.replay_game, self.path)
+        if not replayed.ok:
+            self.fail("replay differs", replayed.text)
+
+    def check_reports(self, game: Game, number: int, every: bool) -> None:
+        """The reports written at adjudication hold no player text as markup, and `report` renders
+        them again to the same text: every format and player's report, or one of each."""
+        slug = next(game.directory.history.glob(f"{number:03d}-*.toml")).stem
+        folder = game.directory.reports / slug
+        markup = {"bbcode": ("[url=", "[img]"), "html": ("<script>",), "md": ("<script>",)}
+        for fmt in FORMATS:
+            leaked = [m for m in markup.get(fmt, ()) if m in (folder / f"public.{fmt}").read_text(encoding="utf-8")]
+            if leaked:
+                self.fail("player text got through as markup", f"{folder.name}/public.{fmt} holds {leaked}")
+        formats = list(FORMATS) if every else [self.rng.choice(FORMATS)]
+        civs = list(game.playing()) if every else [self.rng.choice(game.playing())]
+        lookup = self.rng.choice((None, str(number), slug))  # the last phase, by number, by slug
+        for fmt in formats:
+            self.same_report(folder / f"public.{fmt}", lookup if fmt == formats[0] else slug, fmt, None)
+        for civ in civs:
+            self.same_report(folder / f"{civ}.txt", slug, "txt", civ)
+
+    def same_report(self, written: Path, phase: str | None, fmt: str, civ: str | None) -> None:
+        what = f"--power {civ}" if civ else f"--format {fmt}"
+        shown = self.call(
+            f"report{f' --phase {phase}' if phase else ''} {what}", commands.show_report, self.path, phase, fmt, civ
+        )
+        if shown.text != written.read_text(encoding="utf-8"):
+            self.fail("a report differs from the one written at adjudication", f"{written.parent.name}/{written.name}")
+
+    def snapshot(self, number: int) -> dict[str, bytes]:
+        """The files one adjudication of phase `number` writes."""
+        directory = GameDirectory(self.path)
+        slug = next(directory.history.glob(f"{number:03d}-*.toml")).stem
+        files = [*directory.history.glob(f"{number:03d}-*.toml"), *directory.history.glob(f"{number + 1:03d}-*.toml")]
+        files += [directory.state_file, directory.orders_folder(slug) / "receipts.toml"]
+        files += sorted((directory.reports / slug).glob("*"))
+        return {str(p.relative_to(directory.root)): p.read_bytes() for p in files if p.is_file()}
+
+    def rollback_and_redo(self, number: int, force: bool, dice: str | None) -> None:
+        """Roll the phase back and adjudicate it again: the same files must come out."""
+        self.result.behaviours["rollback"] += 1
+        first = self.snapshot(number)
+        self.call(f"rollback --to {number}", commands.rollback_game, self.path, number)
+        game = self.game()
+        opening = read_toml(next(game.directory.history.glob(f"{number:03d}-*.toml")))["position"]
+        if game.phase_number != number or compact(game.state_data()) != opening:
+            self.fail("rollback did not restore the phase's opening position", f"phase number {game.phase_number}")
+        self.adjudicated(f"adjudicate{' --force' if force else ''} (again, after the rollback)", force, dice)
+        again = self.snapshot(number)
+        differ = sorted(name for name in first.keys() | again.keys() if first.get(name) != again.get(name))
+        if differ:
+            self.fail("adjudicating a rolled-back phase again gave other files", "\n".join(differ))
+
+    def final_checks(self) -> None:
+        self.replay()
+        if self.logged():
+            self.fail("an internal error was logged", self.logged())
+        game = self.game()
+        if self.result.adjudications:
+            self.check_reports(game, game.phase_number - 1, every=True)
+        dice = self.call("verify-dice", commands.verify_dice, self.path)
+        if not dice.ok:
+            self.fail("dice verification failed", dice.text)
+        if self.result.adjudications:
+            self.call("send --dry-run", commands.send_reports, self.path, True)
+        self.call("remind --dry-run", commands.send_reminders, self.path, True)
+        self.call("board show", commands.board_show, None, "mare-nostrum")
+        for path in sorted(self.path.rglob("*")):
+            if not path.is_file() or path.name == "secrets.toml" or "inbox" in path.relative_to(self.path).parts:
+                continue
+            data = path.read_bytes()
+            leaked = [civ for civ, secret in self.secrets.items() if secret.encode() in data]
+            if leaked:
+                self.fail("a password got into a file", f"{path.relative_to(self.path)} holds the password of {leaked}")
+
+
+@dataclass
+class Post:
+    """A text a player sent: by `submit`, or as a forum post or a mail for `collect --from`."""
+
+    civ: str
+    text: str
+    kind: str  # submit | post | mail | late mail
+    counts: bool  # False: it must change nothing (a mail with a wrong password, orders for another game)
+    empty: bool = False  # no order line at all
+    file: str = ""  # its name in the folder `collect --from` reads
+
+
+EMPTY_TEXTS = (  # no order line at all; the same words may come in many phases
+    "power {civ}\n",
+    "{marker}\npower {civ}\n\n# nothing this time\n",
+    "{marker}\npower {civ}\npassword {secret}\n",
+    "power {civ}\n> build legion in Roma\n> offer tax\n--\nregards\n",
+    "{marker}\npower {civ}\n   \n\t\n",
+)
+
+
+def play_game(params: Params, folder: Path) -> GameResult:
+    """Play and check one game in `folder` (which must be empty); raises SoakFailure."""
+    return Soak(params, folder).play()
+
+
+# ---- many games -----------------------------------------------------------------------------
+
+
+def seeds(games: int, first: int = 1) -> list[int]:
+    return list(range(first, first + games))
+
+
+def run_one(seed: int, keep: Path | None = None) -> GameResult:
+    """One game in a fresh folder (kept under `keep`, else deleted); a failure is in the result."""
+    params = Params.from_seed(seed)
+    started, cpu = time.monotonic(), time.process_time()
+    with contextlib.ExitStack() as stack:
+        if keep is None:
+            folder = Path(stack.enter_context(tempfile.TemporaryDirectory(prefix=f"soak-{seed}-")))
+        else:
+            folder = keep / f"seed-{seed}"
+            if folder.exists():
+                raise SystemExit(f"{folder} exists already; give --keep a new folder")
+            folder.mkdir(parents=True)
+        try:
+            result = play_game(params, folder)
+        except SoakFailure as failure:
+            result = failure.result or GameResult(seed, str(params))
+            result.failure, result.signature = str(failure), failure.signature
+    result.seconds, result.cpu = time.monotonic() - started, time.process_time() - cpu
+    return result
+
+
+def run_games(
+    seed_list: list[int], jobs: int, keep: Path | None = None, progress: Callable[[GameResult], None] | None = None
+) -> list[GameResult]:
+    """Every game, on `jobs` processes; the results in seed order."""
+    if jobs <= 1:
+        results = []
+        for seed in seed_list:
+            results.append(run_one(seed, keep))
+            if progress:
+                progress(results[-1])
+        return results
+    # Spawned, not forked: the calling process (pytest) may run threads, such as the mail tests' servers.
+    with ProcessPoolExecutor(jobs, mp_context=multiprocessing.get_context("spawn")) as pool:
+        futures = [pool.submit(run_one, seed, keep) for seed in seed_list]
+        for future in futures:
+            if progress:
+                progress(future.result())
+        return [future.result() for future in futures]
+
+
+def summary(results: list[GameResult], seconds: float) -> str:
+    """Counts, timings, what was exercised, and each kind of failure once with its seeds."""
+    failed = [r for r in results if r.failure]
+    phases = sum(r.adjudications for r in results)
+    slowest = max(results, key=lambda r: r.seconds, default=None)
+    lines = [
+        f"{len(results)} games, {phases} adjudications, {len(failed)} failed, in {seconds:.1f} s "
+        f"({sum(r.cpu for r in results):.1f} s of processor time; slowest game: seed "
+        f"{slowest.seed if slowest else '-'}, {slowest.seconds if slowest else 0:.1f} s); "
+        f"{sum(1 for r in results if r.winner)} ended with a winner",
+    ]
+    behaviours: Counter[str] = sum((r.behaviours for r in results), Counter())
+    lines.append("behaviours: " + ", ".join(f"{k} {n}" for k, n in behaviours.most_common()))
+    refusals: Counter[str] = sum((r.refusals for r in results), Counter())
+    lines += ["legitimate refusals:"] + [f"  {n:5d}  {k}" for k, n in refusals.most_common(12)]
+    groups: dict[str, list[GameResult]] = {}
+    for result in failed:
+        groups.setdefault(result.signature or "?", []).append(result)
+    for signature, group in sorted(groups.items(), key=lambda item: -len(item[1])):
+        lines += ["", f"=== {len(group)} game(s): {signature}", f"    seeds: {', '.join(str(r.seed) for r in group)}"]
+        lines.append(str(group[0].failure))
+    return "\n".join(lines)
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m tests.soak", description=__doc__.split("\n\n")[0])
+    parser.add_argument("--games", type=int, default=20, help="how many games (default 20)")
+    parser.add_argument("--first", type=int, default=1, help="the first seed (default 1)")
+    parser.add_argument("--seed", type=int, help="play only this seed")
+    parser.add_argument("--jobs", type=int, default=min(2, os.cpu_count() or 1), help="processes (default 2)")
+    parser.add_argument("--keep", type=Path, help="keep every game folder under this folder")
+    args = parser.parse_args(argv)
+    seed_list = [args.seed] if args.seed is not None else seeds(args.games, args.first)
+    started = time.monotonic()
+
+    def progress(result: GameResult) -> None:
+        state = "FAIL " + (result.signature or "") if result.failure else "ok"
+        print(
+            f"seed {result.seed:6d}  {result.seconds:6.1f} s ({result.cpu:5.1f} s cpu)  "
+            f"{result.adjudications:3d} phases  {state}",
+            flush=True,
+        )
+
+    results = run_games(seed_list, 1 if args.seed is not None else args.jobs, args.keep, progress)
+    print(summary(results, time.monotonic() - started))
+    return 1 if any(r.failure for r in results) else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

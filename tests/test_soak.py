@@ -1,0 +1,56 @@
+"""The soak test (issue 11): random whole games through the functions the CLI calls, with every
+invariant checked after every phase (tests/soak.py says what is played and checked).
+
+CI plays 20 games on two processes. Environment variables:
+- ADJUDICATOR_SOAK_GAMES=500: a long soak (ADJUDICATOR_SOAK_FIRST=N starts at seed N, default 1);
+- ADJUDICATOR_SOAK_SEED=N: only the game with seed N, in this process (as a failure message says);
+- ADJUDICATOR_SOAK_JOBS=N: processes (default 2, or 1 on a one-processor machine).
+"""
+
+from __future__ import annotations
+
+import os
+import time
+from pathlib import Path
+
+from tests import soak
+
+GAMES = int(os.environ.get("ADJUDICATOR_SOAK_GAMES", "20"))
+FIRST = int(os.environ.get("ADJUDICATOR_SOAK_FIRST", "1"))
+JOBS = int(os.environ.get("ADJUDICATOR_SOAK_JOBS", str(min(2, os.cpu_count() or 1))))
+SEED = os.environ.get("ADJUDICATOR_SOAK_SEED")
+
+
+def test_random_whole_games_keep_every_invariant(tmp_path: Path) -> None:
+    if SEED is not None:  # one game alone: a failure raises SoakFailure with the whole story
+        result = soak.play_game(soak.Params.from_seed(int(SEED)), tmp_path)
+        assert result.adjudications or result.winner, f"seed {SEED} adjudicated nothing"
+        return
+    started = time.monotonic()
+    results = soak.run_games(soak.seeds(GAMES, FIRST), JOBS)
+    report = soak.summary(results, time.monotonic() - started)
+    assert not any(r.failure for r in results), report
+    assert sum(r.adjudications for r in results) >= GAMES, f"the games hardly ran:\n{report}"
+
+
+def test_the_soak_sees_a_building_under_another_players_units() -> None:
+    """The R6.3 invariant can fail: a caravan that appears beside an Egyptian legion."""
+    import copy
+
+    from adjudicator.dice import ScriptedDice
+    from tests.random_play import BOARD, RULESET
+    from tests.soak_invariants import transition_problems
+
+    position, _ = RULESET.new_position(BOARD, ["Rome", "Carthage", "Greece", "Babylon", "Egypt"], ScriptedDice([]), {})
+    before = RULESET.position_to_data(position)
+    before["phase"] = "build"
+    before["provinces"]["hierosolyma"].update(influence="Babylon", legions={"Egypt": 1})
+    after = copy.deepcopy(before)
+    after["phase"] = "military"
+
+    def building_problems() -> list[str]:
+        return [p for p in transition_problems(before, after) if p.startswith("R6.3")]
+
+    assert building_problems() == []
+    after["provinces"]["hierosolyma"]["caravans"] = ["oil"]
+    assert building_problems() == ["R6.3: Babylon built in hierosolyma under the units of ['Egypt']"]
