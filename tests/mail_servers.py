@@ -93,6 +93,18 @@ def dovecot_binary() -> str | None:
     return shutil.which("dovecot") or ("/usr/sbin/dovecot" if os.path.exists("/usr/sbin/dovecot") else None)
 
 
+def dovecot_config(folder: str, port: int) -> Path:
+    """A Dovecot configuration in `folder` for one user (USER/PASSWORD) on `port`; its path."""
+    for sub in ("run", "state", "home"):
+        os.makedirs(os.path.join(folder, sub))
+    if os.geteuid() == 0:
+        shutil.chown(os.path.join(folder, "home"), "nobody", "nogroup")
+    Path(folder, "passwd").write_text(f"{USER}:{{PLAIN}}{PASSWORD}\n")
+    conf = Path(folder, "dovecot.conf")
+    conf.write_text(DOVECOT_CONF.format(d=folder, port=port))
+    return conf
+
+
 @contextmanager
 def imap_server() -> Iterator[int]:
     """A fresh IMAP server with one user (USER/PASSWORD) and an empty INBOX; yields its port."""
@@ -102,14 +114,7 @@ def imap_server() -> Iterator[int]:
     os.chmod(folder, 0o755)
     try:
         if binary is not None:
-            for sub in ("run", "state", "home"):
-                os.makedirs(os.path.join(folder, sub))
-            if os.geteuid() == 0:
-                shutil.chown(os.path.join(folder, "home"), "nobody", "nogroup")
-            Path(folder, "passwd").write_text(f"{USER}:{{PLAIN}}{PASSWORD}\n")
-            conf = Path(folder, "dovecot.conf")
-            conf.write_text(DOVECOT_CONF.format(d=folder, port=port))
-            command = [binary, "-F", "-c", str(conf)]
+            command = [binary, "-F", "-c", str(dovecot_config(folder, port))]
         else:
             command = [
                 sys.executable,

@@ -30,12 +30,12 @@ from adjudicator.intake.imap import ImapSettings, Mailbox
 from adjudicator.players import parse_player_spec
 from tests.conftest import FIVE, player_args
 from tests.mail_servers import (
-    DOVECOT_CONF,
     PASSWORD,
     USER,
     SmtpServer,
     _wait_for_greeting,
     dovecot_binary,
+    dovecot_config,
     free_port,
     imap_server,
     smtp_server,
@@ -263,13 +263,7 @@ def restartable_dovecot() -> Iterator[tuple[int, Callable[[], None], Callable[[]
         pytest.skip("stopping and restarting the IMAP server needs Dovecot")
     port, folder = free_port(), tempfile.mkdtemp(prefix="imap-")
     os.chmod(folder, 0o755)
-    for sub in ("run", "state", "home"):
-        os.makedirs(os.path.join(folder, sub))
-    if os.geteuid() == 0:
-        shutil.chown(os.path.join(folder, "home"), "nobody", "nogroup")
-    Path(folder, "passwd").write_text(f"{USER}:{{PLAIN}}{PASSWORD}\n")
-    conf = Path(folder, "dovecot.conf")
-    conf.write_text(DOVECOT_CONF.format(d=folder, port=port))
+    conf = dovecot_config(folder, port)
     processes: list[subprocess.Popen[bytes]] = []
 
     def start() -> None:
