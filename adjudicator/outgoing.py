@@ -5,7 +5,7 @@ from __future__ import annotations
 from email.message import EmailMessage
 
 from adjudicator.game import Game
-from adjudicator.intake.collect import ROOT_SETTINGS, game_settings, moderator_address, settings_file, smtp_settings
+from adjudicator.intake.collect import ROOT_SETTINGS, game_smtp, moderator_address
 from adjudicator.mailer import mail_identity, make_message, pending, queue, send_queued
 from adjudicator.phase_reports import PhaseReports, load_record
 from adjudicator.reports import Renderer
@@ -40,7 +40,7 @@ def report_messages(game: Game) -> list[Outgoing]:
                 body=reports.private(player.civ),
             )
             messages.append(_identified(game, record.slug, "report", message))
-    settings = smtp_settings(settings_file(game, "delivery.smtp"), game_settings(game, "delivery.smtp"))
+    settings = game_smtp(game)
     if settings is not None and settings.list_address:
         message = make_message(
             sender=sender,
@@ -98,7 +98,7 @@ def deliver(game: Game, messages: list[Outgoing], label: str, dry_run: bool) -> 
     paths = queue(outbox, messages)
     known = len(messages) - len(paths)
     earlier = f"; {known} of the {label}(s) were queued or sent before and are not sent again" if known else ""
-    settings = smtp_settings(settings_file(game, "delivery.smtp"), game_settings(game, "delivery.smtp"))
+    settings = game_smtp(game)
     if settings is None:
         return (
             f"{len(pending(outbox))} mail(s) wait in {outbox}{earlier}; "

@@ -67,9 +67,10 @@ def check_mail_tables(root: Fields) -> None:
                 settings.text(key, None)
 
 
-def check_intake_file(path: Path) -> None:
-    """A games folder's intake.toml (`collect games/ --imap`): only [intake.imap] and [delivery.smtp]."""
-    root = Fields(read_toml(path))
+def check_intake_file(path: Path, document: Mapping[str, Any] | None = None) -> None:
+    """A games folder's intake.toml (`collect games/ --imap`): only [intake.imap] and [delivery.smtp].
+    `document`: the file as already read, so that it is not read twice."""
+    root = Fields(read_toml(path) if document is None else document)
     try:
         root.only(MAIL_TABLES)
         check_mail_tables(root)

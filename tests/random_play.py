@@ -39,11 +39,7 @@ def random_orders(rng: random.Random, position: Any, civ: str) -> str:
         lines.append("sequence " + ", ".join(rng.sample(list(data["players"]), 3)))
         for _ in range(rng.randint(0, 4)):
             place = rng.choice(mine + list(BOARD.provinces)) if mine else rng.choice(list(BOARD.provinces))
-            piece = rng.choice(PIECES)
-            if piece == "caravan" and BOARD.provinces[place].commodities:
-                lines.append(f"build caravan on {rng.choice(BOARD.provinces[place].commodities)} in {place}")
-            else:
-                lines.append(f"build {piece} in {place}")
+            lines.append(_build_line(rng, place))
         if rng.random() < 0.2:
             lines.append(f"buy {rng.choice(BUYABLE)}")
         if rng.random() < 0.3:
@@ -71,15 +67,18 @@ def _setup_orders(rng: random.Random, civ: str) -> list[str]:
     capital = BOARD.civilizations[civ].capital
     lines = [f"build influence in {place}" for place in rng.sample(area, min(len(area), rng.randint(0, 4)))]
     for _ in range(rng.randint(0, 8)):
-        place = rng.choice([capital, *area])
-        piece = rng.choice(PIECES)
-        if piece == "caravan" and BOARD.provinces[place].commodities:
-            lines.append(f"build caravan on {rng.choice(BOARD.provinces[place].commodities)} in {place}")
-        else:
-            lines.append(f"build {piece} in {place}")
+        lines.append(_build_line(rng, rng.choice([capital, *area])))
     if rng.random() < 0.4:
         lines.append(f"buy {BOARD.civilizations[civ].hero}")
     return lines
+
+
+def _build_line(rng: random.Random, place: str) -> str:
+    """A build order of a random piece in `place` (a caravan on one of its icons, if it has any)."""
+    piece = rng.choice(PIECES)
+    if piece == "caravan" and BOARD.provinces[place].commodities:
+        return f"build caravan on {rng.choice(BOARD.provinces[place].commodities)} in {place}"
+    return f"build {piece} in {place}"
 
 
 JUNK = [

@@ -72,10 +72,11 @@ def games_under(root: Path) -> dict[str, Game]:
 def _table(path: Path, table: str) -> dict[str, object] | None:
     if not path.exists():
         return None
+    document = read_toml(path)
     if path.name == ROOT_SETTINGS:
-        check_intake_file(path)
+        check_intake_file(path, document)
     section, _, name = table.partition(".")
-    data = read_toml(path).get(section, {}).get(name)
+    data = document.get(section, {}).get(name)
     return data if isinstance(data, dict) else None
 
 
@@ -104,6 +105,11 @@ def game_settings(game: Game, table: str) -> Fields | None:
     if shared is None and own is None:
         return None
     return Fields({**(shared or {}), **(own or {})}, table)
+
+
+def game_smtp(game: Game) -> SmtpSettings | None:
+    """The game's [delivery.smtp], from game.toml over its folder's intake.toml; None: outbox only."""
+    return smtp_settings(settings_file(game, "delivery.smtp"), game_settings(game, "delivery.smtp"))
 
 
 def imap_settings(path: Path, fields: Fields | None) -> ImapSettings | None:
@@ -354,7 +360,7 @@ def _deliver(run: _Run) -> None:
         waiting = len(pending(outbox))
         if not waiting:
             continue
-        settings = smtp_settings(settings_file(game, "delivery.smtp"), game_settings(game, "delivery.smtp"))
+        settings = game_smtp(game)
         if settings is None:
             run.report.lines.append(
                 f"{gid}: {waiting} mail(s) wait in outbox/ (no [delivery.smtp] in game.toml or {ROOT_SETTINGS})"
