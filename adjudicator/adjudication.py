@@ -20,7 +20,6 @@ from adjudicator.events import Event
 from adjudicator.game import Game, dice_record_from_data, dice_record_to_data
 from adjudicator.orders import OrderLine, parse_submission
 from adjudicator.phase_reports import PhaseReports, load_record
-from adjudicator.schedule import utc_now
 from adjudicator.storage import game_lock, read_toml, without_none, write_toml_atomic
 from adjudicator.submissions import CheckedSubmission, order_files, submitted
 
@@ -106,9 +105,10 @@ def adjudicate(
     the next phase's snapshot, its reports and deadline, and state.toml last. A crash before
     state.toml leaves the phase open, and running `adjudicate` again redoes it identically
     (the dice come from the phase number); a crash after it leaves the phase complete."""
+    now = (now or datetime.now(UTC)).replace(microsecond=0)
     with game_lock(game.directory):
         _check_unchanged(game, started)
-        check_ready(game, force, now or datetime.now(UTC))
+        check_ready(game, force, now)
         checked = {
             civ: _checked(game, game.position, civ, path.read_text(encoding="utf-8"))
             for civ, path in order_files(game).items()
@@ -134,7 +134,7 @@ def adjudicate(
         result = PhaseResult(slug, label, tuple(events), record, game.phase_info.label, problem)
         durations = game.settings.schedule.durations or {}
         if game.phase_info.phase in durations:
-            game.set_deadline(utc_now() + durations[game.phase_info.phase])
+            game.set_deadline(now + durations[game.phase_info.phase])
         game.write_state()
         return result
 

@@ -56,7 +56,8 @@ def _friendly(command: Callable[P, Outcome]) -> Callable[P, None]:
             log = write_crash_log(directory if isinstance(directory, Path) else None, error)
             _print_error(f"internal error: {one_line(error)}; details in {log}")
             raise typer.Exit(INTERNAL_ERROR_EXIT) from None
-        typer.echo(outcome.text.rstrip("\n"))
+        if outcome.text:
+            typer.echo(outcome.text.rstrip("\n"))
         if not outcome.ok:
             raise typer.Exit(1)
 
@@ -262,6 +263,44 @@ def deadline(
     from adjudicator.commands import set_deadline
 
     return set_deadline(directory, when)
+
+
+@app.command()
+@_friendly
+def run(
+    directory: Annotated[Path, typer.Argument(help="A game directory, or a folder of games sharing intake.toml.")],
+    *,
+    watch: Annotated[
+        bool, typer.Option("--watch", help="Stay up: a pass on new mail (IMAP IDLE) and when something is due.")
+    ] = False,
+    poll: Annotated[float, typer.Option(help="With --watch: a pass at least this often (seconds).")] = 60.0,
+) -> Outcome:
+    """One pass: collect, adjudicate what is due, send reports and reminders (for cron or a timer)."""
+    from adjudicator.commands import run_games
+
+    return run_games(directory, watch, poll, lambda line: typer.echo(line))
+
+
+@app.command()
+@_friendly
+def pause(
+    directory: GameDir,
+    *,
+    reason: Annotated[str, typer.Option(help="Why, for the players who ask 'status'.")] = "",
+) -> Outcome:
+    """Stop 'adjudicator run' adjudicating this game (its mail is still read and answered)."""
+    from adjudicator.commands import pause_game
+
+    return pause_game(directory, reason)
+
+
+@app.command()
+@_friendly
+def resume(directory: GameDir) -> Outcome:
+    """Let 'adjudicator run' adjudicate this game again (after a pause, or a failed pass)."""
+    from adjudicator.commands import resume_game
+
+    return resume_game(directory)
 
 
 @app.command("accept-late")

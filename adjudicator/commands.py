@@ -11,6 +11,7 @@ import json
 import shutil
 import sys
 import tempfile
+from collections.abc import Callable
 from datetime import UTC, datetime
 from pathlib import Path
 
@@ -21,7 +22,7 @@ from adjudicator.players import parse_player_spec
 from adjudicator.reports import Renderer
 from adjudicator.resources import shipped_folder
 from adjudicator.rulesets import find_ruleset
-from adjudicator.storage import game_lock, read_toml
+from adjudicator.storage import GameDirectory, game_lock, read_toml
 from adjudicator.submissions import check_submission, store_submission, submitted
 
 
@@ -153,22 +154,9 @@ def board_show(file: Path | None, ruleset_name: str) -> Outcome:
 
 def show_rules(number: str | None, ruleset_name: str) -> Outcome:
     """The ruleset's rules (docs/), or the one clause a message cites, e.g. R6.4 or D5."""
-    ruleset = find_ruleset(ruleset_name)
-    text = (shipped_folder("docs") / ruleset.rules).read_text(encoding="utf-8")
-    if number is None:
-        return Outcome(text)
-    lines = text.splitlines()
-    for index, line in enumerate(lines):
-        level = _heading_level(line)
-        if level and line.split(" ")[1].rstrip(".:").upper() == number.strip().upper():
-            end = next((i for i in range(index + 1, len(lines)) if 0 < _heading_level(lines[i]) <= level), len(lines))
-            return Outcome("\n".join(lines[index:end]).strip())
-    raise UsageError(f"'{number}' is not a rule number of {ruleset.title}; numbers look like R6.4 or D5")
+    from adjudicator.rulebook import rules_text
 
-
-def _heading_level(line: str) -> int:
-    marks, _, title = line.partition(" ")
-    return len(marks) if marks and not marks.strip("#") and title.strip() else 0
+    return Outcome(rules_text(find_ruleset(ruleset_name), number))
 
 
 def verify_dice(path: Path) -> Outcome:
@@ -292,6 +280,40 @@ def accept_late(path: Path, power: str) -> Outcome:
         )
         settle_late(game, civ)  # status no longer lists them
     return Outcome(_renderer(game).render("receipt.txt.j2", checked=checked, stored=stored.relative_to(path)))
+
+
+def run_games(path: Path, watch: bool, poll: float, say: Callable[[str], None]) -> Outcome:
+    """One hosting pass over a game or a folder of games, or with `watch` pass after pass
+    until SIGTERM; exit 1 when a game needs the moderator (after one pass)."""
+    from adjudicator.hosting.run import run_pass
+    from adjudicator.hosting.watch import StopFlag
+    from adjudicator.hosting.watch import watch as watch_games
+
+    if not path.is_dir():
+        raise UsageError(f"{path} is not a folder; give a game directory or a folder of games")
+    if watch:
+        if poll < 1:
+            raise UsageError("--poll must be at least 1 second")
+        stop = StopFlag()
+        stop.install()
+        watch_games(path, say, stop, poll)
+        return Outcome("")
+    report = run_pass(path)
+    return Outcome(report.text, ok=not report.needs_moderator)
+
+
+def pause_game(path: Path, reason: str) -> Outcome:
+    from adjudicator.hosting.run import pause_game as pause
+
+    with game_lock(GameDirectory(path)):
+        return Outcome(pause(path, reason))
+
+
+def resume_game(path: Path) -> Outcome:
+    from adjudicator.hosting.run import resume_game as resume
+
+    with game_lock(GameDirectory(path)):
+        return Outcome(resume(path))
 
 
 def replay_game(path: Path) -> Outcome:

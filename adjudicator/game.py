@@ -12,6 +12,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
+from adjudicator import absences
 from adjudicator import dice as dice_chain
 from adjudicator.dice import ChainDice, DiceRecord, DiceSource, Roll
 from adjudicator.errors import DataError, GameFileError, UsageError
@@ -36,7 +37,7 @@ from adjudicator.storage import (
 
 MODES = ("batch", "stepwise")
 SETTINGS_TABLES = frozenset({"game", "dice", "player", "schedule", "intake", "delivery", "options"})
-GAME_KEYS = frozenset({"id", "ruleset", "board", "mode", "created"})
+GAME_KEYS = frozenset({"id", "ruleset", "board", "mode", "created", "rules_url"})
 DICE_KEYS = frozenset({"commitment", "chain_length"})
 STATE_HEADER = (
     "# The current position (DESIGN.md shape). Stocks, bank and supply are derived from the\n"
@@ -57,6 +58,7 @@ class Settings:
     created: datetime
     schedule: Schedule = field(default_factory=Schedule)
     options: Mapping[str, Any] = field(default_factory=dict)  # the ruleset's, checked by it
+    rules_url: str = ""  # where players read the rules online (the `help` answer links it)
 
     def player(self, civ: str) -> Player | None:
         return next((p for p in self.players if p.civ == civ), None)
@@ -69,6 +71,7 @@ class Settings:
                 "board": self.board,
                 "mode": self.mode,
                 "created": self.created,
+                **({"rules_url": self.rules_url} if self.rules_url else {}),
             },
             "dice": {"commitment": self.commitment, "chain_length": dice_chain.CHAIN_LENGTH},
             "player": [p.to_data() for p in self.players],
@@ -118,6 +121,7 @@ class Settings:
             created=created if isinstance(created, datetime) else datetime.now(UTC),
             schedule=Schedule.from_fields(root.table("schedule", {})),
             options=ruleset.check_options(root.table("options", {}).data),
+            rules_url=game.text("rules_url", ""),
         )
 
     def with_players_of(self, ruleset: Ruleset[Any, Any, Any], board: Any, position: Any) -> Settings:
@@ -263,13 +267,17 @@ class Game:
         return self.directory.root / "deadline.toml"
 
     def deadline(self) -> datetime | None:
-        """The current phase's deadline: set for this phase (deadline.toml), else game.toml's."""
+        """The current phase's deadline: set for this phase (deadline.toml), else game.toml's,
+        moved past the players' absences it falls in."""
+        deadline = self.settings.schedule.deadline
         if self.deadline_file.exists():
             data = read_toml(self.deadline_file)
             if data.get("phase") == self.slug and isinstance(data.get("deadline"), datetime):
-                deadline: datetime = data["deadline"]
-                return deadline
-        return self.settings.schedule.deadline
+                deadline = data["deadline"]
+        if deadline is None:
+            return None
+        declared = absences.load(self.directory.root)
+        return absences.moved_deadline(deadline, (a for a in declared if a.civ in self.playing()))
 
     def set_deadline(self, moment: datetime) -> None:
         write_toml_atomic(self.deadline_file, {"phase": self.slug, "deadline": moment})

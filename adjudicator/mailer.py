@@ -3,16 +3,14 @@ a name or a subject), kept in outbox/ first, then sent over SMTP when the game h
 
 from __future__ import annotations
 
-import fcntl
 import hashlib
 import ipaddress
 import os
 import re
 import smtplib
 import ssl
-import time
-from collections.abc import Iterator, Sequence
-from contextlib import contextmanager
+from collections.abc import Sequence
+from contextlib import AbstractContextManager
 from dataclasses import dataclass
 from email.headerregistry import Address
 from email.message import EmailMessage
@@ -23,7 +21,7 @@ from adjudicator.errors import AdjudicatorError, DataError, UsageError
 from adjudicator.fields import Fields
 from adjudicator.schedule import utc_now
 from adjudicator.settings_check import SMTP_KEYS
-from adjudicator.storage import write_bytes_atomic
+from adjudicator.storage import file_lock, write_bytes_atomic
 
 SECURITY = ("tls", "starttls", "plain")
 SENT_FOLDER = "sent"
@@ -72,6 +70,7 @@ class SmtpSettings:
     sender_name: str
     list_address: str
     cafile: str
+    moderator: str = ""  # where `run` writes when a game needs the moderator (default: `from`)
 
     @classmethod
     def from_fields(cls, f: Fields) -> SmtpSettings:
@@ -88,6 +87,7 @@ class SmtpSettings:
             f.text("from_name", ""),
             f.text("list", ""),
             f.text("cafile", ""),
+            f.text("moderator", "") or f.text("from"),
         )
 
     def password(self) -> str:
@@ -155,25 +155,9 @@ def pending(outbox: Path) -> list[Path]:
     return sorted(outbox.glob("*.eml")) if outbox.is_dir() else []
 
 
-@contextmanager
-def _sending(outbox: Path, wait_seconds: float = 30.0) -> Iterator[bool]:
+def _sending(outbox: Path, wait_seconds: float = 30.0) -> AbstractContextManager[bool]:
     """One sender per outbox at a time; yields False when another process kept it busy."""
-    outbox.mkdir(parents=True, exist_ok=True)
-    with (outbox / ".sending.lock").open("a+") as handle:
-        deadline = time.monotonic() + wait_seconds
-        while True:
-            try:
-                fcntl.flock(handle.fileno(), fcntl.LOCK_EX | fcntl.LOCK_NB)
-                break
-            except BlockingIOError:
-                if time.monotonic() >= deadline:
-                    yield False
-                    return
-                time.sleep(0.05)
-        try:
-            yield True
-        finally:
-            fcntl.flock(handle.fileno(), fcntl.LOCK_UN)
+    return file_lock(outbox / ".sending.lock", wait_seconds)
 
 
 def send_queued(settings: SmtpSettings, outbox: Path) -> int:

@@ -59,6 +59,17 @@ Header = GameHeader | PowerHeader | PasswordHeader | PhaseHeader | NoOrdersHeade
 
 
 @dataclass(frozen=True, slots=True)
+class Request:
+    """A question or instruction to the judge (`status`, `orders`, `help`, `rules R6.4`,
+    `absence FROM TO`, `absence cancel`): answered by return mail, never an order, so a mail
+    holding only requests leaves the player's orders as they are."""
+
+    command: str
+    arguments: tuple[str, ...] = ()
+    number: int = 0
+
+
+@dataclass(frozen=True, slots=True)
 class Piece:
     """One order's text and where it stands in the submission."""
 
@@ -101,6 +112,7 @@ class Submission(Generic[OrderT]):
     set_aside: tuple[SetAside, ...] = ()
     header_problems: tuple[OrderLine[OrderT], ...] = field(default=())
     no_orders: bool = False
+    requests: tuple[Request, ...] = ()
 
 
 def split_pieces(text: str) -> tuple[list[Piece], list[SetAside]]:
@@ -191,6 +203,24 @@ class HeaderTransformer(Transformer[Token, Header]):
     def no_orders_header(self) -> NoOrdersHeader:
         return NoOrdersHeader()
 
+    def status_request(self) -> Request:
+        return Request("status")
+
+    def orders_request(self) -> Request:
+        return Request("orders")
+
+    def help_request(self) -> Request:
+        return Request("help")
+
+    def rules_request(self, number: Token | None = None) -> Request:
+        return Request("rules", (str(number).upper(),) if number is not None else ())
+
+    def absence_request(self, start: Token, end: Token) -> Request:
+        return Request("absence", (str(start).upper(), str(end).upper()))
+
+    def absence_cancel_request(self) -> Request:
+        return Request("absence-cancel")
+
 
 class OrderParser(Generic[OrderT]):
     """A ruleset's grammar, loaded once, that parses one order line at a time."""
@@ -210,8 +240,12 @@ class OrderParser(Generic[OrderT]):
         examples_file = folder / f"{grammar}.errors.toml"
         with examples_file.open("rb") as handle:
             help_data = tomllib.load(handle)
+        with (folder / "common.forms.toml").open("rb") as handle:
+            shared_forms = tomllib.load(handle)["forms"]
         self.examples: dict[str, list[str]] = {e["label"]: e["examples"] for e in help_data["error"]}
-        self._forms: Mapping[str, str] = help_data["forms"]
+        self._forms: Mapping[str, str] = {**shared_forms, **help_data["forms"]}
+        self.order_forms: tuple[str, ...] = tuple(dict.fromkeys(help_data["forms"].values()))
+        self.shared_forms: tuple[str, ...] = tuple(dict.fromkeys(shared_forms.values()))
         self._verbs: NameIndex[str] = NameIndex("order")
         for verb in self._forms:
             self._verbs.add(verb, verb)
@@ -244,6 +278,7 @@ def parse_submission(text: str, parser: OrderParser[OrderT], is_order: Callable[
     headers: dict[type, Header] = {}
     lines: list[OrderLine[OrderT]] = []
     header_problems: list[OrderLine[OrderT]] = []
+    requests: list[Request] = []
     for piece in pieces:
         result = parser.parse_line(piece)
         if piece.text[:1] in "pPsS":  # only a password or secret line needs masking
@@ -263,6 +298,9 @@ def parse_submission(text: str, parser: OrderParser[OrderT], is_order: Callable[
                 )
             headers.setdefault(type(result), result)
             aside.append(SetAside(piece.number, _redacted(piece, result), "header"))
+        elif isinstance(result, Request):
+            requests.append(Request(result.command, result.arguments, piece.number))
+            aside.append(SetAside(piece.number, piece.text, "request"))
         elif is_order(result):
             lines.append(OrderLine(piece.number, piece.text, order=_with_line(result, piece.number)))
         else:  # a grammar rule without a transformer method: a bug, never a dropped line
@@ -280,6 +318,7 @@ def parse_submission(text: str, parser: OrderParser[OrderT], is_order: Callable[
         set_aside=tuple(sorted(aside, key=lambda s: s.number)),
         header_problems=tuple(header_problems),
         no_orders=NoOrdersHeader in headers,
+        requests=tuple(requests),
     )
 
 

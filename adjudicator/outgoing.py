@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from datetime import timedelta
 from email.message import EmailMessage
 
 from adjudicator.game import Game
@@ -54,14 +55,22 @@ def report_messages(game: Game) -> list[Outgoing]:
     return messages
 
 
-def reminder_messages(game: Game) -> list[Outgoing]:
+def missing_orders(game: Game) -> list[str]:
+    """The players whose orders the next adjudication needs and has not got."""
+    on_file = submitted(game)
+    return [civ for civ in game.ruleset.due(game.position, game.settings.mode == "stepwise") if civ not in on_file]
+
+
+def reminder_messages(game: Game, before: timedelta | None = None) -> list[Outgoing]:
     """A reminder to every player whose orders the next adjudication still needs: one per
-    player and deadline (setting a new deadline allows a new reminder)."""
-    due = game.ruleset.due(game.position, game.settings.mode == "stepwise")
-    missing = [civ for civ in due if civ not in submitted(game)]
+    player and deadline (setting a new deadline allows a new reminder), and with `before`
+    (the scheduled reminders of `run`) one per player, deadline and time before it."""
+    missing = missing_orders(game)
     deadline = game.deadline()
     renderer = Renderer(game.ruleset.name)
     kind = f"reminder-{deadline:%Y%m%dT%H%M}" if deadline else "reminder"
+    if before is not None:
+        kind += f"-{int(before.total_seconds() // 60)}m"
     messages = []
     for civ in missing:
         player = game.settings.player(civ)

@@ -15,7 +15,9 @@ from adjudicator.fields import Fields
 _DURATION = re.compile(r"^\s*(\d+)\s*([mhd])\s*$", re.IGNORECASE)
 _UNITS = {"m": "minutes", "h": "hours", "d": "days"}
 _PHASES = ("trade", "build", "military", "setup")  # each phase's time from adjudication to its deadline
-SCHEDULE_KEYS = frozenset({"deadline", "grace", "timezone", *_PHASES})
+SCHEDULE_KEYS = frozenset({"deadline", "grace", "timezone", "delay", "remind", "absences", "absence_max", *_PHASES})
+DEFAULT_ABSENCES = 2  # absences a player may declare in a game (njudge's custom), unless [schedule] says
+DEFAULT_ABSENCE_MAX = timedelta(days=7)
 
 
 def parse_duration(text: str) -> timedelta:
@@ -32,6 +34,10 @@ class Schedule:
     grace: timedelta = timedelta(0)
     zone: str = "UTC"
     durations: dict[str, timedelta] | None = None  # phase name -> time from adjudication to the next deadline
+    delay: timedelta = timedelta(0)  # `run` waits this long after the last orders came, so a player can revise
+    remind: tuple[timedelta, ...] = ()  # `run` reminds missing players this long before the deadline
+    absences: int = DEFAULT_ABSENCES  # how many absences each player may declare in the game
+    absence_max: timedelta = DEFAULT_ABSENCE_MAX  # the longest one
 
     @classmethod
     def from_fields(cls, f: Fields) -> Schedule:
@@ -47,29 +53,59 @@ class Schedule:
         durations = {}
         for phase in _PHASES:
             if phase in f:
-                try:
-                    durations[phase] = parse_duration(f.text(phase))
-                except ValueError as error:
-                    raise DataError(f.key(phase), str(error)) from None
-        try:
-            grace = parse_duration(f.text("grace")) if "grace" in f else timedelta(0)
-        except ValueError as error:
-            raise DataError(f.key("grace"), str(error)) from None
-        return cls(deadline, grace, zone, durations or None)
+                durations[phase] = _duration(f, phase)
+        remind = f.data.get("remind", [])
+        if isinstance(remind, str):
+            remind = [remind]
+        if not isinstance(remind, list) or not all(isinstance(r, str) for r in remind):
+            raise f.error("remind", 'write durations before the deadline, e.g. remind = ["24h", "2h"]')
+        return cls(
+            deadline,
+            _duration(f, "grace"),
+            zone,
+            durations or None,
+            delay=_duration(f, "delay"),
+            remind=tuple(sorted({_parsed(f, "remind", r) for r in remind}, reverse=True)),
+            absences=f.integer("absences", DEFAULT_ABSENCES, minimum=0),
+            absence_max=_duration(f, "absence_max", DEFAULT_ABSENCE_MAX),
+        )
 
     def to_data(self) -> dict[str, object]:
         data: dict[str, object] = {"timezone": self.zone}
         if self.deadline is not None:
             data["deadline"] = self.deadline
         if self.grace:
-            data["grace"] = f"{int(self.grace.total_seconds() // 60)}m"
+            data["grace"] = _minutes(self.grace)
         for phase, span in (self.durations or {}).items():
-            data[phase] = f"{int(span.total_seconds() // 60)}m"
+            data[phase] = _minutes(span)
+        if self.delay:
+            data["delay"] = _minutes(self.delay)
+        if self.remind:
+            data["remind"] = [_minutes(r) for r in self.remind]
+        if self.absences != DEFAULT_ABSENCES:
+            data["absences"] = self.absences
+        if self.absence_max != DEFAULT_ABSENCE_MAX:
+            data["absence_max"] = _minutes(self.absence_max)
         return data
 
     def local(self, moment: datetime) -> str:
         """A moment as players read it: in the game's time zone, with the zone's name."""
         return moment.astimezone(ZoneInfo(self.zone)).strftime(f"%Y-%m-%d %H:%M {self.zone}")
+
+
+def _minutes(span: timedelta) -> str:
+    return f"{int(span.total_seconds() // 60)}m"
+
+
+def _parsed(f: Fields, key: str, text: str) -> timedelta:
+    try:
+        return parse_duration(text)
+    except ValueError as error:
+        raise DataError(f.key(key), str(error)) from None
+
+
+def _duration(f: Fields, key: str, default: timedelta = timedelta(0)) -> timedelta:
+    return _parsed(f, key, f.text(key)) if key in f else default
 
 
 def parse_moment(text: str, zone: str) -> datetime:

@@ -40,6 +40,7 @@ SMTP_KEYS: Mapping[str, type] = {
     "from": str,
     "from_name": str,
     "list": str,
+    "moderator": str,
     "cafile": str,
 }
 MAIL_TABLES: Mapping[str, tuple[str, Mapping[str, type]]] = {

@@ -214,8 +214,21 @@ def phase_slug(phase_number: int, turn: int, phase: str) -> str:
 @contextmanager
 def game_lock(directory: GameDirectory, wait_seconds: float = 10.0) -> Iterator[None]:
     """Hold the game's lock; a second process waits up to `wait_seconds`, then gives up."""
-    directory.root.mkdir(parents=True, exist_ok=True)
-    with directory.lock_file.open("a+") as handle:
+    with file_lock(directory.lock_file, wait_seconds) as mine:
+        if not mine:
+            raise GameLockedError(
+                f"another adjudicator process is working on {directory.root}; "
+                "wait for it to finish and run the command again"
+            )
+        yield
+
+
+@contextmanager
+def file_lock(path: Path, wait_seconds: float = 0.0) -> Iterator[bool]:
+    """Try to hold an advisory lock on `path` (waiting up to `wait_seconds`); yields whether
+    this process holds it. The kernel lets go of it when the process dies, however it dies."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    with path.open("a+") as handle:
         deadline = time.monotonic() + wait_seconds
         while True:
             try:
@@ -225,12 +238,10 @@ def game_lock(directory: GameDirectory, wait_seconds: float = 10.0) -> Iterator[
                 if error.errno not in (errno.EAGAIN, errno.EACCES):
                     raise
                 if time.monotonic() >= deadline:
-                    raise GameLockedError(
-                        f"another adjudicator process is working on {directory.root}; "
-                        "wait for it to finish and run the command again"
-                    ) from None
+                    yield False
+                    return
                 time.sleep(0.05)
         try:
-            yield
+            yield True
         finally:
             fcntl.flock(handle.fileno(), fcntl.LOCK_UN)

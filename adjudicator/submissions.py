@@ -64,8 +64,9 @@ class CheckedSubmission:
 
 
 def _aside(line: SetAside) -> EchoLine:
-    status = "header" if line.reason == "header" else "--"
-    return EchoLine(line.number, line.text.strip(), status, "" if line.reason == "header" else f"({line.reason})")
+    if line.reason in ("header", "request"):
+        return EchoLine(line.number, line.text.strip(), line.reason)
+    return EchoLine(line.number, line.text.strip(), "--", f"({line.reason})")
 
 
 def check_submission(game: Game, text: str, power: str | None = None) -> CheckedSubmission:
@@ -109,10 +110,19 @@ def _check_not_empty(submission: Submission[Any]) -> None:
             f"the text says 'no orders' but also gives {len(submission.lines)} order line(s); "
             "send the orders, or 'no orders' alone"
         )
-    if not submission.lines and not submission.no_orders:
+    if submission.no_orders:
+        return
+    if not submission.lines:
         raise SubmissionError(
             "the text holds no order lines, so nothing was stored and any orders already on file stand; "
             "to withdraw them, send the line 'no orders'"
+        )
+    if all(line.order is None for line in submission.lines):
+        first = next(line for line in submission.lines if line.problem is not None)
+        assert first.problem is not None
+        raise SubmissionError(
+            f"no line of the text is an order (line {first.number}: {first.problem.message}), so nothing was "
+            "stored and any orders already on file stand"
         )
 
 

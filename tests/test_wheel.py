@@ -44,6 +44,7 @@ def test_wheel_contains_the_shipped_folders(wheel: Path) -> None:
         "adjudicator/grammar/mare_nostrum.lark",
         "adjudicator/grammar/common.lark",
         "adjudicator/grammar/mare_nostrum.errors.toml",
+        "adjudicator/grammar/common.forms.toml",
         "adjudicator/templates/receipt.txt.j2",
         "adjudicator/templates/mare-nostrum/state.txt.j2",
         "adjudicator/games/demo/demo.toml",

@@ -3,11 +3,11 @@ from a folder of .eml and .txt files, and answering each mail with a receipt."""
 
 from __future__ import annotations
 
-import fcntl
 import itertools
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
+from datetime import datetime
 from email.message import EmailMessage
 from pathlib import Path
 
@@ -36,6 +36,7 @@ from adjudicator.settings_check import check_intake_file
 from adjudicator.storage import (
     GameDirectory,
     deferred_directory_sync,
+    file_lock,
     game_lock,
     read_toml,
     write_bytes_atomic,
@@ -112,6 +113,13 @@ def game_smtp(game: Game) -> SmtpSettings | None:
     return smtp_settings(settings_file(game, "delivery.smtp"), game_settings(game, "delivery.smtp"))
 
 
+def shared_smtp(root: Path) -> SmtpSettings | None:
+    """The [delivery.smtp] of a folder of games (its intake.toml), for mail about the folder."""
+    path = root / ROOT_SETTINGS
+    data = _table(path, "delivery.smtp")
+    return smtp_settings(path, Fields(data, "delivery.smtp")) if data is not None else None
+
+
 def imap_settings(path: Path, fields: Fields | None) -> ImapSettings | None:
     try:
         return ImapSettings.from_fields(fields) if fields is not None else None
@@ -126,15 +134,23 @@ def smtp_settings(path: Path, fields: Fields | None) -> SmtpSettings | None:
         raise GameFileError.from_data_error(path, error) from None
 
 
-def route(games: dict[str, Game], raw: bytes) -> tuple[Game | None, MailText | None, str]:
+HELD = "held"  # route's reason for a mail whose game cannot be loaded now: it stays on the server
+
+
+def route(
+    games: dict[str, Game], raw: bytes, held: frozenset[str] = frozenset()
+) -> tuple[Game | None, MailText | None, str]:
     """Which game a mail is for: its subject tag, else its `game` line, else the only game;
-    with the mail as read (None when it cannot be read as orders) or the quarantine reason."""
+    with the mail as read (None when it cannot be read as orders) or the quarantine reason.
+    A mail for a game in `held` (one that cannot be loaded) gets the reason HELD."""
     try:
         mail = read_mail(raw)
     except UnreadableMail as error:
         return None, None, f"{error}; read it, and enter its orders with 'adjudicator submit' if they are sound"
     except MailRejected as error:  # too big, no text: its game answers it, if the subject names one
         wanted = mail_headers(raw).subject_tag()
+        if wanted in held:
+            return None, None, HELD
         if wanted in games:
             return games[wanted], None, ""
         return (next(iter(games.values())), None, "") if len(games) == 1 else (None, None, str(error))
@@ -147,6 +163,8 @@ def route(games: dict[str, Game], raw: bytes) -> tuple[Game | None, MailText | N
         if len(games) == 1:
             return next(iter(games.values())), mail, ""
         return None, mail, "the mail names no game: put [game-id] in the subject or a line 'game ID' in the text"
+    if wanted in held:
+        return None, mail, HELD
     if wanted in games:
         return games[wanted], mail, ""
     return None, mail, f"there is no game '{wanted}' here (games: {', '.join(games)})"
@@ -159,19 +177,13 @@ class CollectBusyError(AdjudicatorError):
 @contextmanager
 def _collecting(root: Path) -> Iterator[None]:
     """One collect per folder at a time: a second one would race the first for each mail."""
-    root.mkdir(parents=True, exist_ok=True)
-    with (root / ".collect.lock").open("a+") as handle:
-        try:
-            fcntl.flock(handle.fileno(), fcntl.LOCK_EX | fcntl.LOCK_NB)
-        except BlockingIOError:
+    with file_lock(root / ".collect.lock") as mine:
+        if not mine:
             raise CollectBusyError(
                 f"another 'adjudicator collect' is reading mail for {root} right now; "
                 "let it finish, then run collect again if mail is still waiting"
-            ) from None
-        try:
-            yield
-        finally:
-            fcntl.flock(handle.fileno(), fcntl.LOCK_UN)
+            )
+        yield
 
 
 @dataclass
@@ -186,6 +198,9 @@ class _Run:
     senders: dict[str, str] = field(default_factory=dict)
     taken: int = 0
     connected: bool = False
+    now: datetime | None = None  # when the mails count as received (None: the clock's time)
+    stop: Callable[[], bool] = lambda: False  # asked between mails: finish the one in hand, then stop
+    held: frozenset[str] = frozenset()  # games whose mail stays on the server for now
 
     def answer(self, game: Game, outcome: Outcome) -> None:
         """Queue the reply to one mail in the game's outbox/ at once (before the mail counts as done)."""
@@ -194,17 +209,34 @@ class _Run:
             self.renderers[gid], self.senders[gid] = Renderer(game.ruleset.name), moderator_address(game)
         reply = receipt(game, outcome, self.renderers[gid], self.senders[gid])
         if reply is not None:
-            kind = "receipt" if outcome.status in ("accepted", "late") else "rejection"
+            kind = {"accepted": "receipt", "late": "receipt", "answered": "answer"}.get(outcome.status, "rejection")
             identity = mail_identity(gid, game.slug, f"{kind}-{outcome.key}", str(reply["To"].addresses[0].addr_spec))
             queue(game.directory.root / "outbox", [(identity, reply)])
 
 
-def collect(root: Path, *, imap: bool = False, folder: Path | None = None, mark: bool = True) -> CollectReport:
+def collect(
+    root: Path,
+    *,
+    imap: bool = False,
+    folder: Path | None = None,
+    mark: bool = True,
+    games: dict[str, Game] | None = None,
+    now: datetime | None = None,
+    stop: Callable[[], bool] | None = None,
+    held: frozenset[str] = frozenset(),
+    deliver: bool = True,
+) -> CollectReport:
     """Read every new mail or file, store what it says, answer it. Each mail is saved raw
     before anything else and its reply is queued in outbox/ as soon as it is read; the replies
     are sent at the end (and a later run sends what an interrupted one left). With mark=False
-    the mails are saved and processed but not marked processed (for tests of crash recovery)."""
-    run = _Run(root, games_under(root))
+    the mails are saved and processed but not marked processed (for tests of crash recovery).
+    `games`: the games of `root`, already loaded; `stop`: asked between mails, it ends the
+    reading after the mail in hand (the rest stay on the server); `held`: game ids whose mail
+    stays on the server (their game cannot be loaded now); `deliver`: send the replies at the
+    end (else they wait in outbox/ for whoever sends next)."""
+    run = _Run(root, games if games is not None else games_under(root), now=now, held=held)
+    if stop is not None:
+        run.stop = stop
     with _collecting(root):
         lost: ImapError | None = None
         if imap:
@@ -217,7 +249,8 @@ def collect(root: Path, *, imap: bool = False, folder: Path | None = None, mark:
         if folder is not None:
             with deferred_directory_sync():
                 _read_folder(run, folder)
-        _deliver(run)
+        if deliver:
+            _deliver(run)
     if lost is not None:
         raise ImapError(
             f"{lost}; the {run.taken} mail(s) read before that are saved and answered, "
@@ -237,12 +270,23 @@ def _read_folder(run: _Run, folder: Path) -> None:
             take_file(run.games, path, run.report)
 
 
-def _read_mailbox(run: _Run, mark: bool) -> None:
-    if len(run.games) == 1 and (run.root / "game.toml").exists():
-        settings_path = settings_file(next(iter(run.games.values())), "intake.imap")
+def has_own_mailbox(game: Game) -> bool:
+    """Whether the game's game.toml names a mailbox of its own ([intake.imap])."""
+    return _table(game.directory.game_file, "intake.imap") is not None
+
+
+def mailbox_settings(root: Path, games: dict[str, Game]) -> tuple[ImapSettings | None, Path]:
+    """The mailbox a collect of `root` reads: one game's [intake.imap] (with its folder's
+    intake.toml), or ROOT/intake.toml's for a folder of games; and the file that says so."""
+    if len(games) == 1 and (root / "game.toml").exists():
+        path = settings_file(next(iter(games.values())), "intake.imap")
     else:
-        settings_path = run.root / ROOT_SETTINGS
-    settings = imap_settings(settings_path, _settings(run.root, "intake.imap", run.games))
+        path = root / ROOT_SETTINGS
+    return imap_settings(path, _settings(root, "intake.imap", games)), path
+
+
+def _read_mailbox(run: _Run, mark: bool) -> None:
+    settings, settings_path = mailbox_settings(run.root, run.games)
     if settings is None:
         raise UsageError(f"no [intake.imap] settings in {settings_path}; see the README's 'Orders by mail'")
     with Mailbox(settings) as mailbox:
@@ -250,18 +294,23 @@ def _read_mailbox(run: _Run, mark: bool) -> None:
         messages = mailbox.new_messages()
         while batch := _take_batch(run, messages):
             if mark:
-                mailbox.mark_all_processed([uid for uid, quarantined in batch if not quarantined])
-                mailbox.mark_all_processed([uid for uid, quarantined in batch if quarantined], quarantine=True)
+                for fate, quarantine in (("done", False), ("quarantine", True)):
+                    mailbox.mark_all_processed([uid for uid, f in batch if f == fate], quarantine=quarantine)
+            if run.stop():
+                break
 
 
-def _take_batch(run: _Run, messages: Iterator[tuple[int, bytes]]) -> list[tuple[int, bool]]:
+def _take_batch(run: _Run, messages: Iterator[tuple[int, bytes]]) -> list[tuple[int, str]]:
     """Up to MARK_BATCH mails, each saved, read and answered; the folders written are fsynced
     once, when the batch is done, and only then may the server hear that the mails are safe.
-    Returns each mail's uid and whether it went to quarantine."""
-    done: list[tuple[int, bool]] = []
+    Returns each mail's uid and its fate: done, quarantine, or held (it stays on the server).
+    When asked to stop, the batch ends after the mail in hand."""
+    done: list[tuple[int, str]] = []
     with deferred_directory_sync():
         for uid, raw in itertools.islice(messages, MARK_BATCH):
             done.append((uid, _take(run, raw)))
+            if run.stop():
+                break
     return done
 
 
@@ -273,24 +322,27 @@ def _files(folder: Path) -> Iterator[Path]:
     yield from sorted(p for p in folder.iterdir() if p.suffix.lower() in kinds and p.is_file())
 
 
-def _take(run: _Run, raw: bytes) -> bool:
-    """One mail; returns True when it went to quarantine (no game, or it cannot be read)."""
+def _take(run: _Run, raw: bytes) -> str:
+    """One mail; returns its fate: done, quarantine (no game, or it cannot be read), or held."""
     run.taken += 1
-    game, mail, reason = route(run.games, raw)
+    game, mail, reason = route(run.games, raw, run.held)
+    if reason == HELD:
+        run.report.lines.append("held: a mail for a game that cannot be loaded now stays on the server")
+        return "held"
     if game is None:
         key = message_key(raw, mail.message_id if mail else "")
         folder = private_folder(run.root / "quarantine")
         write_bytes_atomic(folder / f"{key}.eml", raw, mode=0o600)  # the raw bytes first, whatever they hold
         write_toml_atomic(folder / f"{key}.toml", {"reason": reason}, mode=0o600)
         run.report.lines.append(f"quarantined: {reason}")
-        return True
+        return "quarantine"
     with game_lock(game.directory):
-        outcome = receive(game, raw, mail=mail, checks=run.checks, answer=run.answer)
+        outcome = receive(game, raw, run.now, mail=mail, checks=run.checks, answer=run.answer)
     run.report.lines.append(_describe(game, outcome))
     run.report.problems += [f"{game.settings.id}: {outcome.power}: {flag}" for flag in outcome.flags]
     if outcome.status == "rejected" and (outcome.mail is None or not outcome.mail.sender):
         run.report.problems.append(f"{game.settings.id}: a mail with no sender address was rejected: {outcome.reason}")
-    return False
+    return "done"
 
 
 def _describe(game: Game, outcome: Outcome) -> str:
@@ -298,6 +350,8 @@ def _describe(game: Game, outcome: Outcome) -> str:
     detail = f": {outcome.reason}" if outcome.reason else ""
     if outcome.checked is not None and outcome.status == "accepted":
         detail = f": {outcome.checked.accepted} orders, {outcome.checked.errors} errors"
+    if outcome.answers:
+        detail += f" ({', '.join(a.request.split()[0] for a in outcome.answers)} answered)"
     return f"{game.settings.id}: {outcome.status} from {who}{detail}"
 
 
@@ -315,7 +369,9 @@ def receipt(
     if outcome.status == "rejected":
         if not is_email_address(outcome.mail.sender):
             return None
-        body = renderer.render("rejection.txt.j2", game=game, mail=outcome.mail, reason=outcome.reason)
+        body = renderer.render(
+            "rejection.txt.j2", game=game, mail=outcome.mail, reason=outcome.reason, answers=outcome.answers
+        )
         return make_message(
             sender=sender,
             sender_name=f"{game.settings.id} moderator",
@@ -326,15 +382,21 @@ def receipt(
             in_reply_to=outcome.mail.message_id,
         )
     player = game.settings.player(outcome.power or "")
-    assert player is not None and outcome.checked is not None
-    body = renderer.render(
-        "receipt.txt.j2",
-        checked=outcome.checked,
-        stored=None,
-        late=outcome.status == "late",
-        current=current_orders_text(game, player.civ),
-    )
-    label = "LATE orders" if outcome.status == "late" else "Orders received"
+    assert player is not None
+    if outcome.status == "answered":
+        body = renderer.render("answer.txt.j2", game=game, mail=outcome.mail, answers=outcome.answers)
+        label = "Answer"
+    else:
+        assert outcome.checked is not None
+        body = renderer.render(
+            "receipt.txt.j2",
+            checked=outcome.checked,
+            stored=None,
+            late=outcome.status == "late",
+            current=current_orders_text(game, player.civ),
+            answers=outcome.answers,
+        )
+        label = "LATE orders" if outcome.status == "late" else "Orders received"
     return make_message(
         sender=sender,
         sender_name=f"{game.settings.id} moderator",

@@ -22,6 +22,7 @@ from adjudicator.errors import AdjudicatorError
 from adjudicator.game import Game
 from adjudicator.intake.mail import MailRejected, MailText, message_key, parse_mail
 from adjudicator.orders import parse_submission, redact_passwords
+from adjudicator.player_requests import Answer, answer_requests
 from adjudicator.players import Player, is_email_address
 from adjudicator.schedule import is_late, utc_now
 from adjudicator.storage import read_toml, write_bytes_atomic, write_text_atomic, write_toml_atomic
@@ -33,13 +34,14 @@ class Outcome:
     """What became of one mail."""
 
     key: str
-    status: str  # accepted | late | rejected | duplicate
+    status: str  # accepted | late | rejected | duplicate | answered (requests only; orders unchanged)
     reason: str = ""
     power: str | None = None
     mail: MailText | None = None
     checked: CheckedSubmission | None = None
     stored: Path | None = None
     flags: tuple[str, ...] = field(default=())  # for the moderator: e.g. a From that is not the player's
+    answers: tuple[Answer, ...] = ()  # the player's requests answered (only once his password was checked)
 
 
 class UnreadableMail(AdjudicatorError):
@@ -113,7 +115,7 @@ def keep_raw(inbox: Path, raw: bytes, key: str) -> Path:
     return path
 
 
-Answer = Callable[[Game, Outcome], None]
+Reply = Callable[[Game, Outcome], None]  # queues the reply to a mail
 
 
 def receive(
@@ -123,7 +125,7 @@ def receive(
     *,
     mail: MailText | None = None,
     checks: PasswordChecks | None = None,
-    answer: Answer | None = None,
+    answer: Reply | None = None,
 ) -> Outcome:
     """Take one raw mail for this game; safe to call again with the same mail. `mail` is the
     mail already read (by routing), `answer` queues the reply: it is called before the mail is
@@ -173,21 +175,34 @@ def _read_orders(game: Game, key: str, mail: MailText, received: datetime, check
         if mail.sender == player.email.lower()
         else (f"sent from {mail.sender}, not {civ}'s registered {player.email}",)
     )
+
+    def answers() -> tuple[Answer, ...]:  # after the orders are stored, so `orders` and `status` show them
+        return answer_requests(game, civ, submission.requests, received)
+
+    if submission.requests and not submission.no_orders and all(line.order is None for line in submission.lines):
+        # requests only (a line that is no order at all is a mistyped request, not orders)
+        unread = tuple(
+            Answer(line.number, line.text, f"Not understood: {line.problem.message}")
+            for line in submission.lines
+            if line.problem is not None
+        )
+        replies = tuple(sorted(answers() + unread, key=lambda a: a.line))
+        return Outcome(key, "answered", "", civ, mail, flags=flags, answers=replies)
     try:
         checked = check_submission(game, mail.text, civ)
     except AdjudicatorError as error:
-        return Outcome(key, "rejected", str(error), civ, mail, flags=flags)
+        return Outcome(key, "rejected", str(error), civ, mail, flags=flags, answers=answers())
     source = f"mail {mail.message_id or key} from {mail.sender}"
     if is_late(received, game.deadline(), game.settings.schedule.grace):
         late = game.directory.orders_folder(game.slug) / "late" / f"{civ}-{received:%Y%m%dT%H%M%S}.txt"
         write_text_atomic(late, f"# {source}, received {received.isoformat()}\n" + redact_passwords(mail.text))
         reason = "it came after the deadline; it counts only if the moderator accepts it"
-        return Outcome(key, "late", reason, civ, mail, checked, late, flags)
+        return Outcome(key, "late", reason, civ, mail, checked, late, flags, answers())
     stored = store_submission(game, checked, mail.text, source=source, received=received)
-    return Outcome(key, "accepted", "", civ, mail, checked, stored, flags)
+    return Outcome(key, "accepted", "", civ, mail, checked, stored, flags, answers())
 
 
-def _record(game: Game, outcome: Outcome, received: datetime, answer: Answer | None = None) -> Outcome:
+def _record(game: Game, outcome: Outcome, received: datetime, answer: Reply | None = None) -> Outcome:
     """The sidecar that makes a second pass over the same mail a no-op (the reply is queued first)."""
     if answer is not None:
         answer(game, outcome)

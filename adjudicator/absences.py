@@ -1,0 +1,126 @@
+"""Players' absences (njudge's SET ABSENCE): a player says when he cannot send orders, and a
+deadline that falls inside that window moves to its end. The game limits how many absences
+each player may declare and how long each may be ([schedule] absences, absence_max).
+
+Absences are kept in absences.toml and applied whenever a deadline is read, so one declared
+ahead of time also moves a deadline set later (at an adjudication, or by the moderator).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from datetime import datetime, time, timedelta
+from pathlib import Path
+from typing import Any
+from zoneinfo import ZoneInfo
+
+from adjudicator.errors import UsageError
+from adjudicator.schedule import Schedule
+from adjudicator.storage import read_toml, write_toml_atomic
+
+ABSENCES_FILE = "absences.toml"
+
+
+@dataclass(frozen=True, slots=True)
+class Absence:
+    civ: str
+    start: datetime
+    end: datetime
+    declared: datetime
+
+    def to_data(self) -> dict[str, Any]:
+        return {"civ": self.civ, "from": self.start, "to": self.end, "declared": self.declared}
+
+
+class AbsenceRefused(UsageError):
+    """An absence the game's limits do not allow, or whose dates make no sense."""
+
+
+def load(root: Path) -> list[Absence]:
+    path = root / ABSENCES_FILE
+    if not path.exists():
+        return []
+    return [
+        Absence(str(entry["civ"]), entry["from"], entry["to"], entry["declared"])
+        for entry in read_toml(path).get("absence", [])
+    ]
+
+
+def _save(root: Path, absences: Sequence[Absence]) -> None:
+    write_toml_atomic(root / ABSENCES_FILE, {"absence": [a.to_data() for a in absences]})
+
+
+def moved_deadline(deadline: datetime, absences: Iterable[Absence]) -> datetime:
+    """The deadline, moved past the end of every absence it falls in (and of any absence the
+    moved deadline falls in in turn)."""
+    windows = sorted(absences, key=lambda a: a.start)
+    moved = True
+    while moved:
+        moved = False
+        for absence in windows:
+            if absence.start <= deadline < absence.end:
+                deadline, moved = absence.end, True
+    return deadline
+
+
+def _moment(text: str, zone: ZoneInfo, *, end: bool) -> datetime:
+    """`2026-12-24` is that whole day in the game's time zone (from its start, or to its end);
+    `2026-12-24T18:00` that moment."""
+    try:
+        moment = datetime.fromisoformat(text)
+    except ValueError:
+        raise AbsenceRefused(f"'{text}' is not a date; write e.g. 2026-12-24 or 2026-12-24T18:00") from None
+    if "T" in text.upper():
+        return moment.replace(tzinfo=zone)
+    day = datetime.combine(moment.date(), time(0), tzinfo=zone)
+    return day + timedelta(days=1) if end else day
+
+
+def declare(root: Path, schedule: Schedule, civ: str, start_text: str, end_text: str, now: datetime) -> str:
+    """Record an absence within the game's limits; the sentence to answer the player with."""
+    zone = ZoneInfo(schedule.zone)
+    start = max(_moment(start_text, zone, end=False), now)
+    end = _moment(end_text, zone, end=True)
+    if end <= start:
+        raise AbsenceRefused(f"that absence is over before it begins ({schedule.local(end)}); give a later end")
+    if end - start > schedule.absence_max:
+        longest = _span(schedule.absence_max)
+        raise AbsenceRefused(f"an absence may last at most {longest} in this game; give a shorter one")
+    absences = load(root)
+    used = [a for a in absences if a.civ == civ]
+    if len(used) >= schedule.absences:
+        raise AbsenceRefused(
+            f"you have declared {len(used)} absence(s), as many as this game allows; "
+            "'absence cancel' withdraws one that has not begun"
+        )
+    _save(root, [*absences, Absence(civ, start, end, now)])
+    left = schedule.absences - len(used) - 1
+    return (
+        f"Absence recorded: from {schedule.local(start)} to {schedule.local(end)}. A deadline in that time "
+        f"moves to its end. You may declare {left} more."
+    )
+
+
+def cancel(root: Path, schedule: Schedule, civ: str, now: datetime) -> str:
+    """Withdraw a player's absences that have not begun, and end one that has, now."""
+    absences = load(root)
+    kept: list[Absence] = []
+    changed = 0
+    for absence in absences:
+        if absence.civ != civ or absence.end <= now:
+            kept.append(absence)
+        elif absence.start > now:
+            changed += 1  # never began: it does not count against the limit
+        else:
+            kept.append(Absence(civ, absence.start, now, absence.declared))
+            changed += 1
+    if not changed:
+        return "You have no absence now or to come; nothing changed."
+    _save(root, kept)
+    return f"{changed} absence(s) withdrawn as of {schedule.local(now)}; deadlines are no longer moved for them."
+
+
+def _span(span: timedelta) -> str:
+    hours = int(span.total_seconds() // 3600)
+    return f"{hours // 24} days" if hours % 24 == 0 else f"{hours} hours"

@@ -1,0 +1,427 @@
+"""One hosting pass over a root (one game, or a folder of games sharing intake.toml): what a
+moderator would do by hand, in his order. Collect new mail and post files; then for each
+game: adjudicate while its phase is due (every order in, after the game's `delay`; or the
+deadline plus grace passed), queue and send the reports, send the reminders that are due.
+
+A pass is idempotent: everything it does is keyed so that doing it again is a no-op (mail by
+Message-ID, outgoing mail by identity, phases by the state file), and one pass at a time
+holds the root. A game whose pass fails is paused with the reason, and the moderator is
+mailed once; the other games go on.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from datetime import datetime
+from pathlib import Path
+
+from adjudicator.crashlog import one_line, write_crash_log
+from adjudicator.errors import AdjudicatorError, UsageError
+from adjudicator.game import Game
+from adjudicator.hosting import state
+from adjudicator.hosting.state import Pause
+from adjudicator.intake.collect import (
+    CollectBusyError,
+    collect,
+    game_smtp,
+    has_own_mailbox,
+    mailbox_settings,
+    shared_smtp,
+)
+from adjudicator.mailer import DeliveryError, SmtpSettings, mail_identity, make_message, pending, queue, send_queued
+from adjudicator.outgoing import missing_orders, reminder_messages, report_messages
+from adjudicator.phase_reports import adjudicated_slugs
+from adjudicator.schedule import utc_now
+from adjudicator.storage import file_lock
+from adjudicator.submissions import submitted
+
+MAX_PHASES_PER_PASS = 50  # a stepwise turn whose orders all came early resolves step after step
+DROP_FOLDER = "drop"  # post files (.txt, .eml, saved threads) to collect, in the root and in each game
+COLLECTED = "collected"  # where a drop folder's files go once collected
+RUN_LOCK = ".run.lock"  # one pass per root at a time
+GAME_LOCK = ".hosting.lock"  # one pass per game (a game may sit in two roots run at once)
+
+Stop = Callable[[], bool]
+
+
+@dataclass
+class GameReport:
+    """What one pass did for one game, and where it stands: its one line."""
+
+    gid: str
+    actions: list[str] = field(default_factory=list)
+    standing: str = ""
+    needs: str = ""  # why the moderator is needed (the game is paused)
+    wake: datetime | None = None  # when something falls due without any mail
+
+    @property
+    def line(self) -> str:
+        if self.needs:
+            done = f" ({'; '.join(self.actions)})" if self.actions else ""
+            return f"{self.gid}: NEEDS THE MODERATOR: {self.needs}{done}"
+        what = "; ".join(self.actions) if self.actions else "nothing to do"
+        return f"{self.gid}: {what}" + (f"; {self.standing}" if self.standing else "")
+
+
+@dataclass
+class PassReport:
+    mail: list[str] = field(default_factory=list)
+    games: list[GameReport] = field(default_factory=list)
+    warnings: list[str] = field(default_factory=list)
+    busy: str = ""  # another pass holds the root: this one did nothing
+
+    @property
+    def acted(self) -> bool:
+        return bool(self.mail) or any(g.actions for g in self.games)
+
+    @property
+    def needs_moderator(self) -> list[str]:
+        return [f"{g.gid}: {g.needs}" for g in self.games if g.needs]
+
+    @property
+    def wake(self) -> datetime | None:
+        return min((g.wake for g in self.games if g.wake is not None), default=None)
+
+    @property
+    def text(self) -> str:
+        if self.busy:
+            return self.busy
+        lines = [*self.mail, *(g.line for g in self.games), *(f"warning: {w}" for w in self.warnings)]
+        if not self.acted and not self.needs_moderator:
+            lines.append("Nothing to do.")
+        return "\n".join(lines)
+
+
+def game_folders(root: Path) -> list[Path]:
+    """The game at `root`, or the games in the folders under it."""
+    if (root / "game.toml").exists():
+        return [root]
+    folders = sorted(p for p in root.iterdir() if (p / "game.toml").exists()) if root.is_dir() else []
+    if not folders:
+        raise UsageError(f"{root} holds no game (no game.toml in it or in the folders under it)")
+    return folders
+
+
+def run_pass(root: Path, now: datetime | None = None, stop: Stop = lambda: False) -> PassReport:
+    """One pass over `root`; `now` is the time the pass acts at (tests move it), `stop` is asked
+    between mails and between games (SIGTERM in --watch)."""
+    report = PassReport()
+    with file_lock(root / RUN_LOCK) as mine:
+        if not mine:
+            report.busy = f"another 'adjudicator run' is working on {root}; this one did nothing"
+            return report
+        _pass(root, report, now or utc_now(), stop)
+    return report
+
+
+def _pass(root: Path, report: PassReport, now: datetime, stop: Stop) -> None:
+    folders = game_folders(root)
+    games: dict[str, Game] = {}
+    failed: list[GameReport] = []
+    for folder in folders:
+        loaded = _load(root, folder, now)
+        if isinstance(loaded, Game):
+            games[loaded.settings.id] = loaded
+        else:
+            failed.append(loaded)
+    _collect(root, games, frozenset(g.gid for g in failed), now, stop, report)
+    report.games += failed
+    for game in games.values():
+        if stop():  # the replies to the mail read are sent all the same
+            report.games.append(_send(game, GameReport(game.settings.id, standing="stopped before adjudicating")))
+            continue
+        report.games.append(_host(root, game.directory.root, now))
+
+
+def _load(root: Path, folder: Path, now: datetime) -> Game | GameReport:
+    """A game, or the report of one that cannot be loaded (it is paused, the moderator told)."""
+    try:
+        return Game.load(folder)
+    except AdjudicatorError as error:
+        return _fail(root, folder, folder.name, None, str(error), "", now)
+    except Exception as error:
+        log = write_crash_log(folder, error)
+        return _fail(root, folder, folder.name, None, f"internal error: {one_line(error)}", str(log), now)
+
+
+def _collect(
+    root: Path, games: dict[str, Game], held: frozenset[str], now: datetime, stop: Stop, out: PassReport
+) -> None:
+    """New mail (when the root has a mailbox) and the drop folders' files, answered at once."""
+    if not games:
+        return
+    try:
+        imap = mailbox_settings(root, games)[0] is not None
+    except AdjudicatorError as error:
+        out.warnings.append(f"mail not read: {error}")
+        imap = False
+    sources: list[tuple[Path, dict[str, Game], bool, Path | None]] = []
+    drop = root / DROP_FOLDER
+    sources.append((root, games, imap, drop if drop.is_dir() else None))
+    for game in games.values():  # in a folder of games, a game's own mailbox and drop folder
+        own = game.directory.root / DROP_FOLDER
+        own_mailbox = has_own_mailbox(game)
+        if game.directory.root != root and (own_mailbox or own.is_dir()):
+            sources.append((game.directory.root, {game.settings.id: game}, own_mailbox, own if own.is_dir() else None))
+    for where, which, mailbox, folder in sources:
+        if not mailbox and folder is None:
+            continue
+        files = _files_in(folder)
+        try:
+            got = collect(where, imap=mailbox, folder=folder, games=which, now=now, stop=stop, held=held, deliver=False)
+        except CollectBusyError:
+            out.warnings.append(f"another 'adjudicator collect' is reading mail for {where}; the next pass reads it")
+            continue
+        except AdjudicatorError as error:  # the server is away, or the mail settings are wrong
+            out.warnings.append(f"mail not read for {where}: {error}")
+            continue
+        out.mail += got.lines
+        out.warnings += got.problems
+        _set_aside(files, now)
+
+
+def _files_in(folder: Path | None) -> dict[Path, tuple[int, int]]:
+    """The files of a drop folder as a pass finds them (modified time and size)."""
+    if folder is None:
+        return {}
+    return {p: (p.stat().st_mtime_ns, p.stat().st_size) for p in folder.iterdir() if p.is_file()}
+
+
+def _set_aside(files: dict[Path, tuple[int, int]], now: datetime) -> None:
+    """Collected files go to drop/collected/ (their text is kept in inbox/ as well), so the
+    next pass reads only new ones; a file changed while it was read stays to be read again."""
+    for path, seen in files.items():
+        with contextlib.suppress(FileNotFoundError):
+            if (path.stat().st_mtime_ns, path.stat().st_size) == seen:
+                target = path.parent / COLLECTED / f"{now:%Y%m%dT%H%M%S}-{path.name}"
+                target.parent.mkdir(exist_ok=True)
+                os.replace(path, target)
+
+
+def _host(root: Path, folder: Path, now: datetime) -> GameReport:
+    """Everything due for one game, under its own lock (a moderator's command waits for it)."""
+    with file_lock(folder / GAME_LOCK) as mine:
+        if not mine:
+            return GameReport(folder.name, standing="another run is working on this game")
+        started = time.time()
+        loaded = _load(root, folder, now)
+        if not isinstance(loaded, Game):
+            return loaded
+        game, report = loaded, GameReport(loaded.settings.id)
+        try:
+            _host_game(game, started, now, report)
+        except AdjudicatorError as error:
+            return _fail(root, folder, game.settings.id, game, str(error), "", now, report)
+        except Exception as error:
+            log = write_crash_log(folder, error)
+            return _fail(
+                root, folder, game.settings.id, game, f"internal error: {one_line(error)}", str(log), now, report
+            )
+        return report
+
+
+def _host_game(game: Game, started: float, now: datetime, report: GameReport) -> None:
+    folder = game.directory.root
+    pause = state.paused(folder)
+    _queue_reports(game, report)
+    if pause is None:
+        for _ in range(MAX_PHASES_PER_PASS):
+            due = _due(game, now, report)
+            if due is None:
+                break
+            reason, force = due
+            from adjudicator.adjudication import adjudicate
+
+            result = adjudicate(game, force=force, now=now, started=started)
+            report.actions.append(f"{result.label} adjudicated ({reason})")
+            if result.report_problem:
+                raise AdjudicatorError(
+                    f"{result.label} is resolved but its reports could not be made: {result.report_problem}"
+                )
+            started = time.time()
+            game = Game.load(folder)
+            _queue_reports(game, report)
+        _remind(game, now, report)
+    report.standing = _standing(game, now, pause)
+    _send(game, report)
+    if pause is not None and pause.needs_moderator:
+        report.needs = _needs(pause, folder)
+
+
+def _needs(pause: Pause, folder: Path) -> str:
+    details = f" (details in {pause.log})" if pause.log else ""
+    since = f"{pause.since:%Y-%m-%d %H:%M} UTC"
+    return f"paused since {since}: {pause.reason}{details}; fix it, then 'adjudicator resume {folder}'"
+
+
+def _due(game: Game, now: datetime, report: GameReport) -> tuple[str, bool] | None:
+    """Why the phase is to be adjudicated now, and whether missing players get default
+    orders; None when it is not (yet), noting when it will be."""
+    if game.phase_info.winner is not None:
+        return None
+    schedule = game.settings.schedule
+    missing = missing_orders(game)
+    if not missing:
+        due = game.ruleset.due(game.position, game.settings.mode == "stepwise")
+        times = [when for civ, when in submitted(game).items() if civ in due and when is not None]
+        ready = max(times) + schedule.delay if times and schedule.delay else now
+        if now >= ready:
+            return "every order is in", False
+        report.wake = ready
+        return None
+    deadline = game.deadline()
+    if deadline is None:
+        return None
+    if now >= deadline + schedule.grace:
+        return f"the deadline passed; default orders for {', '.join(missing)}", True
+    report.wake = _earliest(report.wake, deadline + schedule.grace)
+    return None
+
+
+def _remind(game: Game, now: datetime, report: GameReport) -> None:
+    """The reminder whose time has come (the latest one only, when a pass was missed), once
+    to each player still missing, and when the next is due."""
+    deadline = game.deadline()
+    times = game.settings.schedule.remind
+    if deadline is None or now >= deadline or not times or not missing_orders(game):
+        return
+    come = [before for before in times if deadline - before <= now]
+    if come:
+        sent = queue(game.directory.root / "outbox", reminder_messages(game, min(come)))
+        if sent:
+            report.actions.append(f"reminded {', '.join(missing_orders(game))}")
+    later = [deadline - before for before in times if deadline - before > now]
+    if later:
+        report.wake = _earliest(report.wake, min(later))
+
+
+def _queue_reports(game: Game, report: GameReport) -> None:
+    """The last adjudicated phase's reports, queued once (also those a crash or the moderator's
+    own `adjudicate` left unsent: a mail sent before is never queued again)."""
+    slugs = adjudicated_slugs(game)
+    if not slugs or state.reports_queued(game.directory.root) == slugs[-1]:
+        return
+    queued = queue(game.directory.root / "outbox", report_messages(game))
+    state.mark_reports_queued(game.directory.root, slugs[-1])
+    if queued:
+        report.actions.append(f"{len(queued)} report(s) of {slugs[-1]} queued")
+
+
+def _send(game: Game, report: GameReport) -> GameReport:
+    """Everything waiting in the game's outbox/: receipts, reports, reminders."""
+    outbox = game.directory.root / "outbox"
+    waiting = len(pending(outbox))
+    settings = game_smtp(game) if waiting else None
+    if not waiting:
+        pass
+    elif settings is None:
+        report.standing += f"; {waiting} mail(s) wait in outbox/ (no [delivery.smtp])"
+    else:
+        try:
+            sent = send_queued(settings, outbox)
+        except DeliveryError as error:
+            report.actions.append(f"mail waits in outbox/: {error}")
+        else:
+            if sent:
+                report.actions.append(f"{sent} mail(s) sent")
+    return report
+
+
+def _standing(game: Game, now: datetime, pause: Pause | None) -> str:
+    info = game.phase_info
+    if info.winner is not None:
+        return f"the game is over: {info.winner} won"
+    where = f"{info.label}" + (f" ({info.step} to move)" if info.step else "")
+    if pause is not None and not pause.needs_moderator:
+        return f"{where}: paused by the moderator" + (f" ({pause.reason})" if pause.reason else "")
+    missing = missing_orders(game)
+    deadline = game.deadline()
+    due = f", due {game.settings.schedule.local(deadline)}" if deadline else ""
+    if missing:
+        return f"{where}: waiting for {', '.join(missing)}{due}"
+    return f"{where}: every order is in{due}"
+
+
+def _earliest(a: datetime | None, b: datetime) -> datetime:
+    return b if a is None or b < a else a
+
+
+def _fail(
+    root: Path,
+    folder: Path,
+    gid: str,
+    game: Game | None,
+    reason: str,
+    log: str,
+    now: datetime,
+    report: GameReport | None = None,
+) -> GameReport:
+    """Pause a game whose pass failed and tell the moderator, once per pause."""
+    report = report or GameReport(gid)
+    pause = state.paused(folder)
+    if pause is None or not pause.needs_moderator:
+        pause = Pause(reason, now, "run", log)
+        state.pause(folder, pause)
+        settings = game_smtp(game) if game is not None else _root_smtp(root)
+        report.actions.append(_tell_moderator(folder, gid, settings, pause))
+    report.needs = _needs(pause, folder)
+    return report
+
+
+def _root_smtp(root: Path) -> SmtpSettings | None:
+    """The games folder's [delivery.smtp] (for a game too broken to read its own settings)."""
+    return None if (root / "game.toml").exists() else shared_smtp(root)
+
+
+def _tell_moderator(folder: Path, gid: str, settings: SmtpSettings | None, pause: Pause) -> str:
+    if settings is None:
+        return "paused (no [delivery.smtp] to mail the moderator)"
+    body = (
+        f"Game {gid} in {folder} is paused: {pause.reason}\n"
+        + (f"Details: {pause.log}\n" if pause.log else "")
+        + "\nNothing is adjudicated, reminded or reported for it until you fix that and run\n\n"
+        f"    adjudicator resume {folder}\n\n"
+        "Players' mail is still read and answered in the meantime.\n"
+    )
+    message = make_message(
+        sender=settings.sender,
+        sender_name=f"{gid} judge",
+        to=settings.moderator,
+        to_name="",
+        subject=f"[{gid}] paused: it needs you",
+        body=body,
+    )
+    outbox = folder / "outbox"
+    queue(outbox, [(mail_identity(gid, "hosting", f"paused-{pause.since:%Y%m%dT%H%M%S}", settings.moderator), message)])
+    try:
+        send_queued(settings, outbox)
+    except DeliveryError:
+        return f"paused; the mail to {settings.moderator} waits in outbox/"
+    return f"paused; {settings.moderator} was mailed"
+
+
+def pause_game(folder: Path, reason: str, now: datetime | None = None) -> str:
+    """The moderator pauses a game: no adjudication, reminders or reports by `run` until resumed."""
+    game = Game.load(folder)
+    earlier = state.paused(folder)
+    if earlier is not None and not earlier.needs_moderator:
+        return f"{game.settings.id} is already paused (since {game.settings.schedule.local(earlier.since)})"
+    state.pause(folder, Pause(reason, now or utc_now(), "moderator"))
+    return (
+        f"{game.settings.id} is paused: 'adjudicator run' reads and answers its mail, "
+        "but adjudicates, reminds and reports nothing until 'adjudicator resume'"
+    )
+
+
+def resume_game(folder: Path) -> str:
+    if not (folder / "game.toml").exists():
+        raise UsageError(f"{folder} holds no game (no game.toml)")
+    was = state.resume(folder)
+    if was is None:
+        return f"{folder.name} was not paused; nothing changed"
+    why = was.reason or "no reason given"
+    return f"{folder.name} is running again (it was paused since {was.since:%Y-%m-%d %H:%M} UTC: {why})"

@@ -1,0 +1,171 @@
+"""`adjudicator run ROOT --watch`: passes as mail arrives (IMAP IDLE), when a deadline, a
+reminder or a delay falls due, and at least every `poll` seconds (for drop folders and for
+mailboxes without IDLE). A lost connection is retried with growing pauses. SIGTERM or
+SIGINT ends it cleanly: the mail in hand is finished, saved and answered, the server is told
+which mails are done, and the rest stay on the server for the next start.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import imaplib
+import signal
+import time
+from collections.abc import Callable
+from datetime import datetime
+from pathlib import Path
+from types import FrameType
+
+from imapclient.exceptions import IMAPClientError
+
+from adjudicator.errors import AdjudicatorError
+from adjudicator.game import Game
+from adjudicator.hosting.run import game_folders, run_pass
+from adjudicator.intake.collect import has_own_mailbox, mailbox_settings
+from adjudicator.intake.imap import ImapError, ImapSettings, Mailbox
+from adjudicator.schedule import utc_now
+
+IDLE_RENEW_SECONDS = 25 * 60  # RFC 2177: re-issue IDLE at least every 29 minutes
+BACKOFF_FIRST, BACKOFF_MAX = 1.0, 300.0
+TICK = 0.5  # how often a wait looks at the stop flag
+
+
+class StopFlag:
+    """Set by SIGTERM or SIGINT; asked between mails, between games and while waiting."""
+
+    def __init__(self) -> None:
+        self.reason = ""
+
+    def __call__(self) -> bool:
+        return bool(self.reason)
+
+    def install(self) -> None:
+        for number in (signal.SIGTERM, signal.SIGINT):
+            signal.signal(number, self._handle)
+
+    def _handle(self, number: int, _frame: FrameType | None) -> None:
+        self.reason = signal.Signals(number).name
+
+
+class MailWaiter:
+    """An IMAP connection idling on the orders folder: tells when new mail may be there."""
+
+    def __init__(self, settings: ImapSettings, say: Callable[[str], None]) -> None:
+        self.settings = settings
+        self.say = say
+        self.mailbox: Mailbox | None = None
+        self.idle_since = 0.0
+        self.pause = BACKOFF_FIRST
+        self.retry_at = 0.0
+
+    def wait(self, seconds: float) -> bool:
+        """Up to `seconds`; True when mail may have come (new mail, or a connection made again)."""
+        if self.mailbox is None:
+            if time.monotonic() < self.retry_at:
+                time.sleep(min(seconds, self.retry_at - time.monotonic()))
+                return False
+            return self._connect()
+        try:
+            if time.monotonic() - self.idle_since > IDLE_RENEW_SECONDS:
+                self.mailbox.client.idle_done()
+                self._idle()
+            responses = self.mailbox.client.idle_check(timeout=seconds)
+        except (OSError, IMAPClientError, imaplib.IMAP4.abort) as error:
+            self._lost(f"{type(error).__name__}: {' '.join(str(error).split()) or 'closed'}")
+            return False
+        return any(len(r) > 1 and r[1] == b"EXISTS" for r in responses)
+
+    def close(self) -> None:
+        if self.mailbox is not None:
+            with contextlib.suppress(OSError, IMAPClientError, imaplib.IMAP4.abort):
+                self.mailbox.client.idle_done()
+            self.mailbox.__exit__()
+            self.mailbox = None
+
+    def _connect(self) -> bool:
+        try:
+            self.mailbox = Mailbox(self.settings)
+            self._idle()
+        except (ImapError, OSError, IMAPClientError, imaplib.IMAP4.abort) as error:
+            self._lost(str(error))
+            return False
+        if self.pause > BACKOFF_FIRST:
+            self.say(f"mail: connected to {self.settings.host} again")
+        self.pause = BACKOFF_FIRST
+        return True
+
+    def _idle(self) -> None:
+        assert self.mailbox is not None
+        self.mailbox.client.idle()
+        self.idle_since = time.monotonic()
+
+    def _lost(self, why: str) -> None:
+        self.close()
+        self.say(f"mail: no connection to {self.settings.host} ({why}); trying again in {self.pause:.0f} s")
+        self.retry_at = time.monotonic() + self.pause
+        self.pause = min(self.pause * 2, BACKOFF_MAX)
+
+
+def watch(
+    root: Path,
+    say: Callable[[str], None],
+    stop: StopFlag,
+    poll: float = 60.0,
+    clock: Callable[[], datetime] = utc_now,
+) -> None:
+    """Pass after pass until stopped; `say` prints a line (with the time) for a log."""
+
+    def stamped(text: str) -> None:
+        for line in text.splitlines():
+            say(f"{clock():%Y-%m-%d %H:%M:%S} {line}")
+
+    waiters = _waiters(root, stamped)
+    hosts = ", ".join(sorted({f"{w.settings.host} {w.settings.folder}" for w in waiters}))
+    how = f"new mail by IMAP IDLE on {hosts}" if waiters else "no mailbox"
+    stamped(f"watching {root} ({how}; a pass at least every {poll:.0f} s); SIGTERM stops it")
+    try:
+        while not stop():
+            report = run_pass(root, clock(), stop)
+            if report.acted or report.warnings or report.needs_moderator:
+                stamped(report.text)
+            until = time.monotonic() + poll
+            if report.wake is not None:
+                until = min(until, time.monotonic() + max(1.0, (report.wake - clock()).total_seconds()))
+            _wait(waiters, until, stop)
+    finally:
+        for waiter in waiters:
+            waiter.close()
+    stamped(f"stopped ({stop.reason}); mail not yet read stays on the server for the next start")
+
+
+def _waiters(root: Path, say: Callable[[str], None]) -> list[MailWaiter]:
+    """One idling connection per mailbox the passes read: the root's, and each game's own."""
+    games: dict[str, Game] = {}
+    for folder in game_folders(root):
+        with contextlib.suppress(AdjudicatorError):
+            game = Game.load(folder)
+            games[game.settings.id] = game
+    found: dict[tuple[str, int, str, str], ImapSettings] = {}
+    candidates = [(root, games)] if games else []
+    candidates += [
+        (g.directory.root, {gid: g}) for gid, g in games.items() if g.directory.root != root and has_own_mailbox(g)
+    ]
+    for where, which in candidates:
+        with contextlib.suppress(AdjudicatorError):
+            settings = mailbox_settings(where, which)[0]
+            if settings is not None:
+                found.setdefault((settings.host, settings.port, settings.user, settings.folder), settings)
+    return [MailWaiter(settings, say) for settings in found.values()]
+
+
+def _wait(waiters: list[MailWaiter], until: float, stop: StopFlag) -> None:
+    """Until `until` (monotonic), new mail in any mailbox, or a stop, whichever comes first."""
+    while not stop():
+        left = until - time.monotonic()
+        if left <= 0:
+            return
+        if not waiters:
+            time.sleep(min(TICK, left))
+        for waiter in waiters:
+            if waiter.wait(min(TICK / len(waiters), left)):
+                return

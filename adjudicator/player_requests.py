@@ -1,0 +1,74 @@
+"""Answers to a player's requests in a mail (`status`, `orders`, `help`, `rules`, `absence`):
+made once the mail's password was checked, and sent back in the reply to that mail.
+
+`status` says who has sent orders, never what they sent; `orders` shows the asker his own.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from datetime import datetime
+
+from adjudicator import absences
+from adjudicator.errors import UsageError
+from adjudicator.game import Game
+from adjudicator.hosting.state import paused
+from adjudicator.orders import Request
+from adjudicator.reports import Renderer
+from adjudicator.rulebook import rules_text
+from adjudicator.submissions import order_files, submitted
+
+
+@dataclass(frozen=True, slots=True)
+class Answer:
+    line: int
+    request: str  # the request as the player would write it
+    text: str
+
+
+def answer_requests(game: Game, civ: str, requests: Sequence[Request], now: datetime) -> tuple[Answer, ...]:
+    """Each request answered in the order written; one that cannot be done says why."""
+    return tuple(
+        Answer(r.number, " ".join((r.command.replace("-", " "), *r.arguments)), _answer(game, civ, r, now))
+        for r in requests
+    )
+
+
+def _answer(game: Game, civ: str, request: Request, now: datetime) -> str:
+    try:
+        if request.command == "status":
+            return _status(game, now)
+        if request.command == "orders":
+            path = order_files(game).get(civ)
+            if path is None:
+                return f"You have no orders on file for {game.phase_info.label}."
+            return f"Your orders on file for {game.phase_info.label}:\n\n" + path.read_text(encoding="utf-8")
+        if request.command == "help":
+            return Renderer(game.ruleset.name).render("help.txt.j2", game=game, parser=game.parser)
+        if request.command == "rules":
+            return rules_text(game.ruleset, request.arguments[0] if request.arguments else None)
+        if request.command == "absence":
+            start, end = request.arguments
+            return absences.declare(game.directory.root, game.settings.schedule, civ, start, end, now)
+        if request.command == "absence-cancel":
+            return absences.cancel(game.directory.root, game.settings.schedule, civ, now)
+    except UsageError as error:
+        return f"Not done: {error}."
+    raise ValueError(f"no answer for the request {request.command!r}")  # the grammar made a request we do not know
+
+
+def _status(game: Game, now: datetime) -> str:
+    deadline = game.deadline()
+    due = game.ruleset.due(game.position, game.settings.mode == "stepwise")
+    return Renderer(game.ruleset.name).render(
+        "player-status.txt.j2",
+        game=game,
+        info=game.phase_info,
+        deadline=deadline,
+        remaining=(deadline - now) if deadline else None,
+        schedule=game.settings.schedule,
+        sent=sorted(submitted(game)),
+        missing=[civ for civ in due if civ not in submitted(game)],
+        pause=paused(game.directory.root),
+    )

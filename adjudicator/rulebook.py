@@ -1,0 +1,29 @@
+"""A ruleset's rules as the project states them (docs/), whole or one numbered clause: what
+`adjudicator rules R6.4` prints and what a player's `rules R6.4` request is answered with."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from adjudicator.errors import UsageError
+from adjudicator.resources import shipped_folder
+from adjudicator.rulesets import Ruleset
+
+
+def rules_text(ruleset: Ruleset[Any, Any, Any], number: str | None = None) -> str:
+    """The rules, or the section of the one clause a message cites, e.g. R6.4 or D5."""
+    text = (shipped_folder("docs") / ruleset.rules).read_text(encoding="utf-8")
+    if number is None:
+        return text
+    lines = text.splitlines()
+    for index, line in enumerate(lines):
+        level = _heading_level(line)
+        if level and line.split(" ")[1].rstrip(".:").upper() == number.strip().upper():
+            end = next((i for i in range(index + 1, len(lines)) if 0 < _heading_level(lines[i]) <= level), len(lines))
+            return "\n".join(lines[index:end]).strip()
+    raise UsageError(f"'{number}' is not a rule number of {ruleset.title}; numbers look like R6.4 or D5")
+
+
+def _heading_level(line: str) -> int:
+    marks, _, title = line.partition(" ")
+    return len(marks) if marks and not marks.strip("#") and title.strip() else 0

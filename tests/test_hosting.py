@@ -1,0 +1,371 @@
+"""Hands-off hosting against real servers on loopback (Dovecot or pymap, aiosmtpd): the tests
+only put players' mails in the mailbox and move a fake clock; everything else is `run`."""
+
+from __future__ import annotations
+
+import hashlib
+import signal
+import subprocess
+import sys
+import time
+from collections import Counter
+from collections.abc import Iterator
+from dataclasses import dataclass
+from datetime import UTC, datetime, timedelta
+from email.message import EmailMessage
+from pathlib import Path
+
+import pytest
+
+from adjudicator.commands import demo
+from adjudicator.game import Game
+from adjudicator.hosting.run import run_pass
+from adjudicator.players import parse_player_spec
+from adjudicator.resources import shipped_folder
+from adjudicator.rulesets.mare_nostrum import MareNostrum
+from adjudicator.storage import read_toml
+from tests.mail_servers import SmtpServer, imap_server, smtp_server
+from tests.test_mail import deliver, mail, mailbox, settings_toml
+
+DEMO = shipped_folder("games") / "demo"
+START = datetime(2027, 3, 1, 9, 0, tzinfo=UTC)
+SCHEDULE = """grace = "1h"
+trade = "2d"
+build = "2d"
+military = "2d"
+remind = ["12h"]
+"""
+
+
+@dataclass
+class Hosted:
+    root: Path
+    imap_port: int
+    smtp: SmtpServer
+
+    @property
+    def game(self) -> Game:
+        return Game.load(self.root / "demo")
+
+    def post(self, *messages: EmailMessage) -> None:
+        deliver(self.imap_port, *messages)
+
+    def waiting_on_server(self) -> int:
+        client = mailbox(self.imap_port)
+        count = len(client.search(["ALL"]))
+        client.logout()
+        return count
+
+
+def demo_players() -> list[str]:
+    players: list[str] = read_toml(DEMO / "demo.toml")["game"]["players"]
+    return players
+
+
+def address(civ: str) -> str:
+    return f"{civ.lower()}@example.org"
+
+
+def create_demo(folder: Path, settings: str = "", schedule: str = "") -> Game:
+    """The shipped demo game (same dice), with mail settings and [schedule] keys."""
+    spec = read_toml(DEMO / "demo.toml")["game"]
+    root = hashlib.sha256(spec["dice_seed"].encode()).digest()
+    game, _ = Game.create(folder, [parse_player_spec(p) for p in spec["players"]], game_id="demo", dice_root=root)
+    text = game.directory.game_file.read_text().replace("[schedule]\n", "[schedule]\n" + schedule)
+    game.directory.game_file.write_text(text + settings)
+    return Game.load(folder)
+
+
+@pytest.fixture
+def hosted(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Hosted]:
+    monkeypatch.setenv("ADJ_TEST_MAIL_PASSWORD", "s3cret")
+    with imap_server() as imap_port, smtp_server() as smtp:
+        create_demo(tmp_path / "games" / "demo", settings_toml(imap_port, smtp.port), SCHEDULE)
+        yield Hosted(tmp_path / "games", imap_port, smtp)
+
+
+def orders_mail(path: Path) -> EmailMessage:
+    text = path.read_text(encoding="utf-8")
+    civ = path.stem.capitalize()
+    return mail(text, sender=address(civ), subject="[demo] orders")
+
+
+def subjects(smtp: SmtpServer) -> Counter[str]:
+    return Counter(str(message["Subject"]) for _, _, message in smtp.received)
+
+
+def test_a_whole_three_turn_game_runs_hands_off(hosted: Hosted, tmp_path: Path) -> None:
+    """Nine phases of the demo game by mail: `run` collects, answers, adjudicates when every
+    order is in or the deadline has passed, reminds once, and mails each report once."""
+    clock = START
+    sent_mails: list[EmailMessage] = []
+    reminded: set[str] = set()
+    for phase in sorted(p for p in (DEMO / "phases").iterdir() if p.is_dir()):
+        label = hosted.game.phase_info.label
+        messages = [orders_mail(path) for path in sorted(phase.glob("*.txt"))]
+        hosted.post(*messages)
+        sent_mails += messages
+        report = run_pass(hosted.root, clock)
+        if len(messages) == 5:
+            assert f"{label} adjudicated (every order is in)" in report.text, report.text
+        else:
+            assert "waiting for" in report.text and not report.needs_moderator, report.text
+            deadline = hosted.game.deadline()
+            assert deadline is not None
+            missing = report.text.split("waiting for ")[1].split(", due")[0].split(", ")
+            report = run_pass(hosted.root, deadline - timedelta(hours=6))
+            assert f"reminded {', '.join(missing)}" in report.text, report.text
+            reminded.update(f"{civ} {label}" for civ in missing)
+            again = run_pass(hosted.root, deadline - timedelta(hours=5))
+            assert "reminded" not in again.text and "Nothing to do." in again.text, again.text
+            clock = deadline + timedelta(hours=1, minutes=1)
+            report = run_pass(hosted.root, clock)
+            assert f"{label} adjudicated (the deadline passed; default orders for" in report.text, report.text
+        clock += timedelta(hours=3)
+    again = run_pass(hosted.root, clock)
+    assert "Nothing to do." in again.text, again.text
+
+    # Every player got each report exactly once, the list each public report once.
+    received = subjects(hosted.smtp)
+    labels = [f"T{turn} {phase}" for turn in (1, 2, 3) for phase in ("trade", "build", "military")]
+    civs = [spec.split(":")[0] for spec in demo_players()]
+    for label in labels:
+        for civ in civs:
+            assert received[f"[demo] {label}: your report, {civ}"] == 1, (label, civ)
+        assert received[f"[demo] {label}: the report"] == 1, label
+    # Every mail got exactly one receipt, and each reminder went out once.
+    replies = Counter(str(m["In-Reply-To"]) for _, _, m in hosted.smtp.received if m["In-Reply-To"])
+    assert all(replies[str(m["Message-ID"])] == 1 for m in sent_mails)
+    reminders = [m for _, _, m in hosted.smtp.received if "Reminder" in str(m["Subject"])]
+    assert len(reminders) == len(reminded) > 0
+    assert hosted.waiting_on_server() == 0
+
+    # Hands-off comes to the same position as the moderator's own commands (the demo).
+    by_hand = tmp_path / "by-hand"
+    demo(by_hand)
+    assert hosted.game.state_data() == Game.load(by_hand).state_data()
+
+
+def test_a_second_run_does_nothing_and_says_so(hosted: Hosted) -> None:
+    hosted.post(*(orders_mail(p) for p in sorted((DEMO / "phases" / "01-T01-trade").glob("*.txt"))))
+    first = run_pass(hosted.root, START)
+    assert "T1 trade adjudicated" in first.text
+    count = len(hosted.smtp.received)
+    second = run_pass(hosted.root, START + timedelta(minutes=5))
+    assert second.text.splitlines()[-1] == "Nothing to do.", second.text
+    assert "demo: nothing to do; T1 build: waiting for" in second.text
+    assert len(hosted.smtp.received) == count
+
+
+def test_two_concurrent_runs_leave_the_game_as_one(hosted: Hosted) -> None:
+    hosted.post(*(orders_mail(p) for p in sorted((DEMO / "phases" / "01-T01-trade").glob("*.txt"))))
+    command = [sys.executable, "-m", "adjudicator", "run", str(hosted.root)]
+    runs = [subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True) for _ in range(2)]
+    outputs = [run.communicate(timeout=120) for run in runs]
+    assert [run.returncode for run in runs] == [0, 0], outputs
+    game = hosted.game
+    assert game.phase_info.label == "T1 build" and game.phase_number == 2, outputs
+    received = subjects(hosted.smtp)
+    assert all(count == 1 for count in received.values()), received
+    assert sum(1 for s in received if "your report" in s) == 5
+    assert sum(1 for s in received if "Orders received" in s) == 5
+
+
+def test_sigterm_during_watch_loses_no_mail_and_no_receipt(hosted: Hosted) -> None:
+    """Killed in the middle of a batch, --watch finishes the mail in hand and stops; the next
+    run takes the rest. Every mail ends up in inbox/ with exactly one receipt."""
+    bodies = {
+        "rome": "power Rome\npassword rome-secret\noffer wine\n",
+        "greece": "power Greece\npassword greece-secret\noffer fish\n",
+    }
+    messages = [mail(bodies[civ], sender=address(civ), subject="[demo] orders") for _ in range(60) for civ in bodies]
+    hosted.post(*messages)
+    inbox = hosted.root / "demo" / "inbox"
+    watcher = subprocess.Popen(
+        [sys.executable, "-m", "adjudicator", "run", str(hosted.root), "--watch", "--poll", "5"],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    try:
+        deadline = time.monotonic() + 60
+        while not (inbox.is_dir() and len(list(inbox.glob("*.toml"))) >= 3):
+            assert time.monotonic() < deadline and watcher.poll() is None, watcher.communicate()
+            time.sleep(0.005)
+        watcher.send_signal(signal.SIGTERM)
+        out, err = watcher.communicate(timeout=60)
+    finally:
+        if watcher.poll() is None:
+            watcher.kill()
+    assert watcher.returncode == 0, (out, err)
+    assert "stopped (SIGTERM)" in out, out
+    left = hosted.waiting_on_server()
+    print(f"{left} of {len(messages)} mails were still on the server when --watch stopped")
+    run_pass(hosted.root)
+    assert hosted.waiting_on_server() == 0
+    assert len(list(inbox.glob("*.toml"))) == len(messages)
+    replies = Counter(str(m["In-Reply-To"]) for _, _, m in hosted.smtp.received if m["In-Reply-To"])
+    assert sorted(replies.values()) == [1] * len(messages)
+    assert set(replies) == {str(m["Message-ID"]) for m in messages}
+
+
+def test_watch_answers_new_mail_within_seconds(hosted: Hosted) -> None:
+    watcher = subprocess.Popen(
+        [sys.executable, "-m", "adjudicator", "run", str(hosted.root), "--watch", "--poll", "600"],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    try:
+        time.sleep(2)  # watching, and idle: nothing due for ten minutes
+        sent = time.monotonic()
+        hosted.post(mail("power Rome\npassword rome-secret\nstatus\n", sender=address("Rome"), subject="[demo] q"))
+        while not any("Answer" in str(m["Subject"]) for _, _, m in hosted.smtp.received):
+            assert time.monotonic() - sent < 20, "no answer within 20 s"
+            time.sleep(0.05)
+        answered = time.monotonic() - sent
+    finally:
+        watcher.send_signal(signal.SIGTERM)
+        out, err = watcher.communicate(timeout=60)
+    assert watcher.returncode == 0, (out, err)
+    print(f"answered in {answered:.2f} s")
+    assert answered < 10
+
+
+# ---- players ask the judge ---------------------------------------------------------------
+
+
+def ask(hosted: Hosted, body: str, civ: str = "Rome", when: datetime = START) -> str:
+    """Mail `body` as the player of `civ` and run a pass: the reply's text."""
+    message = mail(body, sender=address(civ), subject="[demo] question")
+    hosted.post(message)
+    run_pass(hosted.root, when)
+    replies = [m for _, _, m in hosted.smtp.received if m["In-Reply-To"] == message["Message-ID"]]
+    assert len(replies) == 1, [str(m["Subject"]) for _, _, m in hosted.smtp.received]
+    return str(replies[0].get_content())
+
+
+def test_status_says_who_has_sent_orders_never_what(hosted: Hosted) -> None:
+    hosted.post(mail("power Greece\npassword greece-secret\noffer fish, slaves, tax\n", sender=address("Greece")))
+    run_pass(hosted.root, START)
+    answer = ask(hosted, "power Rome\npassword rome-secret\nstatus")
+    assert "Orders sent: Greece." in answer
+    assert "Orders awaited: Rome, Carthage, Babylon, Egypt." in answer
+    assert "slaves" not in answer and "fish" not in answer
+    assert "Your mail held no orders, so any orders of yours on file stand." in answer
+
+
+def test_orders_shows_my_orders_and_a_request_mail_keeps_them(hosted: Hosted) -> None:
+    hosted.post(mail("power Rome\npassword rome-secret\noffer oil, livestock, metal\n", sender=address("Rome")))
+    run_pass(hosted.root, START)
+    answer = ask(hosted, "power Rome\npassword rome-secret\norders")
+    assert "offer oil, livestock, metal" in answer and "password ********" in answer
+    stored = hosted.root / "demo" / "orders" / "001-T01-trade" / "Rome.txt"
+    assert "offer oil, livestock, metal" in stored.read_text()
+
+
+def test_help_gives_the_order_language_and_the_rules(hosted: Hosted) -> None:
+    answer = ask(hosted, "power Rome\npassword rome-secret\nhelp\nrules R6.4")
+    assert "build [N] city|temple|market" in answer and "absence 2026-12-24 to 2026-12-28" in answer
+    assert "R6.4" in answer and "Influence" in answer
+
+
+def test_a_wrong_password_gets_an_answer_that_leaks_nothing(hosted: Hosted) -> None:
+    hosted.post(mail("power Greece\npassword greece-secret\noffer fish, slaves, tax\n", sender=address("Greece")))
+    run_pass(hosted.root, START)
+    answer = ask(hosted, "power Rome\npassword guess\nstatus\norders\nhelp\nabsence 2027-03-02 2027-03-03")
+    assert "the password for Rome is wrong" in answer
+    for leak in ("Greece", "Orders sent", "fish", "offer", "build", "Absence"):
+        assert leak not in answer, leak
+    assert not (hosted.root / "demo" / "absences.toml").exists()
+
+
+def test_an_unknown_command_gets_did_you_mean(hosted: Hosted) -> None:
+    answer = ask(hosted, "power Rome\npassword rome-secret\nstauts")
+    assert "did you mean 'status'?" in answer
+    assert not (hosted.root / "demo" / "orders" / "001-T01-trade" / "Rome.txt").exists()
+
+
+def test_absence_moves_a_deadline_within_the_games_limits(hosted: Hosted) -> None:
+    game = hosted.game
+    game.set_deadline(datetime(2027, 3, 3, 18, 0, tzinfo=UTC))
+    answer = ask(hosted, "power Rome\npassword rome-secret\nabsence 2027-03-03 to 2027-03-05")
+    assert "Absence recorded: from 2027-03-03 00:00 UTC to 2027-03-06 00:00 UTC" in answer
+    assert hosted.game.deadline() == datetime(2027, 3, 6, 0, 0, tzinfo=UTC)
+    status = ask(hosted, "power Greece\npassword greece-secret\nstatus", civ="Greece")
+    assert "Deadline: 2027-03-06 00:00 UTC" in status
+    too_long = ask(hosted, "power Rome\npassword rome-secret\nabsence 2027-04-01 2027-04-20")
+    assert "Not done: an absence may last at most 7 days in this game" in too_long
+    ask(hosted, "power Rome\npassword rome-secret\nabsence 2027-05-01 2027-05-02")
+    too_many = ask(hosted, "power Rome\npassword rome-secret\nabsence 2027-06-01 2027-06-02")
+    assert "Not done: you have declared 2 absence(s), as many as this game allows" in too_many
+    cancelled = ask(hosted, "power Rome\npassword rome-secret\nabsence cancel")
+    assert "2 absence(s) withdrawn" in cancelled
+    assert hosted.game.deadline() == datetime(2027, 3, 3, 18, 0, tzinfo=UTC)
+
+
+# ---- the moderator keeps control ---------------------------------------------------------
+
+
+def test_a_paused_game_is_not_adjudicated_until_resumed(hosted: Hosted) -> None:
+    from adjudicator.commands import pause_game, resume_game
+
+    pause_game(hosted.root / "demo", "waiting for a ruling")
+    hosted.post(*(orders_mail(p) for p in sorted((DEMO / "phases" / "01-T01-trade").glob("*.txt"))))
+    report = run_pass(hosted.root, START)
+    assert "paused by the moderator (waiting for a ruling)" in report.text and not report.needs_moderator
+    assert hosted.game.phase_info.label == "T1 trade"
+    assert sum(1 for s in subjects(hosted.smtp) if "Orders received" in s) == 5  # mail is still answered
+    resume_game(hosted.root / "demo")
+    assert "T1 trade adjudicated" in run_pass(hosted.root, START).text
+
+
+def test_a_failing_pass_pauses_the_game_and_mails_the_moderator_once(
+    hosted: Hosted, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    def broken(*_: object) -> None:
+        raise RuntimeError("the engine fell over")
+
+    original = MareNostrum.resolve
+    monkeypatch.setattr(MareNostrum, "resolve", broken)
+    hosted.post(*(orders_mail(p) for p in sorted((DEMO / "phases" / "01-T01-trade").glob("*.txt"))))
+    report = run_pass(hosted.root, START)
+    assert report.needs_moderator and "RuntimeError: the engine fell over" in report.text, report.text
+    assert "adjudicator resume" in report.text
+    to_moderator = [m for _, rcpts, m in hosted.smtp.received if "gm@example.org" in rcpts]
+    assert len(to_moderator) == 1 and "paused" in str(to_moderator[0]["Subject"])
+    again = run_pass(hosted.root, START + timedelta(minutes=5))
+    assert again.needs_moderator
+    assert len([1 for _, rcpts, _ in hosted.smtp.received if "gm@example.org" in rcpts]) == 1
+    monkeypatch.setattr(MareNostrum, "resolve", original)
+    from adjudicator.commands import resume_game
+
+    resume_game(hosted.root / "demo")
+    assert "T1 trade adjudicated" in run_pass(hosted.root, START + timedelta(minutes=10)).text
+
+
+def test_a_broken_game_does_not_hold_up_the_others(hosted: Hosted) -> None:
+    other = create_demo(hosted.root / "other")
+    text = other.directory.game_file.read_text().replace('id = "demo"', 'id = "other"')
+    other.directory.game_file.write_text(text)
+    (hosted.root / "intake.toml").write_text(settings_toml(hosted.imap_port, hosted.smtp.port))
+    (hosted.root / "other" / "state.toml").write_text("this is not toml = = =")
+    hosted.post(
+        mail("power Rome\npassword rome-secret\noffer wine\n", sender=address("Rome"), subject="[other] orders")
+    )
+    hosted.post(*(orders_mail(p) for p in sorted((DEMO / "phases" / "01-T01-trade").glob("*.txt"))))
+    report = run_pass(hosted.root, START)
+    assert "T1 trade adjudicated" in report.text, report.text
+    assert "other: NEEDS THE MODERATOR" in report.text and "state.toml" in report.text
+    assert hosted.waiting_on_server() == 1  # the broken game's mail waits on the server
+
+
+def test_delay_lets_a_player_revise(hosted: Hosted) -> None:
+    game_file = hosted.root / "demo" / "game.toml"
+    game_file.write_text(game_file.read_text().replace('remind = ["12h"]', 'remind = ["12h"]\ndelay = "30m"'))
+    hosted.post(*(orders_mail(p) for p in sorted((DEMO / "phases" / "01-T01-trade").glob("*.txt"))))
+    early = run_pass(hosted.root, START)
+    assert "adjudicated" not in early.text and "every order is in" in early.text, early.text
+    assert early.wake == START + timedelta(minutes=30)
+    assert "adjudicated" not in run_pass(hosted.root, START + timedelta(minutes=29)).text
+    assert "T1 trade adjudicated" in run_pass(hosted.root, START + timedelta(minutes=30)).text
