@@ -88,6 +88,8 @@ def state(path: Path, as_json: bool) -> Outcome:
 
 
 def status(path: Path, now: datetime | None = None) -> Outcome:
+    from adjudicator.absences import load as load_absences
+    from adjudicator.hosting.state import paused
     from adjudicator.intake.receive import inbox_flags
 
     game = Game.load(path)
@@ -96,6 +98,8 @@ def status(path: Path, now: datetime | None = None) -> Outcome:
     return Outcome(
         _renderer(game).render(
             "status.txt.j2",
+            pause=paused(game.directory.root),
+            absences=[a for a in load_absences(game.directory.root) if a.end > now],
             flags=inbox_flags(game),
             deadline=deadline,
             schedule=game.settings.schedule,

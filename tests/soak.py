@@ -62,6 +62,7 @@ HOSTILE_NAME = "<script>alert(1)</script> [url=http://x.invalid]Anna[/url] **Bel
 CALL_SECONDS = float(os.environ.get("ADJUDICATOR_SOAK_CALL_SECONDS", "30"))  # any one command
 GAME_SECONDS = float(os.environ.get("ADJUDICATOR_SOAK_GAME_SECONDS", "240"))  # one whole game
 REPLAY_EVERY_PHASE = os.environ.get("ADJUDICATOR_SOAK_REPLAY", "turn") == "phase"  # else as each turn starts
+REQUESTS = ("status", "orders", "help", "rules R6.4")  # requests a mail may hold besides its orders
 BEHAVIOURS = {  # what a player does in a phase, with its weight
     "orders": 34,
     "junk": 14,
@@ -444,6 +445,8 @@ class Soak:
         extra += huge_lines(rng, game.position, civ) if kind == "huge" else []
         for line in extra:
             body.insert(rng.randint(0, len(body)), line)
+        if mail and rng.random() < 0.3:  # a request to the judge, answered in the receipt
+            body.insert(rng.randint(0, len(body)), rng.choice(REQUESTS))
         if rng.random() < 0.1:
             body += ["--", "Sent from my phone", "build 3 legions in Roma"]
         return "\n".join([self.marker(), *header, *body]) + "\n"
@@ -568,7 +571,14 @@ class Soak:
         force = (bool(missing) and not self.past_deadline) or self.rng.random() < 0.1
         # now and then rolls made on an external dice server (`--dice`), more than the phase needs
         dice = ",".join(str(self.rng.randint(1, 6)) for _ in range(300)) if self.rng.random() < 0.08 else None
-        self.adjudicated(f"adjudicate{' --force' if force else ''}", force, dice)
+        hands_off = self.p.mode == "batch" and dice is None and (not missing or self.past_deadline)
+        if hands_off and self.rng.random() < 0.6:  # `adjudicator run` finds the phase due and does it
+            self.result.behaviours["run"] += 1
+            outcome = self.call("run", commands.run_games, self.path, False, 60.0, print)
+            if not outcome.ok or f"{game.phase_info.label} adjudicated" not in outcome.text:
+                self.fail("run did not adjudicate a phase that was due", outcome.text + self.logged())
+        else:
+            self.adjudicated(f"adjudicate{' --force' if force else ''}", force, dice)
         self.result.adjudications += 1
         game = self.check_phase(number, before)
         if self.rng.random() < 0.12:

@@ -120,7 +120,8 @@ def test_an_unknown_key_under_game_is_an_error_like_under_schedule(
 def test_an_unknown_key_far_from_any_lists_the_keys(make_game: Callable[..., Game]) -> None:
     game = make_game()
     edit_game_toml(game, lambda data: data["game"].update(colour="blue"))
-    assert "[game.colour]: unknown key; the keys here are board, created, id, mode, rules_url, ruleset" in load_error(game)
+    keys = "board, created, id, mode, rules_url, ruleset"
+    assert f"[game.colour]: unknown key; the keys here are {keys}" in load_error(game)
 
 
 @pytest.mark.parametrize(
