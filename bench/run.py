@@ -231,6 +231,79 @@ def bench_mail_intake(mails: int = 1000, games: int = 20) -> tuple[float, float]
     return seconds, peak_kb / 1024
 
 
+def bench_run_idle(games: int = 20, repeat: int = 7) -> tuple[float, float]:
+    """An idle `adjudicator run` pass over a folder of `games` games (nothing due, no mail),
+    and the baseline: loading those games, which every pass must do. Medians in ms."""
+    from adjudicator.hosting.run import run_pass
+
+    work = Path(tempfile.mkdtemp(prefix="adjudicator-run-bench-"))
+    try:
+        specs = [parse_player_spec(f"{civ}:{civ.lower()}@example.org:{civ.lower()}-secret") for civ in FIVE]
+        folders = [work / f"g{number:02d}" for number in range(games)]
+        for folder in folders:
+            Game.create(folder, specs)
+        run_pass(work)  # the first pass queues nothing either, but warms the caches
+        idle = median_ms(lambda: run_pass(work), repeat)
+        load = median_ms(lambda: [Game.load(folder) for folder in folders], repeat)
+    finally:
+        shutil.rmtree(work, ignore_errors=True)
+    return idle, load
+
+
+def bench_watch_answer(mails: int = 7) -> float:
+    """How long a player waits for the answer to a mail while `run --watch` is up (IMAP IDLE):
+    from the mail's arrival in the mailbox to the reply at the SMTP server. Median in seconds."""
+    import os
+    from email.message import EmailMessage
+
+    from imapclient import IMAPClient
+
+    from tests.mail_servers import PASSWORD, USER, imap_server, smtp_server
+
+    work = Path(tempfile.mkdtemp(prefix="adjudicator-watch-bench-"))
+    os.environ["ADJ_BENCH_MAIL_PASSWORD"] = PASSWORD
+    waits = []
+    try:
+        with imap_server() as imap_port, smtp_server() as smtp:
+            specs = [parse_player_spec(f"{civ}:{civ.lower()}@example.org:{civ.lower()}-secret") for civ in FIVE]
+            game, _ = Game.create(work / "g", specs)
+            with game.directory.game_file.open("a") as handle:
+                handle.write(
+                    f'[intake.imap]\nhost = "127.0.0.1"\nport = {imap_port}\nsecurity = "plain"\nuser = "{USER}"\n'
+                    'password_env = "ADJ_BENCH_MAIL_PASSWORD"\n\n'
+                    f'[delivery.smtp]\nhost = "127.0.0.1"\nport = {smtp.port}\nsecurity = "plain"\n'
+                    f'user = "{USER}"\npassword_env = "ADJ_BENCH_MAIL_PASSWORD"\nfrom = "{USER}"\n'
+                )
+            command = [sys.executable, "-m", "adjudicator", "run", str(work / "g"), "--watch", "--poll", "600"]
+            watcher = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+            try:
+                time.sleep(3)
+                for number in range(mails):
+                    message = EmailMessage()
+                    message["From"] = "rome@example.org"
+                    message["To"] = USER
+                    message["Subject"] = "[g] status please"
+                    message["Message-ID"] = f"<watch-bench-{number}@example.org>"
+                    message.set_content("power Rome\npassword rome-secret\nstatus\n")
+                    client = IMAPClient("127.0.0.1", imap_port, ssl=False)
+                    client.login(USER, PASSWORD)
+                    start = time.perf_counter()
+                    client.append("INBOX", bytes(message))
+                    client.logout()
+                    while len(smtp.received) <= number:
+                        if time.perf_counter() - start > 60:
+                            raise RuntimeError("no answer within 60 s")
+                        time.sleep(0.01)
+                    waits.append(time.perf_counter() - start)
+                    time.sleep(1)
+            finally:
+                watcher.terminate()
+                watcher.wait(60)
+    finally:
+        shutil.rmtree(work, ignore_errors=True)
+    return statistics.median(waits)
+
+
 def main() -> None:
     args = argparse.ArgumentParser(description=__doc__)
     args.add_argument("--quick", action="store_true", help="fewer repetitions and a shorter game (for CI)")
@@ -249,6 +322,8 @@ def main() -> None:
         replay_ms = median_ms(lambda: replay(Game.load(work / "long")), 3 if quick else 7)
         lines_per_second = bench_parsing(repeat)
         help_ms, adjudicate_ms = bench_cli(repeat if quick else 11, work / "long")
+        idle_ms, load_ms = bench_run_idle(repeat=3 if quick else 7)
+        answer_seconds = bench_watch_answer(3 if quick else 7)
     finally:
         shutil.rmtree(work, ignore_errors=True)
     per_90 = 500 * phases / 90
@@ -267,6 +342,10 @@ def main() -> None:
         Row("parsing: order lines per second", f"{lines_per_second:,.0f}", ">= 20,000", lines_per_second >= 20_000),
         Row("mail: collect 1,000 mails, 20 games (IMAP+SMTP)", f"{mail_seconds:.1f} s, {mail_mb:.0f} MB",
             "<= 30 s, <= 200 MB peak", mail_seconds <= 30 and mail_mb <= 200),
+        Row("run: an idle pass over 20 games (vs loading them)", f"{idle_ms:.0f} ms", "<= 1,000 ms",
+            idle_ms <= 1000, idle_ms / load_ms),
+        Row("run --watch: a mail answered (IMAP IDLE to SMTP)", f"{answer_seconds:.2f} s", "<= 5 s",
+            answer_seconds <= 5),
         Row("CLI: adjudicator --help", f"{help_ms:.0f} ms", "<= 250 ms", help_ms <= 250),
         Row("CLI: adjudicate one phase, whole process", f"{adjudicate_ms:.0f} ms", "<= 500 ms", adjudicate_ms <= 500),
     ]  # fmt: skip

@@ -121,20 +121,22 @@ def run_pass(root: Path, now: datetime | None = None, stop: Stop = lambda: False
 def _pass(root: Path, report: PassReport, now: datetime, stop: Stop) -> None:
     folders = game_folders(root)
     games: dict[str, Game] = {}
+    loaded_at: dict[str, float] = {}  # when each game was read: a change by another command since is seen
     failed: list[GameReport] = []
     for folder in folders:
+        started = time.time()
         loaded = _load(root, folder, now)
         if isinstance(loaded, Game):
-            games[loaded.settings.id] = loaded
+            games[loaded.settings.id], loaded_at[loaded.settings.id] = loaded, started
         else:
             failed.append(loaded)
     _collect(root, games, frozenset(g.gid for g in failed), now, stop, report)
     report.games += failed
-    for game in games.values():
+    for gid, game in games.items():
         if stop():  # the replies to the mail read are sent all the same
-            report.games.append(_send(game, GameReport(game.settings.id, standing="stopped before adjudicating")))
+            report.games.append(_send(game, GameReport(gid, standing="stopped before adjudicating")))
             continue
-        report.games.append(_host(root, game.directory.root, now))
+        report.games.append(_host(root, game, loaded_at[gid], now))
 
 
 def _load(root: Path, folder: Path, now: datetime) -> Game | GameReport:
@@ -202,16 +204,14 @@ def _set_aside(files: dict[Path, tuple[int, int]], now: datetime) -> None:
                 os.replace(path, target)
 
 
-def _host(root: Path, folder: Path, now: datetime) -> GameReport:
-    """Everything due for one game, under its own lock (a moderator's command waits for it)."""
+def _host(root: Path, game: Game, started: float, now: datetime) -> GameReport:
+    """Everything due for one game, under its own lock (a moderator's command waits for it).
+    `started`: when the game was read (collecting mail changes no position)."""
+    folder = game.directory.root
     with file_lock(folder / GAME_LOCK) as mine:
         if not mine:
-            return GameReport(folder.name, standing="another run is working on this game")
-        started = time.time()
-        loaded = _load(root, folder, now)
-        if not isinstance(loaded, Game):
-            return loaded
-        game, report = loaded, GameReport(loaded.settings.id)
+            return GameReport(game.settings.id, standing="another run is working on this game")
+        report = GameReport(game.settings.id)
         try:
             _host_game(game, started, now, report)
         except AdjudicatorError as error:
