@@ -369,3 +369,30 @@ def test_delay_lets_a_player_revise(hosted: Hosted) -> None:
     assert early.wake == START + timedelta(minutes=30)
     assert "adjudicated" not in run_pass(hosted.root, START + timedelta(minutes=29)).text
     assert "T1 trade adjudicated" in run_pass(hosted.root, START + timedelta(minutes=30)).text
+
+
+def test_watch_reconnects_after_the_imap_server_went_away(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from tests.test_mail_jams import restartable_dovecot
+
+    monkeypatch.setenv("ADJ_TEST_MAIL_PASSWORD", "s3cret")
+    with restartable_dovecot() as (imap_port, stop_imap, start_imap), smtp_server() as smtp:
+        create_demo(tmp_path / "demo", settings_toml(imap_port, smtp.port), SCHEDULE)
+        command = [sys.executable, "-m", "adjudicator", "run", str(tmp_path / "demo"), "--watch", "--poll", "600"]
+        watcher = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        try:
+            time.sleep(2)
+            stop_imap()
+            time.sleep(3)  # the watcher notices, and tries again after 1 s, 2 s, …
+            start_imap()
+            message = mail("power Rome\npassword rome-secret\nstatus\n", sender=address("Rome"), subject="[demo] q")
+            deliver(imap_port, message)
+            sent = time.monotonic()
+            while not any(m["In-Reply-To"] == message["Message-ID"] for _, _, m in smtp.received):
+                assert time.monotonic() - sent < 30, "no answer within 30 s of the server's return"
+                time.sleep(0.05)
+        finally:
+            watcher.send_signal(signal.SIGTERM)
+            out, err = watcher.communicate(timeout=60)
+    assert watcher.returncode == 0, (out, err)
+    assert "mail: no connection to 127.0.0.1" in out and "trying again in" in out, out
+    assert "mail: connected to 127.0.0.1 again" in out, out

@@ -9,12 +9,14 @@ from __future__ import annotations
 
 import contextlib
 import imaplib
+import select
 import signal
 import time
 from collections.abc import Callable
 from datetime import datetime
 from pathlib import Path
 from types import FrameType
+from typing import Any
 
 from imapclient.exceptions import IMAPClientError
 
@@ -70,10 +72,29 @@ class MailWaiter:
                 self.mailbox.client.idle_done()
                 self._idle()
             responses = self.mailbox.client.idle_check(timeout=seconds)
+            if not responses:
+                responses, closed = self._recheck()
+                if closed:
+                    self._lost("the server closed the connection")
+                    return False
         except (OSError, IMAPClientError, imaplib.IMAP4.abort) as error:
             self._lost(f"{type(error).__name__}: {' '.join(str(error).split()) or 'closed'}")
             return False
         return any(len(r) > 1 and r[1] == b"EXISTS" for r in responses)
+
+    def _recheck(self) -> tuple[list[Any], bool]:
+        """imapclient's idle_check returns nothing, quietly, once the server has closed the
+        connection; the socket then stays readable with nothing to read. Readable twice with
+        nothing read means closed. Returns what was read meanwhile, and whether it is closed."""
+        assert self.mailbox is not None
+        client = self.mailbox.client
+        for _ in range(2):
+            if not select.select([client.socket()], [], [], 0)[0]:
+                return [], False
+            responses = client.idle_check(timeout=0)
+            if responses:
+                return responses, False
+        return [], True
 
     def close(self) -> None:
         if self.mailbox is not None:
