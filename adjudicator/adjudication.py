@@ -128,13 +128,13 @@ def adjudicate(
         game.position = position
         game.phase_number += 1
         game.write_snapshot()
+        durations = game.settings.schedule.durations or {}
+        if game.phase_info.phase in durations:  # before the reports, which tell the players
+            game.set_deadline(now + durations[game.phase_info.phase])
         reports = PhaseReports(game, load_record(game, slug))
         pages, problem = _render_reports(game, reports)
         reports.write(pages)
         result = PhaseResult(slug, label, tuple(events), record, game.phase_info.label, problem)
-        durations = game.settings.schedule.durations or {}
-        if game.phase_info.phase in durations:
-            game.set_deadline(now + durations[game.phase_info.phase])
         game.write_state()
         return result
 

@@ -396,3 +396,13 @@ def test_watch_reconnects_after_the_imap_server_went_away(tmp_path: Path, monkey
     assert watcher.returncode == 0, (out, err)
     assert "mail: no connection to 127.0.0.1" in out and "trying again in" in out, out
     assert "mail: connected to 127.0.0.1 again" in out, out
+
+
+def test_the_reports_tell_the_next_deadline(hosted: Hosted) -> None:
+    hosted.post(*(orders_mail(p) for p in sorted((DEMO / "phases" / "01-T01-trade").glob("*.txt"))))
+    run_pass(hosted.root, START)
+    due = "2027-03-03 09:00 UTC"  # START plus the build phase's 2 days
+    public = (hosted.root / "demo" / "reports" / "001-T01-trade" / "public.txt").read_text()
+    assert f"by {due}" in " ".join(public.split()), public
+    private = [m for _, _, m in hosted.smtp.received if "your report, Rome" in str(m["Subject"])]
+    assert f"Orders for T1 build, due {due}" in str(private[0].get_content())
