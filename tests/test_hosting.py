@@ -84,6 +84,12 @@ def hosted(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Hosted]:
         yield Hosted(tmp_path / "games", imap_port, smtp)
 
 
+def start_watch(root: Path, poll: int) -> subprocess.Popen[str]:
+    """`adjudicator run ROOT --watch` in a process of its own (SIGTERM ends it)."""
+    command = [sys.executable, "-m", "adjudicator", "run", str(root), "--watch", "--poll", str(poll)]
+    return subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+
+
 def orders_mail(path: Path) -> EmailMessage:
     text = path.read_text(encoding="utf-8")
     civ = path.stem.capitalize()
@@ -181,12 +187,7 @@ def test_sigterm_during_watch_loses_no_mail_and_no_receipt(hosted: Hosted) -> No
     messages = [mail(bodies[civ], sender=address(civ), subject="[demo] orders") for _ in range(60) for civ in bodies]
     hosted.post(*messages)
     inbox = hosted.root / "demo" / "inbox"
-    watcher = subprocess.Popen(
-        [sys.executable, "-m", "adjudicator", "run", str(hosted.root), "--watch", "--poll", "5"],
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        text=True,
-    )
+    watcher = start_watch(hosted.root, poll=5)
     try:
         deadline = time.monotonic() + 60
         while not (inbox.is_dir() and len(list(inbox.glob("*.toml"))) >= 3):
@@ -210,12 +211,7 @@ def test_sigterm_during_watch_loses_no_mail_and_no_receipt(hosted: Hosted) -> No
 
 
 def test_watch_answers_new_mail_within_seconds(hosted: Hosted) -> None:
-    watcher = subprocess.Popen(
-        [sys.executable, "-m", "adjudicator", "run", str(hosted.root), "--watch", "--poll", "600"],
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        text=True,
-    )
+    watcher = start_watch(hosted.root, poll=600)
     try:
         time.sleep(2)  # watching, and idle: nothing due for ten minutes
         sent = time.monotonic()
@@ -377,8 +373,7 @@ def test_watch_reconnects_after_the_imap_server_went_away(tmp_path: Path, monkey
     monkeypatch.setenv("ADJ_TEST_MAIL_PASSWORD", "s3cret")
     with restartable_dovecot() as (imap_port, stop_imap, start_imap), smtp_server() as smtp:
         create_demo(tmp_path / "demo", settings_toml(imap_port, smtp.port), SCHEDULE)
-        command = [sys.executable, "-m", "adjudicator", "run", str(tmp_path / "demo"), "--watch", "--poll", "600"]
-        watcher = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        watcher = start_watch(tmp_path / "demo", poll=600)
         try:
             time.sleep(2)
             stop_imap()
