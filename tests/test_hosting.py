@@ -401,3 +401,21 @@ def test_the_reports_tell_the_next_deadline(hosted: Hosted) -> None:
     assert f"by {due}" in " ".join(public.split()), public
     private = [m for _, _, m in hosted.smtp.received if "your report, Rome" in str(m["Subject"])]
     assert f"Orders for T1 build, due {due}" in str(private[0].get_content())
+
+
+def test_resume_warns_of_a_passed_deadline_and_keeps_a_broken_game_paused(hosted: Hosted) -> None:
+    from adjudicator.commands import pause_game, resume_game
+    from adjudicator.errors import UsageError
+
+    folder = hosted.root / "demo"
+    hosted.game.set_deadline(datetime(2020, 1, 1, tzinfo=UTC))
+    pause_game(folder, "")
+    assert "its deadline 2020-01-01 00:00 UTC has passed" in resume_game(folder).text
+    pause_game(folder, "")
+    state_file = folder / "state.toml"
+    good = state_file.read_text()
+    state_file.write_text("broken = = =")
+    with pytest.raises(UsageError, match="stays paused until it loads again"):
+        resume_game(folder)
+    state_file.write_text(good)
+    assert "is running again" in resume_game(folder).text

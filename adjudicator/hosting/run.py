@@ -417,11 +417,23 @@ def pause_game(folder: Path, reason: str, now: datetime | None = None) -> str:
     )
 
 
-def resume_game(folder: Path) -> str:
+def resume_game(folder: Path, now: datetime | None = None) -> str:
+    """Lift a pause, once the game loads again (a game still broken stays paused)."""
     if not (folder / "game.toml").exists():
         raise UsageError(f"{folder} holds no game (no game.toml)")
+    try:
+        game = Game.load(folder)
+    except AdjudicatorError as error:
+        raise UsageError(f"{folder.name} stays paused until it loads again: {error}") from None
     was = state.resume(folder)
     if was is None:
         return f"{folder.name} was not paused; nothing changed"
     why = was.reason or "no reason given"
-    return f"{folder.name} is running again (it was paused since {was.since:%Y-%m-%d %H:%M} UTC: {why})"
+    text = f"{folder.name} is running again (it was paused since {was.since:%Y-%m-%d %H:%M} UTC: {why})"
+    deadline, missing = game.deadline(), missing_orders(game)
+    if deadline is not None and missing and (now or utc_now()) >= deadline + game.settings.schedule.grace:
+        text += (
+            f"; its deadline {game.settings.schedule.local(deadline)} has passed, so the next pass adjudicates "
+            f"with default orders for {', '.join(missing)} (set a new one first with 'adjudicator deadline')"
+        )
+    return text
