@@ -266,10 +266,18 @@ class Game:
     def deadline_file(self) -> Path:
         return self.directory.root / "deadline.toml"
 
+    def opened(self) -> datetime | None:
+        """When the current phase opened: the time its history file was written (None without one)."""
+        path = self.directory.history_file(self.slug)
+        return datetime.fromtimestamp(path.stat().st_mtime, UTC) if path.exists() else None
+
     def deadline(self) -> datetime | None:
-        """The current phase's deadline: set for this phase (deadline.toml), else game.toml's,
-        moved past the players' absences it falls in."""
+        """The current phase's deadline, moved past the players' absences it falls in: the one
+        set for this phase (deadline.toml), else game.toml's fixed one if the phase opened
+        before it (a phase that opens after it has passed is not overdue from the start)."""
         deadline = self.settings.schedule.deadline
+        if deadline is not None and (opened := self.opened()) is not None and opened > deadline:
+            deadline = None
         if self.deadline_file.exists():
             data = read_toml(self.deadline_file)
             if data.get("phase") == self.slug and isinstance(data.get("deadline"), datetime):

@@ -264,7 +264,7 @@ class OrderParser(Generic[OrderT]):
         if not match.keys:
             hint = f"; did you mean '{match.suggestions[0]}'?" if match.suggestions else ""
             known = ", ".join(sorted(self._forms))
-            return OrderSyntaxError(piece.number, 1, f"'{verb}' is not an order{hint} (orders: {known})")
+            return OrderSyntaxError(piece.number, 1, f"'{verb}' is not an order{hint} (a line starts with: {known})")
         label = error.match_examples(
             self._lark.parse, self.examples, use_accepts=False
         )  # lark 1.3 crashes formatting a debug line with accepts

@@ -4,6 +4,7 @@ only put players' mails in the mailbox and move a fake clock; everything else is
 from __future__ import annotations
 
 import hashlib
+import os
 import signal
 import subprocess
 import sys
@@ -419,3 +420,76 @@ def test_resume_warns_of_a_passed_deadline_and_keeps_a_broken_game_paused(hosted
         resume_game(folder)
     state_file.write_text(good)
     assert "is running again" in resume_game(folder).text
+
+
+# ---- without mail servers ------------------------------------------------------------------
+
+
+def plain_game(folder: Path, schedule: str = "") -> Game:
+    return create_demo(folder, "", schedule)
+
+
+def test_a_fixed_deadline_counts_only_for_the_phase_it_falls_in(tmp_path: Path) -> None:
+    """A phase that opens after game.toml's fixed deadline has passed is not overdue from the
+    start: one pass adjudicates the phase that was due, not the whole game."""
+    game = plain_game(tmp_path / "demo", "deadline = 2020-01-01T00:00:00Z\n")
+    assert game.deadline() is None  # the game opened after it
+    game.directory.history_file(game.slug).touch()
+    os.utime(game.directory.history_file(game.slug), (1_500_000_000, 1_500_000_000))  # opened in 2017
+    assert Game.load(game.directory.root).deadline() == datetime(2020, 1, 1, tzinfo=UTC)
+    report = run_pass(tmp_path / "demo", START)
+    assert report.text.count("adjudicated") == 1, report.text
+    assert "T1 build: waiting for" in report.text
+
+
+def test_run_gives_a_phase_its_deadline_from_the_schedule(tmp_path: Path) -> None:
+    plain_game(tmp_path / "demo", 'trade = "2d"\n')
+    report = run_pass(tmp_path / "demo", START)
+    assert "deadline set to 2027-03-03 09:00 UTC" in report.text, report.text
+    assert Game.load(tmp_path / "demo").deadline() == START + timedelta(days=2)
+    assert "deadline set" not in run_pass(tmp_path / "demo", START).text
+
+
+def test_the_drop_folder_is_read_once_and_odd_files_are_named(tmp_path: Path) -> None:
+    plain_game(tmp_path / "demo")
+    drop = tmp_path / "demo" / "drop"
+    drop.mkdir()
+    (drop / "rome.txt").write_text("power Rome\noffer wine\n")
+    (drop / "notes.md").write_text("the moderator's notes")
+    report = run_pass(tmp_path / "demo", START)
+    assert "rome.txt: Rome: 1 orders, 0 errors" in report.text
+    assert "notes.md: not read (only .eml, .htm, .html, .txt, .xml files are); moved to" in report.text
+    assert sorted(p.name.split("-", 1)[1] for p in (drop / "collected").iterdir()) == ["notes.md", "rome.txt"]
+    assert list(drop.glob("*.*")) == []
+    assert "Nothing to do." in run_pass(tmp_path / "demo", START).text
+
+
+def test_a_mailbox_away_holds_up_no_drop_folder_and_wrong_settings_need_the_moderator(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from tests.mail_servers import free_port
+
+    monkeypatch.setenv("ADJ_TEST_MAIL_PASSWORD", "s3cret")
+    plain_game(tmp_path / "demo")
+    with (tmp_path / "demo" / "game.toml").open("a") as handle:
+        handle.write(settings_toml(free_port(), free_port()))  # nobody listens there
+    (tmp_path / "demo" / "drop").mkdir()
+    (tmp_path / "demo" / "drop" / "rome.txt").write_text("power Rome\noffer wine\n")
+    away = run_pass(tmp_path / "demo", START)
+    assert "rome.txt: Rome: 1 orders, 0 errors" in away.text, away.text
+    assert "warning: mail not read for" in away.text and not away.needs_moderator
+    assert "Nothing to do." not in run_pass(tmp_path / "demo", START).text
+    monkeypatch.delenv("ADJ_TEST_MAIL_PASSWORD")
+    wrong = run_pass(tmp_path / "demo", START)
+    assert wrong.needs_moderator and "ADJ_TEST_MAIL_PASSWORD is not set" in wrong.text, wrong.text
+
+
+def test_a_pause_holds_back_the_reports_of_a_phase_adjudicated_by_hand(tmp_path: Path) -> None:
+    from adjudicator.commands import adjudicate_phase, pause_game, resume_game
+
+    folder = plain_game(tmp_path / "demo").directory.root
+    pause_game(folder, "a ruling")
+    adjudicate_phase(folder, None, force=True)
+    assert "queued" not in run_pass(folder, START).text
+    resume_game(folder)
+    assert "5 report(s) of 001-T01-trade queued" in run_pass(folder, START).text

@@ -18,6 +18,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import datetime
 from pathlib import Path
+from typing import Any
 
 from adjudicator.crashlog import one_line, write_crash_log
 from adjudicator.errors import AdjudicatorError, UsageError
@@ -32,16 +33,19 @@ from adjudicator.intake.collect import (
     mailbox_settings,
     shared_smtp,
 )
+from adjudicator.intake.imap import ImapError
+from adjudicator.intake.threads import THREAD_SUFFIXES
 from adjudicator.mailer import DeliveryError, SmtpSettings, mail_identity, make_message, pending, queue, send_queued
 from adjudicator.outgoing import missing_orders, reminder_messages, report_messages
 from adjudicator.phase_reports import adjudicated_slugs
 from adjudicator.schedule import utc_now
-from adjudicator.storage import file_lock
+from adjudicator.storage import file_lock, game_lock
 from adjudicator.submissions import submitted
 
 MAX_PHASES_PER_PASS = 50  # a stepwise turn whose orders all came early resolves step after step
 DROP_FOLDER = "drop"  # post files (.txt, .eml, saved threads) to collect, in the root and in each game
 COLLECTED = "collected"  # where a drop folder's files go once collected
+DROP_KINDS = frozenset({".txt", ".eml", *THREAD_SUFFIXES})  # what collect reads from a folder
 RUN_LOCK = ".run.lock"  # one pass per root at a time
 GAME_LOCK = ".hosting.lock"  # one pass per game (a game may sit in two roots run at once)
 
@@ -71,7 +75,8 @@ class GameReport:
 class PassReport:
     mail: list[str] = field(default_factory=list)
     games: list[GameReport] = field(default_factory=list)
-    warnings: list[str] = field(default_factory=list)
+    warnings: list[str] = field(default_factory=list)  # trouble that passes (a mail server away)
+    problems: list[str] = field(default_factory=list)  # trouble the moderator must fix (wrong settings)
     busy: str = ""  # another pass holds the root: this one did nothing
 
     @property
@@ -80,7 +85,7 @@ class PassReport:
 
     @property
     def needs_moderator(self) -> list[str]:
-        return [f"{g.gid}: {g.needs}" for g in self.games if g.needs]
+        return [*self.problems, *(f"{g.gid}: {g.needs}" for g in self.games if g.needs)]
 
     @property
     def wake(self) -> datetime | None:
@@ -91,7 +96,8 @@ class PassReport:
         if self.busy:
             return self.busy
         lines = [*self.mail, *(g.line for g in self.games), *(f"warning: {w}" for w in self.warnings)]
-        if not self.acted and not self.needs_moderator:
+        lines += [f"NEEDS THE MODERATOR: {problem}" for problem in self.problems]
+        if not (self.acted or self.warnings or self.needs_moderator):
             lines.append("Nothing to do.")
         return "\n".join(lines)
 
@@ -110,6 +116,7 @@ def run_pass(root: Path, now: datetime | None = None, stop: Stop = lambda: False
     """One pass over `root`; `now` is the time the pass acts at (tests move it), `stop` is asked
     between mails and between games (SIGTERM in --watch)."""
     report = PassReport()
+    root = root.absolute()  # the paths a pass writes into its messages and mails work from anywhere
     with file_lock(root / RUN_LOCK) as mine:
         if not mine:
             report.busy = f"another 'adjudicator run' is working on {root}; this one did nothing"
@@ -153,55 +160,66 @@ def _load(root: Path, folder: Path, now: datetime) -> Game | GameReport:
 def _collect(
     root: Path, games: dict[str, Game], held: frozenset[str], now: datetime, stop: Stop, out: PassReport
 ) -> None:
-    """New mail (when the root has a mailbox) and the drop folders' files, answered at once."""
+    """New mail (the root's mailbox and each game's own) and the drop folders' files, each
+    answered at once. A mailbox that cannot be read holds up nothing else."""
     if not games:
         return
+    sources = [(root, games)]
+    sources += [(g.directory.root, {gid: g}) for gid, g in games.items() if g.directory.root != root]
+    for where, which in sources:
+        if where == root or has_own_mailbox(next(iter(which.values()))):
+            try:
+                mailbox = mailbox_settings(where, which)[0] is not None
+            except AdjudicatorError as error:
+                out.problems.append(f"the mail settings for {where} are wrong: {error}")
+                mailbox = False
+            if mailbox:
+                _read(out, where, which, dict(imap=True, now=now, stop=stop, held=held))
+        drop = where / DROP_FOLDER
+        if drop.is_dir():
+            files = _files_in(drop)
+            if _read(out, where, which, dict(folder=drop, now=now)):
+                out.mail += _set_aside(files, now)
+
+
+def _read(out: PassReport, where: Path, games: dict[str, Game], how: dict[str, Any]) -> bool:
+    """One collect; what it read goes into the pass's lines. False when it could not run."""
     try:
-        imap = mailbox_settings(root, games)[0] is not None
-    except AdjudicatorError as error:
-        out.warnings.append(f"mail not read: {error}")
-        imap = False
-    sources: list[tuple[Path, dict[str, Game], bool, Path | None]] = []
-    drop = root / DROP_FOLDER
-    sources.append((root, games, imap, drop if drop.is_dir() else None))
-    for game in games.values():  # in a folder of games, a game's own mailbox and drop folder
-        own = game.directory.root / DROP_FOLDER
-        own_mailbox = has_own_mailbox(game)
-        if game.directory.root != root and (own_mailbox or own.is_dir()):
-            sources.append((game.directory.root, {game.settings.id: game}, own_mailbox, own if own.is_dir() else None))
-    for where, which, mailbox, folder in sources:
-        if not mailbox and folder is None:
-            continue
-        files = _files_in(folder)
-        try:
-            got = collect(where, imap=mailbox, folder=folder, games=which, now=now, stop=stop, held=held, deliver=False)
-        except CollectBusyError:
-            out.warnings.append(f"another 'adjudicator collect' is reading mail for {where}; the next pass reads it")
-            continue
-        except AdjudicatorError as error:  # the server is away, or the mail settings are wrong
-            out.warnings.append(f"mail not read for {where}: {error}")
-            continue
-        out.mail += got.lines
-        out.warnings += got.problems
-        _set_aside(files, now)
+        got = collect(where, games=games, deliver=False, **how)
+    except CollectBusyError:
+        out.warnings.append(f"another 'adjudicator collect' is reading mail for {where}; the next pass reads it")
+        return False
+    except (ImapError, DeliveryError) as error:  # the server is away: the next pass tries again
+        out.warnings.append(f"mail not read for {where}: {error}")
+        return False
+    except AdjudicatorError as error:  # the settings are wrong (a password variable not set, …)
+        out.problems.append(f"mail not read for {where}: {error}")
+        return False
+    out.mail += got.lines
+    out.warnings += got.problems
+    return True
 
 
-def _files_in(folder: Path | None) -> dict[Path, tuple[int, int]]:
+def _files_in(folder: Path) -> dict[Path, tuple[int, int]]:
     """The files of a drop folder as a pass finds them (modified time and size)."""
-    if folder is None:
-        return {}
     return {p: (p.stat().st_mtime_ns, p.stat().st_size) for p in folder.iterdir() if p.is_file()}
 
 
-def _set_aside(files: dict[Path, tuple[int, int]], now: datetime) -> None:
+def _set_aside(files: dict[Path, tuple[int, int]], now: datetime) -> list[str]:
     """Collected files go to drop/collected/ (their text is kept in inbox/ as well), so the
-    next pass reads only new ones; a file changed while it was read stays to be read again."""
+    next pass reads only new ones; a file changed while it was read stays to be read again.
+    A file of a kind that is never read goes too, and is named."""
+    said = []
     for path, seen in files.items():
         with contextlib.suppress(FileNotFoundError):
             if (path.stat().st_mtime_ns, path.stat().st_size) == seen:
                 target = path.parent / COLLECTED / f"{now:%Y%m%dT%H%M%S}-{path.name}"
                 target.parent.mkdir(exist_ok=True)
                 os.replace(path, target)
+                if path.suffix.lower() not in DROP_KINDS:
+                    kinds = ", ".join(sorted(DROP_KINDS))
+                    said.append(f"{path.name}: not read (only {kinds} files are); moved to {target}")
+    return said
 
 
 def _host(root: Path, game: Game, started: float, now: datetime) -> GameReport:
@@ -227,8 +245,9 @@ def _host(root: Path, game: Game, started: float, now: datetime) -> GameReport:
 def _host_game(game: Game, started: float, now: datetime, report: GameReport) -> None:
     folder = game.directory.root
     pause = state.paused(folder)
-    _queue_reports(game, report)
     if pause is None:
+        _queue_reports(game, report)
+        _give_deadline(game, now, report)
         for _ in range(MAX_PHASES_PER_PASS):
             due = _due(game, now, report)
             if due is None:
@@ -245,6 +264,7 @@ def _host_game(game: Game, started: float, now: datetime, report: GameReport) ->
             started = time.time()
             game = Game.load(folder)
             _queue_reports(game, report)
+            _give_deadline(game, now, report)
         _remind(game, now, report)
     report.standing = _standing(game, now, pause)
     _send(game, report)
@@ -256,6 +276,18 @@ def _needs(pause: Pause, folder: Path) -> str:
     details = f" (details in {pause.log})" if pause.log else ""
     since = f"{pause.since:%Y-%m-%d %H:%M} UTC"
     return f"paused since {since}: {pause.reason}{details}; fix it, then 'adjudicator resume {folder}'"
+
+
+def _give_deadline(game: Game, now: datetime, report: GameReport) -> None:
+    """A phase without a deadline gets one from [schedule], counted from now, when the game
+    gives its kind of phase a duration (the first phase, a phase after a pause, …)."""
+    if game.phase_info.winner is not None or game.deadline() is not None:
+        return
+    span = (game.settings.schedule.durations or {}).get(game.phase_info.phase)
+    if span is not None:
+        with game_lock(game.directory):
+            game.set_deadline(now + span)
+        report.actions.append(f"deadline set to {game.settings.schedule.local(now + span)}")
 
 
 def _due(game: Game, now: datetime, report: GameReport) -> tuple[str, bool] | None:
@@ -367,7 +399,7 @@ def _fail(
         pause = Pause(reason, now, "run", log)
         state.pause(folder, pause)
         settings = game_smtp(game) if game is not None else _root_smtp(root)
-        report.actions.append(_tell_moderator(folder, gid, settings, pause))
+        report.actions.append(_tell_moderator(folder, gid, settings, pause, game is not None))
     report.needs = _needs(pause, folder)
     return report
 
@@ -377,15 +409,20 @@ def _root_smtp(root: Path) -> SmtpSettings | None:
     return None if (root / "game.toml").exists() else shared_smtp(root)
 
 
-def _tell_moderator(folder: Path, gid: str, settings: SmtpSettings | None, pause: Pause) -> str:
+def _tell_moderator(folder: Path, gid: str, settings: SmtpSettings | None, pause: Pause, loaded: bool) -> str:
     if settings is None:
         return "paused (no [delivery.smtp] to mail the moderator)"
+    meanwhile = (
+        "Players' mail is still read and answered in the meantime."
+        if loaded
+        else "Its players' mail stays on the server until the game can be loaded again."
+    )
     body = (
         f"Game {gid} in {folder} is paused: {pause.reason}\n"
         + (f"Details: {pause.log}\n" if pause.log else "")
         + "\nNothing is adjudicated, reminded or reported for it until you fix that and run\n\n"
         f"    adjudicator resume {folder}\n\n"
-        "Players' mail is still read and answered in the meantime.\n"
+        f"{meanwhile}\n"
     )
     message = make_message(
         sender=settings.sender,

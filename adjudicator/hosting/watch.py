@@ -59,9 +59,13 @@ class MailWaiter:
         self.idle_since = 0.0
         self.pause = BACKOFF_FIRST
         self.retry_at = 0.0
+        self.no_idle = False  # the server cannot IDLE: the passes every --poll seconds read it
 
     def wait(self, seconds: float) -> bool:
         """Up to `seconds`; True when mail may have come (new mail, or a connection made again)."""
+        if self.no_idle:
+            time.sleep(seconds)
+            return False
         if self.mailbox is None:
             if time.monotonic() < self.retry_at:
                 time.sleep(min(seconds, self.retry_at - time.monotonic()))
@@ -106,6 +110,11 @@ class MailWaiter:
     def _connect(self) -> bool:
         try:
             self.mailbox = Mailbox(self.settings)
+            if not self.mailbox.client.has_capability("IDLE"):
+                self.say(f"mail: {self.settings.host} cannot IDLE; its mail is read at each pass (--poll)")
+                self.no_idle = True
+                self.close()
+                return False
             self._idle()
         except (ImapError, OSError, IMAPClientError, imaplib.IMAP4.abort) as error:
             self._lost(str(error))
@@ -144,11 +153,14 @@ def watch(
     hosts = ", ".join(sorted({f"{w.settings.host} {w.settings.folder}" for w in waiters}))
     how = f"new mail by IMAP IDLE on {hosts}" if waiters else "no mailbox"
     stamped(f"watching {root} ({how}; a pass at least every {poll:.0f} s); SIGTERM stops it")
+    told: tuple[list[str], list[str]] = ([], [])  # warnings and needs said last: not said again every pass
     try:
         while not stop():
             report = run_pass(root, clock(), stop)
-            if report.acted or report.warnings or report.needs_moderator:
+            trouble = (report.warnings, report.needs_moderator)
+            if report.acted or trouble != told:
                 stamped(report.text)
+                told = trouble
             until = time.monotonic() + poll
             if report.wake is not None:
                 until = min(until, time.monotonic() + max(1.0, (report.wake - clock()).total_seconds()))

@@ -120,12 +120,6 @@ def take_post(games: Mapping[str, Game], post: Post, report: PostReport) -> None
     report.lines.append(f"{post.label}: {checked.power}: {checked.accepted} orders, {checked.errors} errors")
 
 
-def phase_opened(game: Game) -> datetime | None:
-    """When the current phase opened: the time its history file was written (None without one)."""
-    path = game.directory.history_file(game.slug)
-    return datetime.fromtimestamp(path.stat().st_mtime, UTC) if path.exists() else None
-
-
 def _thread_post(games: Mapping[str, Game], path: Path, item: ThreadPost) -> tuple[Post | None, str]:
     """A post of a thread with its game and player, or the reason it is skipped."""
     text = post_text(item.body)
@@ -145,7 +139,7 @@ def _thread_post(games: Mapping[str, Game], path: Path, item: ThreadPost) -> tup
     if player is None:
         where = game.settings.id if len(games) == 1 or submission.game else "any game here"
         return None, f'not a player: no [[player]] of {where} has forum = "{author}"'
-    opened = phase_opened(game)
+    opened = game.opened()
     if opened is not None and item.posted is not None and item.posted < opened:
         when = f"{item.posted:%Y-%m-%d %H:%M %z}, before {game.phase_info.label} opened ({opened:%Y-%m-%d %H:%M %z})"
         return None, f"posted {when}"
