@@ -307,14 +307,14 @@ def run_games(path: Path, watch: bool, poll: float, say: Callable[[str], None]) 
 
 
 def pause_game(path: Path, reason: str) -> Outcome:
-    from adjudicator.hosting.run import pause_game as pause
+    from adjudicator.hosting.control import pause_game as pause
 
     with game_lock(GameDirectory(path)):
         return Outcome(pause(path, reason))
 
 
 def resume_game(path: Path) -> Outcome:
-    from adjudicator.hosting.run import resume_game as resume
+    from adjudicator.hosting.control import resume_game as resume
 
     with game_lock(GameDirectory(path)):
         return Outcome(resume(path))
