@@ -82,8 +82,10 @@ def declare(root: Path, schedule: Schedule, civ: str, start_text: str, end_text:
     zone = ZoneInfo(schedule.zone)
     start = max(_moment(start_text, zone, end=False), now)
     end = _moment(end_text, zone, end=True)
+    if end <= now:
+        raise AbsenceRefused(f"that absence is already over ({schedule.local(end)}); give days to come")
     if end <= start:
-        raise AbsenceRefused(f"that absence is over before it begins ({schedule.local(end)}); give a later end")
+        raise AbsenceRefused("that absence ends before it begins; give the first day, then the last")
     if end - start > schedule.absence_max:
         longest = _span(schedule.absence_max)
         raise AbsenceRefused(f"an absence may last at most {longest} in this game; give a shorter one")

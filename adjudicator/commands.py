@@ -258,13 +258,21 @@ def send_reminders(path: Path, dry_run: bool) -> Outcome:
 
 
 def set_deadline(path: Path, when: str) -> Outcome:
+    from adjudicator.outgoing import missing_orders
     from adjudicator.schedule import parse_moment
 
     game = Game.load(path)
     moment = parse_moment(when, game.settings.schedule.zone)
     with game_lock(game.directory):
         game.set_deadline(moment)
-    return Outcome(f"{game.phase_info.label} is due {game.settings.schedule.local(moment)}")
+    text = f"{game.phase_info.label} is due {game.settings.schedule.local(game.deadline() or moment)}"
+    missing = missing_orders(game)
+    if moment + game.settings.schedule.grace <= datetime.now(UTC) and missing:
+        text += (
+            f"; that is in the past, so 'adjudicate' (or the next 'adjudicator run') goes ahead with default "
+            f"orders for {', '.join(missing)}: give a later time if you meant one"
+        )
+    return Outcome(text)
 
 
 def accept_late(path: Path, power: str) -> Outcome:

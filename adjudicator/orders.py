@@ -215,8 +215,8 @@ class HeaderTransformer(Transformer[Token, Header]):
     def rules_request(self, number: Token | None = None) -> Request:
         return Request("rules", (str(number).upper(),) if number is not None else ())
 
-    def absence_request(self, start: Token, end: Token) -> Request:
-        return Request("absence", (str(start).upper(), str(end).upper()))
+    def absence_request(self, start: Token, end: Token | None = None) -> Request:
+        return Request("absence", (str(start).upper(), str(end if end is not None else start).upper()))
 
     def absence_cancel_request(self) -> Request:
         return Request("absence-cancel")

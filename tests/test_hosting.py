@@ -93,7 +93,7 @@ def start_watch(root: Path, poll: int) -> subprocess.Popen[str]:
 
 def orders_mail(path: Path) -> EmailMessage:
     text = path.read_text(encoding="utf-8")
-    civ = path.stem.capitalize()
+    civ = path.stem.split("-")[-1].capitalize()
     return mail(text, sender=address(civ), subject="[demo] orders")
 
 
@@ -160,7 +160,7 @@ def test_a_second_run_does_nothing_and_says_so(hosted: Hosted) -> None:
     count = len(hosted.smtp.received)
     second = run_pass(hosted.root, START + timedelta(minutes=5))
     assert second.text.splitlines()[-1] == "Nothing to do.", second.text
-    assert "demo: nothing to do; T1 build: waiting for" in second.text
+    assert "demo: nothing due; T1 build: waiting for" in second.text
     assert len(hosted.smtp.received) == count
 
 
@@ -362,9 +362,10 @@ def test_delay_lets_a_player_revise(hosted: Hosted) -> None:
     game_file.write_text(game_file.read_text().replace('remind = ["12h"]', 'remind = ["12h"]\ndelay = "30m"'))
     hosted.post(*(orders_mail(p) for p in sorted((DEMO / "phases" / "01-T01-trade").glob("*.txt"))))
     early = run_pass(hosted.root, START)
-    assert "adjudicated" not in early.text and "every order is in" in early.text, early.text
+    assert "T1 trade adjudicated" not in early.text, early.text
+    assert "every order is in; adjudicated at 2027-03-01 09:30 UTC ([schedule] delay)" in early.text
     assert early.wake == START + timedelta(minutes=30)
-    assert "adjudicated" not in run_pass(hosted.root, START + timedelta(minutes=29)).text
+    assert "T1 trade adjudicated" not in run_pass(hosted.root, START + timedelta(minutes=29)).text
     assert "T1 trade adjudicated" in run_pass(hosted.root, START + timedelta(minutes=30)).text
 
 
@@ -412,13 +413,18 @@ def test_resume_warns_of_a_passed_deadline_and_keeps_a_broken_game_paused(hosted
     hosted.game.set_deadline(datetime(2020, 1, 1, tzinfo=UTC))
     pause_game(folder, "")
     assert "its deadline 2020-01-01 00:00 UTC has passed" in resume_game(folder).text
-    pause_game(folder, "")
+    pause_game(folder, "a ruling")
     state_file = folder / "state.toml"
     good = state_file.read_text()
     state_file.write_text("broken = = =")
+    failed = run_pass(hosted.root, START)  # the failure lies on top of the moderator's pause
+    assert "NEEDS THE MODERATOR" in failed.text and "state.toml" in failed.text
     with pytest.raises(UsageError, match="stays paused until it loads again"):
         resume_game(folder)
     state_file.write_text(good)
+    lifted = resume_game(folder).text
+    assert "is lifted, but it is still paused since" in lifted and "(a ruling)" in lifted, lifted
+    assert "paused by the moderator (a ruling)" in run_pass(hosted.root, START).text
     assert "is running again" in resume_game(folder).text
 
 
@@ -459,7 +465,8 @@ def test_the_drop_folder_is_read_once_and_odd_files_are_named(tmp_path: Path) ->
     report = run_pass(tmp_path / "demo", START)
     assert "rome.txt: Rome: 1 orders, 0 errors" in report.text
     assert "notes.md: not read (only .eml, .htm, .html, .txt, .xml files are); moved to" in report.text
-    assert sorted(p.name.split("-", 1)[1] for p in (drop / "collected").iterdir()) == ["notes.md", "rome.txt"]
+    assert [p.name.split("-", 1)[1] for p in (drop / "collected").iterdir()] == ["rome.txt"]
+    assert [p.name.split("-", 1)[1] for p in (drop / "unused").iterdir()] == ["notes.md"]
     assert list(drop.glob("*.*")) == []
     assert "Nothing to do." in run_pass(tmp_path / "demo", START).text
 
@@ -493,3 +500,97 @@ def test_a_pause_holds_back_the_reports_of_a_phase_adjudicated_by_hand(tmp_path:
     assert "queued" not in run_pass(folder, START).text
     resume_game(folder)
     assert "5 report(s) of 001-T01-trade queued" in run_pass(folder, START).text
+
+
+# ---- what a review as a new moderator found ------------------------------------------------
+
+
+@pytest.fixture
+def folder_of_two(hosted: Hosted) -> Hosted:
+    """demo and a second game, beta, in one folder reading one mailbox (intake.toml)."""
+    beta = create_demo(hosted.root / "beta")
+    text = beta.directory.game_file.read_text().replace('id = "demo"', 'id = "beta"')
+    beta.directory.game_file.write_text(text)
+    game_file = hosted.root / "demo" / "game.toml"
+    game_file.write_text(game_file.read_text().split("\n[intake.imap]")[0])
+    (hosted.root / "intake.toml").write_text(settings_toml(hosted.imap_port, hosted.smtp.port))
+    return hosted
+
+
+def test_a_run_of_one_game_leaves_the_other_games_mail_on_the_server(folder_of_two: Hosted) -> None:
+    hosted = folder_of_two
+    hosted.post(mail("power Rome\npassword rome-secret\nstatus", sender=address("Rome"), subject="[beta] q"))
+    alone = run_pass(hosted.root / "demo", START)
+    assert "held: a mail for beta from rome@example.org stays on the server" in alone.text, alone.text
+    assert hosted.waiting_on_server() == 1 and "quarantined" not in alone.text
+    whole = run_pass(hosted.root, START)
+    assert "beta: answered from Rome (status answered)" in whole.text, whole.text
+    assert hosted.waiting_on_server() == 0
+
+
+def test_a_mail_naming_no_game_goes_to_the_one_game_its_sender_plays(folder_of_two: Hosted) -> None:
+    hosted = folder_of_two
+    beta_toml = hosted.root / "beta" / "game.toml"
+    beta_toml.write_text(beta_toml.read_text().replace("rome@example.org", "someone-else@example.org"))
+    hosted.post(mail("power Rome\npassword rome-secret\nstatus", sender=address("Rome"), subject="a question"))
+    assert "demo: answered from Rome (status answered)" in run_pass(hosted.root, START).text
+
+
+def test_one_games_broken_mail_settings_hold_up_no_other_game(folder_of_two: Hosted) -> None:
+    hosted = folder_of_two
+    with (hosted.root / "demo" / "game.toml").open("a") as handle:
+        handle.write('\n[delivery.smtp]\npassword_env = "NOT_SET_ANYWHERE"\n')
+    hosted.post(mail("power Rome\npassword rome-secret\nstatus", sender=address("Rome"), subject="[demo] q"))
+    hosted.post(mail("power Rome\npassword rome-secret\nstatus", sender=address("Rome"), subject="[beta] q"))
+    report = run_pass(hosted.root, START)
+    assert "demo: NEEDS THE MODERATOR: 1 mail(s) wait in outbox/" in report.text, report.text
+    assert "NOT_SET_ANYWHERE is not set" in report.text
+    assert "beta: 1 mail(s) sent" in report.text
+    assert report.needs_moderator
+
+
+def test_a_mistyped_request_alone_is_answered_and_keeps_the_orders(hosted: Hosted) -> None:
+    hosted.post(mail("power Rome\npassword rome-secret\noffer oil, livestock, metal\n", sender=address("Rome")))
+    run_pass(hosted.root, START)
+    answer = ask(hosted, "power Rome\npassword rome-secret\nstauts")
+    assert "Not understood: 'stauts' is not an order; did you mean 'status'?" in answer
+    assert "Your mail held no orders, so any orders of yours on file stand." in answer
+    assert "offer oil" in (hosted.root / "demo" / "orders" / "001-T01-trade" / "Rome.txt").read_text()
+    from adjudicator.commands import status
+
+    assert "rejected" not in status(hosted.root / "demo").text
+
+
+def test_a_single_day_absence_and_clear_refusals(hosted: Hosted) -> None:
+    one_day = ask(hosted, "power Rome\npassword rome-secret\nabsence 2027-03-05")
+    assert "Absence recorded: from 2027-03-05 00:00 UTC to 2027-03-06 00:00 UTC" in one_day
+    reversed_ = ask(hosted, "power Rome\npassword rome-secret\nabsence 2027-03-09 to 2027-03-07")
+    assert "that absence ends before it begins" in reversed_
+    over = ask(hosted, "power Rome\npassword rome-secret\nabsence 2027-02-01 to 2027-02-02")
+    assert "that absence is already over" in over
+    nonsense = ask(hosted, "power Rome\npassword rome-secret\nabsence 2027-13-45")
+    assert "'2027-13-45' is not a date" in nonsense
+
+
+def test_drop_posts_that_no_game_can_use_are_kept_apart_and_requests_in_posts_are_named(tmp_path: Path) -> None:
+    plain_game(tmp_path / "games" / "demo")
+    beta = plain_game(tmp_path / "games" / "beta").directory.game_file
+    beta.write_text(beta.read_text().replace('id = "demo"', 'id = "beta"'))
+    drop = tmp_path / "games" / "drop"
+    drop.mkdir()
+    (drop / "rome.txt").write_text("game demo\npower Rome\noffer wine\nstatus\n")
+    (drop / "lost.txt").write_text("power Egypt\noffer gold\n")
+    report = run_pass(tmp_path / "games", START)
+    asked = "(its requests, such as 'status', are answered by mail only)"
+    assert f"rome.txt: Rome: 1 orders, 0 errors {asked}" in report.text
+    assert "lost.txt: skipped: it names no game of this folder" in report.text
+    assert "lost.txt: moved to" in report.text and "fix it and put it back into" in report.text
+    assert [p.name.split("-", 1)[1] for p in (drop / "unused").iterdir()] == ["lost.txt"]
+
+
+def test_a_deadline_set_in_the_past_is_said_to_be(tmp_path: Path) -> None:
+    from adjudicator.commands import set_deadline
+
+    plain_game(tmp_path / "demo")
+    said = set_deadline(tmp_path / "demo", "2020-01-01T00:00").text
+    assert "that is in the past" in said and "default orders for Rome" in said

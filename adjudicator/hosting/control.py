@@ -15,11 +15,15 @@ from adjudicator.schedule import utc_now
 
 
 def pause_game(folder: Path, reason: str, now: datetime | None = None) -> str:
-    """The moderator pauses a game: no adjudication, reminders or reports by `run` until resumed."""
+    """The moderator pauses a game: no adjudication, reminders or reports by `run` until resumed.
+    Paused again, it keeps its pause and takes the new reason."""
     game = Game.load(folder)
     earlier = state.paused(folder)
     if earlier is not None and not earlier.needs_moderator:
-        return f"{game.settings.id} is already paused (since {game.settings.schedule.local(earlier.since)})"
+        state.resume(folder)
+        state.pause(folder, Pause(reason or earlier.reason, earlier.since, "moderator"))
+        since = game.settings.schedule.local(earlier.since)
+        return f"{game.settings.id} was already paused (since {since}); the reason is now: {reason or earlier.reason}"
     state.pause(folder, Pause(reason, now or utc_now(), "moderator"))
     return (
         f"{game.settings.id} is paused: 'adjudicator run' reads and answers its mail, "
@@ -28,18 +32,30 @@ def pause_game(folder: Path, reason: str, now: datetime | None = None) -> str:
 
 
 def resume_game(folder: Path, now: datetime | None = None) -> str:
-    """Lift a pause, once the game loads again (a game still broken stays paused)."""
+    """Lift the pause in force. A pause after a failure is lifted only once the game loads
+    again; a pause of the moderator's own under it stays."""
     if not (folder / "game.toml").exists():
         raise UsageError(f"{folder} holds no game (no game.toml)")
+    top = state.paused(folder)
     try:
-        game = Game.load(folder)
+        game: Game | None = Game.load(folder)
     except AdjudicatorError as error:
-        raise UsageError(f"{folder.name} stays paused until it loads again: {error}") from None
-    was = state.resume(folder)
+        if top is None or top.needs_moderator:
+            raise UsageError(f"{folder.name} stays paused until it loads again: {error}") from None
+        game = None
+    was, under = state.resume(folder)
     if was is None:
         return f"{folder.name} was not paused; nothing changed"
     why = was.reason or "no reason given"
-    text = f"{folder.name} is running again (it was paused since {was.since:%Y-%m-%d %H:%M} UTC: {why})"
+    lifted = f"the pause since {was.since:%Y-%m-%d %H:%M} UTC ({why}) is lifted"
+    if under is not None:
+        return (
+            f"{folder.name}: {lifted}, but it is still paused since {under.since:%Y-%m-%d %H:%M} UTC "
+            f"({under.reason or 'no reason given'}); 'adjudicator resume' again lifts that"
+        )
+    text = f"{folder.name} is running again ({lifted})"
+    if game is None:
+        return text
     deadline, missing = game.deadline(), missing_orders(game)
     if deadline is not None and missing and (now or utc_now()) >= deadline + game.settings.schedule.grace:
         text += (

@@ -27,6 +27,7 @@ from adjudicator.hosting import state
 from adjudicator.hosting.state import Pause
 from adjudicator.intake.collect import (
     CollectBusyError,
+    CollectReport,
     collect,
     game_smtp,
     has_own_mailbox,
@@ -45,6 +46,7 @@ from adjudicator.submissions import submitted
 MAX_PHASES_PER_PASS = 50  # a stepwise turn whose orders all came early resolves step after step
 DROP_FOLDER = "drop"  # post files (.txt, .eml, saved threads) to collect, in the root and in each game
 COLLECTED = "collected"  # where a drop folder's files go once collected
+UNUSED = "unused"  # where a drop folder's files go that no game could use (named in the pass's output)
 DROP_KINDS = frozenset({".txt", ".eml", *THREAD_SUFFIXES})  # what collect reads from a folder
 RUN_LOCK = ".run.lock"  # one pass per root at a time
 GAME_LOCK = ".hosting.lock"  # one pass per game (a game may sit in two roots run at once)
@@ -67,7 +69,7 @@ class GameReport:
         if self.needs:
             done = f" ({'; '.join(self.actions)})" if self.actions else ""
             return f"{self.gid}: NEEDS THE MODERATOR: {self.needs}{done}"
-        what = "; ".join(self.actions) if self.actions else "nothing to do"
+        what = "; ".join(self.actions) if self.actions else "nothing due"
         return f"{self.gid}: {what}" + (f"; {self.standing}" if self.standing else "")
 
 
@@ -137,7 +139,8 @@ def _pass(root: Path, report: PassReport, now: datetime, stop: Stop) -> None:
             games[loaded.settings.id], loaded_at[loaded.settings.id] = loaded, started
         else:
             failed.append(loaded)
-    _collect(root, games, frozenset(g.gid for g in failed), now, stop, report)
+    broken = {g.gid: "the game cannot be loaded now (see its line)" for g in failed}
+    _collect(root, games, broken, now, stop, report)
     report.games += failed
     for gid, game in games.items():
         if stop():  # the replies to the mail read are sent all the same
@@ -158,7 +161,7 @@ def _load(root: Path, folder: Path, now: datetime) -> Game | GameReport:
 
 
 def _collect(
-    root: Path, games: dict[str, Game], held: frozenset[str], now: datetime, stop: Stop, out: PassReport
+    root: Path, games: dict[str, Game], held: dict[str, str], now: datetime, stop: Stop, out: PassReport
 ) -> None:
     """New mail (the root's mailbox and each game's own) and the drop folders' files, each
     answered at once. A mailbox that cannot be read holds up nothing else."""
@@ -178,26 +181,27 @@ def _collect(
         drop = where / DROP_FOLDER
         if drop.is_dir():
             files = _files_in(drop)
-            if _read(out, where, which, dict(folder=drop, now=now)):
-                out.mail += _set_aside(files, now)
+            got = _read(out, where, which, dict(folder=drop, now=now))
+            if got is not None:
+                out.mail += _set_aside(files, set(got.unkept), now)
 
 
-def _read(out: PassReport, where: Path, games: dict[str, Game], how: dict[str, Any]) -> bool:
-    """One collect; what it read goes into the pass's lines. False when it could not run."""
+def _read(out: PassReport, where: Path, games: dict[str, Game], how: dict[str, Any]) -> CollectReport | None:
+    """One collect; what it read goes into the pass's lines. None when it could not run."""
     try:
         got = collect(where, games=games, deliver=False, **how)
     except CollectBusyError:
         out.warnings.append(f"another 'adjudicator collect' is reading mail for {where}; the next pass reads it")
-        return False
+        return None
     except (ImapError, DeliveryError) as error:  # the server is away: the next pass tries again
         out.warnings.append(f"mail not read for {where}: {error}")
-        return False
+        return None
     except AdjudicatorError as error:  # the settings are wrong (a password variable not set, …)
         out.problems.append(f"mail not read for {where}: {error}")
-        return False
+        return None
     out.mail += got.lines
     out.warnings += got.problems
-    return True
+    return got
 
 
 def _files_in(folder: Path) -> dict[Path, tuple[int, int]]:
@@ -205,20 +209,25 @@ def _files_in(folder: Path) -> dict[Path, tuple[int, int]]:
     return {p: (p.stat().st_mtime_ns, p.stat().st_size) for p in folder.iterdir() if p.is_file()}
 
 
-def _set_aside(files: dict[Path, tuple[int, int]], now: datetime) -> list[str]:
+def _set_aside(files: dict[Path, tuple[int, int]], unkept: set[str], now: datetime) -> list[str]:
     """Collected files go to drop/collected/ (their text is kept in inbox/ as well), so the
     next pass reads only new ones; a file changed while it was read stays to be read again.
-    A file of a kind that is never read goes too, and is named."""
+    A file no game kept (it names no game, it cannot be read, it is of a kind never read)
+    goes to drop/unused/, and is named."""
     said = []
     for path, seen in files.items():
         with contextlib.suppress(FileNotFoundError):
-            if (path.stat().st_mtime_ns, path.stat().st_size) == seen:
-                target = path.parent / COLLECTED / f"{now:%Y%m%dT%H%M%S}-{path.name}"
-                target.parent.mkdir(exist_ok=True)
-                os.replace(path, target)
-                if path.suffix.lower() not in DROP_KINDS:
-                    kinds = ", ".join(sorted(DROP_KINDS))
-                    said.append(f"{path.name}: not read (only {kinds} files are); moved to {target}")
+            if (path.stat().st_mtime_ns, path.stat().st_size) != seen:
+                continue
+            unused = path.name in unkept or path.suffix.lower() not in DROP_KINDS
+            target = path.parent / (UNUSED if unused else COLLECTED) / f"{now:%Y%m%dT%H%M%S}-{path.name}"
+            target.parent.mkdir(exist_ok=True)
+            os.replace(path, target)
+            if path.suffix.lower() not in DROP_KINDS:
+                kinds = ", ".join(sorted(DROP_KINDS))
+                said.append(f"{path.name}: not read (only {kinds} files are); moved to {target}")
+            elif unused:
+                said.append(f"{path.name}: moved to {target}; fix it and put it back into {path.parent}")
     return said
 
 
@@ -266,7 +275,7 @@ def _host_game(game: Game, started: float, now: datetime, report: GameReport) ->
             _queue_reports(game, report)
             _give_deadline(game, now, report)
         _remind(game, now, report)
-    report.standing = _standing(game, now, pause)
+    report.standing = _standing(game, pause, report.wake)
     _send(game, report)
     if pause is not None and pause.needs_moderator:
         report.needs = _needs(pause, folder)
@@ -344,26 +353,29 @@ def _queue_reports(game: Game, report: GameReport) -> None:
 
 
 def _send(game: Game, report: GameReport) -> GameReport:
-    """Everything waiting in the game's outbox/: receipts, reports, reminders."""
+    """Everything waiting in the game's outbox/: receipts, reports, reminders. Mail that cannot
+    go waits there; wrong settings need the moderator, but hold up nothing else."""
     outbox = game.directory.root / "outbox"
     waiting = len(pending(outbox))
-    settings = game_smtp(game) if waiting else None
     if not waiting:
-        pass
-    elif settings is None:
-        report.standing += f"; {waiting} mail(s) wait in outbox/ (no [delivery.smtp])"
+        return report
+    try:
+        settings = game_smtp(game)
+        if settings is None:
+            report.standing += f"; {waiting} mail(s) wait in outbox/ (no [delivery.smtp])"
+            return report
+        sent = send_queued(settings, outbox)
+    except DeliveryError as error:  # the server is away: the next pass tries again
+        report.actions.append(f"mail waits in outbox/: {error}")
+    except AdjudicatorError as error:  # the settings are wrong, or a password variable is not set
+        report.needs = report.needs or f"{waiting} mail(s) wait in outbox/: {error}"
     else:
-        try:
-            sent = send_queued(settings, outbox)
-        except DeliveryError as error:
-            report.actions.append(f"mail waits in outbox/: {error}")
-        else:
-            if sent:
-                report.actions.append(f"{sent} mail(s) sent")
+        if sent:
+            report.actions.append(f"{sent} mail(s) sent")
     return report
 
 
-def _standing(game: Game, now: datetime, pause: Pause | None) -> str:
+def _standing(game: Game, pause: Pause | None, wake: datetime | None) -> str:
     info = game.phase_info
     if info.winner is not None:
         return f"the game is over: {info.winner} won"
@@ -375,6 +387,8 @@ def _standing(game: Game, now: datetime, pause: Pause | None) -> str:
     due = f", due {game.settings.schedule.local(deadline)}" if deadline else ""
     if missing:
         return f"{where}: waiting for {', '.join(missing)}{due}"
+    if wake is not None:
+        return f"{where}: every order is in; adjudicated at {game.settings.schedule.local(wake)} ([schedule] delay)"
     return f"{where}: every order is in{due}"
 
 
@@ -398,7 +412,10 @@ def _fail(
     if pause is None or not pause.needs_moderator:
         pause = Pause(reason, now, "run", log)
         state.pause(folder, pause)
-        settings = game_smtp(game) if game is not None else _root_smtp(root)
+        try:
+            settings = game_smtp(game) if game is not None else _root_smtp(root)
+        except AdjudicatorError:
+            settings = None
         report.actions.append(_tell_moderator(folder, gid, settings, pause, game is not None))
     report.needs = _needs(pause, folder)
     return report
@@ -436,6 +453,6 @@ def _tell_moderator(folder: Path, gid: str, settings: SmtpSettings | None, pause
     queue(outbox, [(mail_identity(gid, "hosting", f"paused-{pause.since:%Y%m%dT%H%M%S}", settings.moderator), message)])
     try:
         send_queued(settings, outbox)
-    except DeliveryError:
+    except AdjudicatorError:  # the server is away, or its settings are what failed
         return f"paused; the mail to {settings.moderator} waits in outbox/"
     return f"paused; {settings.moderator} was mailed"

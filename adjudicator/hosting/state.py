@@ -34,28 +34,39 @@ def _write(root: Path, data: dict[str, Any]) -> None:
     write_toml_atomic(root / HOSTING_FILE, {k: v for k, v in data.items() if v is not None})
 
 
+def _pauses(root: Path) -> list[Pause]:
+    entries = _read(root).get("pause", [])
+    return [
+        Pause(str(e.get("reason", "")), e["since"], str(e.get("by", "moderator")), str(e.get("log", "")))
+        for e in (entries if isinstance(entries, list) else [])
+    ]
+
+
+def _write_pauses(root: Path, pauses: list[Pause]) -> None:
+    data = _read(root)
+    data["pause"] = [{"reason": p.reason, "since": p.since, "by": p.by, "log": p.log} for p in pauses]
+    _write(root, data)
+
+
 def paused(root: Path) -> Pause | None:
-    entry = _read(root).get("pause")
-    if not isinstance(entry, dict):
-        return None
-    return Pause(
-        str(entry.get("reason", "")), entry["since"], str(entry.get("by", "moderator")), str(entry.get("log", ""))
-    )
+    """The pause in force: the latest (a failure during the moderator's own pause lies on top
+    of it, so lifting the failure leaves his pause)."""
+    pauses = _pauses(root)
+    return pauses[-1] if pauses else None
 
 
 def pause(root: Path, pause: Pause) -> None:
-    data = _read(root)
-    data["pause"] = {"reason": pause.reason, "since": pause.since, "by": pause.by, "log": pause.log}
-    _write(root, data)
+    _write_pauses(root, [*_pauses(root), pause])
 
 
-def resume(root: Path) -> Pause | None:
-    """Lift the pause; returns it (None when the game was not paused)."""
-    was = paused(root)
-    data = _read(root)
-    data.pop("pause", None)
-    _write(root, data)
-    return was
+def resume(root: Path) -> tuple[Pause | None, Pause | None]:
+    """Lift the pause in force; returns it (None when the game was not paused) and the one
+    still in force under it, if any."""
+    pauses = _pauses(root)
+    if not pauses:
+        return None, None
+    _write_pauses(root, pauses[:-1])
+    return pauses[-1], (pauses[-2] if len(pauses) > 1 else None)
 
 
 def reports_queued(root: Path) -> str:

@@ -20,6 +20,7 @@ from typing import Any
 
 from imapclient.exceptions import IMAPClientError
 
+from adjudicator.crashlog import one_line, write_crash_log
 from adjudicator.errors import AdjudicatorError
 from adjudicator.game import Game
 from adjudicator.hosting.run import game_folders, run_pass
@@ -153,22 +154,34 @@ def watch(
     hosts = ", ".join(sorted({f"{w.settings.host} {w.settings.folder}" for w in waiters}))
     how = f"new mail by IMAP IDLE on {hosts}" if waiters else "no mailbox"
     stamped(f"watching {root} ({how}; a pass at least every {poll:.0f} s); SIGTERM stops it")
-    told: tuple[list[str], list[str]] = ([], [])  # warnings and needs said last: not said again every pass
+    told: list[str] = []  # the warnings and needs said last: not said again at every pass
     try:
         while not stop():
-            report = run_pass(root, clock(), stop)
-            trouble = (report.warnings, report.needs_moderator)
-            if report.acted or trouble != told:
-                stamped(report.text)
-                told = trouble
             until = time.monotonic() + poll
-            if report.wake is not None:
-                until = min(until, time.monotonic() + max(1.0, (report.wake - clock()).total_seconds()))
+            text, acted, trouble, wake = _pass(root, clock(), stop)
+            if acted or trouble != told:
+                stamped(text)
+                told = trouble
+            if wake is not None:
+                until = min(until, time.monotonic() + max(1.0, (wake - clock()).total_seconds()))
             _wait(waiters, until, stop)
     finally:
         for waiter in waiters:
             waiter.close()
     stamped(f"stopped ({stop.reason}); mail not yet read stays on the server for the next start")
+
+
+def _pass(root: Path, now: datetime, stop: StopFlag) -> tuple[str, bool, list[str], datetime | None]:
+    """One pass: what to print, whether it did anything, its trouble, and when to wake. A
+    pass that fails as a whole (the root's settings, a bug) is said, and the watch goes on."""
+    try:
+        report = run_pass(root, now, stop)
+    except AdjudicatorError as error:
+        return f"error: {error}", False, [str(error)], None
+    except Exception as error:
+        text = f"internal error: {one_line(error)}; details in {write_crash_log(root, error)}"
+        return text, False, [one_line(error)], None
+    return report.text, report.acted, [*report.warnings, *report.needs_moderator], report.wake
 
 
 def _waiters(root: Path, say: Callable[[str], None]) -> list[MailWaiter]:
@@ -184,10 +197,13 @@ def _waiters(root: Path, say: Callable[[str], None]) -> list[MailWaiter]:
         (g.directory.root, {gid: g}) for gid, g in games.items() if g.directory.root != root and has_own_mailbox(g)
     ]
     for where, which in candidates:
-        with contextlib.suppress(AdjudicatorError):
+        try:
             settings = mailbox_settings(where, which)[0]
-            if settings is not None:
-                found.setdefault((settings.host, settings.port, settings.user, settings.folder), settings)
+        except AdjudicatorError as error:
+            say(f"mail: not watched for {where}: {error}")
+            continue
+        if settings is not None:
+            found.setdefault((settings.host, settings.port, settings.user, settings.folder), settings)
     return [MailWaiter(settings, say) for settings in found.values()]
 
 

@@ -4,7 +4,7 @@ from a folder of .eml and .txt files, and answering each mail with a receipt."""
 from __future__ import annotations
 
 import itertools
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Mapping
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from datetime import datetime
@@ -134,26 +134,33 @@ def smtp_settings(path: Path, fields: Fields | None) -> SmtpSettings | None:
         raise GameFileError.from_data_error(path, error) from None
 
 
-HELD = "held"  # route's reason for a mail whose game cannot be loaded now: it stays on the server
+@dataclass(frozen=True, slots=True)
+class Route:
+    """Where a mail goes: its game (None: quarantine, for `reason`), the mail as read (None
+    when it cannot be read as orders), or `held`: it stays on the server for now, because."""
+
+    game: Game | None
+    mail: MailText | None
+    reason: str = ""
+    held: str = ""
 
 
-def route(
-    games: dict[str, Game], raw: bytes, held: frozenset[str] = frozenset()
-) -> tuple[Game | None, MailText | None, str]:
-    """Which game a mail is for: its subject tag, else its `game` line, else the only game;
-    with the mail as read (None when it cannot be read as orders) or the quarantine reason.
-    A mail for a game in `held` (one that cannot be loaded) gets the reason HELD."""
+def route(games: dict[str, Game], raw: bytes, held: Mapping[str, str] | None = None) -> Route:
+    """Which game a mail is for: its subject tag, else its `game` line, else the only game,
+    else the one game whose player sent it. A mail for a game in `held` (id -> why) stays on
+    the server: a game that cannot be loaded now, or one that another collect reads."""
+    held = held or {}
     try:
         mail = read_mail(raw)
     except UnreadableMail as error:
-        return None, None, f"{error}; read it, and enter its orders with 'adjudicator submit' if they are sound"
+        return Route(None, None, f"{error}; read it, and enter its orders with 'adjudicator submit' if they are sound")
     except MailRejected as error:  # too big, no text: its game answers it, if the subject names one
         wanted = mail_headers(raw).subject_tag()
-        if wanted in held:
-            return None, None, HELD
+        if wanted is not None and wanted in held:
+            return Route(None, None, held=f"a mail for {wanted} stays on the server: {held[wanted]}")
         if wanted in games:
-            return games[wanted], None, ""
-        return (next(iter(games.values())), None, "") if len(games) == 1 else (None, None, str(error))
+            return Route(games[wanted], None)
+        return Route(next(iter(games.values())), None) if len(games) == 1 else Route(None, None, str(error))
     wanted = mail.subject_tag()
     if wanted is None:
         any_game = next(iter(games.values()))
@@ -161,13 +168,18 @@ def route(
         wanted = header.game
     if wanted is None:
         if len(games) == 1:
-            return next(iter(games.values())), mail, ""
-        return None, mail, "the mail names no game: put [game-id] in the subject or a line 'game ID' in the text"
+            return Route(next(iter(games.values())), mail)
+        theirs = [g for g in games.values() if any(p.email.lower() == mail.sender for p in g.settings.players)]
+        if len(theirs) == 1 and mail.sender:
+            return Route(theirs[0], mail)
+        return Route(None, mail, "the mail names no game: put [game-id] in the subject or a line 'game ID' in the text")
     if wanted in held:
-        return None, mail, HELD
+        return Route(
+            None, mail, held=f"a mail for {wanted} from {mail.sender or '?'} stays on the server: {held[wanted]}"
+        )
     if wanted in games:
-        return games[wanted], mail, ""
-    return None, mail, f"there is no game '{wanted}' here (games: {', '.join(games)})"
+        return Route(games[wanted], mail)
+    return Route(None, mail, f"there is no game '{wanted}' here (games: {', '.join(games)})")
 
 
 class CollectBusyError(AdjudicatorError):
@@ -200,7 +212,7 @@ class _Run:
     connected: bool = False
     now: datetime | None = None  # when the mails count as received (None: the clock's time)
     stop: Callable[[], bool] = lambda: False  # asked between mails: finish the one in hand, then stop
-    held: frozenset[str] = frozenset()  # games whose mail stays on the server for now
+    held: Mapping[str, str] = field(default_factory=dict)  # games whose mail stays on the server, and why
 
     def answer(self, game: Game, outcome: Outcome) -> None:
         """Queue the reply to one mail in the game's outbox/ at once (before the mail counts as done)."""
@@ -223,7 +235,7 @@ def collect(
     games: dict[str, Game] | None = None,
     now: datetime | None = None,
     stop: Callable[[], bool] | None = None,
-    held: frozenset[str] = frozenset(),
+    held: Mapping[str, str] | None = None,
     deliver: bool = True,
 ) -> CollectReport:
     """Read every new mail or file, store what it says, answer it. Each mail is saved raw
@@ -234,7 +246,8 @@ def collect(
     reading after the mail in hand (the rest stay on the server); `held`: game ids whose mail
     stays on the server (their game cannot be loaded now); `deliver`: send the replies at the
     end (else they wait in outbox/ for whoever sends next)."""
-    run = _Run(root, games if games is not None else games_under(root), now=now, held=held)
+    games = games if games is not None else games_under(root)
+    run = _Run(root, games, now=now, held={**_siblings(root, games), **(held or {})})
     if stop is not None:
         run.stop = stop
     with _collecting(root):
@@ -257,6 +270,24 @@ def collect(
             "so run 'adjudicator collect' again once the server is back to read the rest"
         )
     return run.report
+
+
+def _siblings(root: Path, games: dict[str, Game]) -> dict[str, str]:
+    """The other games of the folder a single game sits in, when it reads the folder's shared
+    mailbox: their mail is theirs, left on the server for a collect of the whole folder."""
+    if not (len(games) == 1 and (root / "game.toml").exists()) or not (root.parent / ROOT_SETTINGS).exists():
+        return {}
+    if has_own_mailbox(next(iter(games.values()))):
+        return {}
+    siblings = {}
+    for folder in root.parent.iterdir():
+        if folder != root and (folder / "game.toml").exists():
+            try:
+                gid = str(read_toml(folder / "game.toml")["game"]["id"])
+            except (AdjudicatorError, KeyError, TypeError):
+                gid = folder.name
+            siblings[gid] = f"it is read by a collect (or run) of the whole folder {root.parent}"
+    return siblings
 
 
 def _read_folder(run: _Run, folder: Path) -> None:
@@ -325,9 +356,10 @@ def _files(folder: Path) -> Iterator[Path]:
 def _take(run: _Run, raw: bytes) -> str:
     """One mail; returns its fate: done, quarantine (no game, or it cannot be read), or held."""
     run.taken += 1
-    game, mail, reason = route(run.games, raw, run.held)
-    if reason == HELD:
-        run.report.lines.append("held: a mail for a game that cannot be loaded now stays on the server")
+    routed = route(run.games, raw, run.held)
+    game, mail, reason = routed.game, routed.mail, routed.reason
+    if routed.held:
+        run.report.lines.append(f"held: {routed.held}")
         return "held"
     if game is None:
         key = message_key(raw, mail.message_id if mail else "")
@@ -366,6 +398,7 @@ def receipt(
     renderer = renderer or Renderer(game.ruleset.name)
     sender = sender or moderator_address(game)
     tag = f"[{game.settings.id}]"
+    about = " ".join(outcome.mail.subject.replace(tag, " ").split()) or "(no subject)"
     if outcome.status == "rejected":
         if not is_email_address(outcome.mail.sender):
             return None
@@ -377,7 +410,7 @@ def receipt(
             sender_name=f"{game.settings.id} moderator",
             to=outcome.mail.sender,
             to_name=outcome.mail.sender_name,
-            subject=f"{tag} Not accepted: {outcome.mail.subject}",
+            subject=f"{tag} Not accepted: {about}",
             body=body,
             in_reply_to=outcome.mail.message_id,
         )

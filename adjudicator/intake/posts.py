@@ -35,6 +35,7 @@ class PostReport:
 
     lines: list[str] = field(default_factory=list)
     problems: list[str] = field(default_factory=list)
+    unkept: list[str] = field(default_factory=list)  # files not kept in any inbox/ (no game, unreadable)
 
 
 @dataclass(frozen=True, slots=True)
@@ -69,6 +70,7 @@ def take_thread(games: Mapping[str, Game], path: Path, report: PostReport) -> No
     except (ThreadError, OSError) as error:
         report.lines.append(f"{path.name}: not read: {error}")
         report.problems.append(f"{path.name} was not read: {error}")
+        report.unkept.append(path.name)
         return
     read = [(item, *_thread_post(games, path, item)) for item in thread]
     latest: dict[tuple[str, str], ThreadPost] = {}
@@ -100,6 +102,7 @@ def take_post(games: Mapping[str, Game], post: Post, report: PostReport) -> None
         game = games.get(submission.game or "") if submission.game else (any_game if len(games) == 1 else None)
     if game is None:
         report.lines.append(f"{post.label}: skipped: it names no game of this folder (add a line 'game ID')")
+        report.unkept.append(post.label)
         return
     key = message_key(b"", post.identity)
     if already_done(game.directory.inbox, key):
@@ -117,7 +120,8 @@ def take_post(games: Mapping[str, Game], post: Post, report: PostReport) -> None
             return
         store_submission(game, checked, post.text, source=post.source, received=post.posted)
         _record(game, key, post, "accepted", checked.power, "")
-    report.lines.append(f"{post.label}: {checked.power}: {checked.accepted} orders, {checked.errors} errors")
+    asked = " (its requests, such as 'status', are answered by mail only)" if checked.submission.requests else ""
+    report.lines.append(f"{post.label}: {checked.power}: {checked.accepted} orders, {checked.errors} errors{asked}")
 
 
 def _thread_post(games: Mapping[str, Game], path: Path, item: ThreadPost) -> tuple[Post | None, str]:

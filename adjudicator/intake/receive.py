@@ -179,8 +179,11 @@ def _read_orders(game: Game, key: str, mail: MailText, received: datetime, check
     def answers() -> tuple[Answer, ...]:  # after the orders are stored, so `orders` and `status` show them
         return answer_requests(game, civ, submission.requests, received)
 
-    if submission.requests and not submission.no_orders and all(line.order is None for line in submission.lines):
-        # requests only (a line that is no order at all is a mistyped request, not orders)
+    if (
+        (submission.requests or submission.lines)
+        and not submission.no_orders
+        and not any(line.order is not None for line in submission.lines)
+    ):  # requests only, or lines that are no orders at all (a mistyped request): answered, orders kept
         unread = tuple(
             Answer(line.number, line.text, f"Not understood: {line.problem.message}")
             for line in submission.lines
