@@ -153,9 +153,12 @@ class SmtpServer:
 
 @contextmanager
 def smtp_server() -> Iterator[SmtpServer]:
+    import logging
+
     from aiosmtpd.controller import Controller
     from aiosmtpd.smtp import AuthResult, LoginPassword
 
+    logging.getLogger("mail.log").setLevel(logging.ERROR)  # aiosmtpd's own deprecation notes, per login
     server = SmtpServer(free_port())
 
     class Recorder:
