@@ -16,6 +16,7 @@ from typing import Any
 from markupsafe import Markup
 
 from adjudicator.errors import UsageError
+from adjudicator.forms import order_form
 from adjudicator.game import Game
 from adjudicator.reports import Renderer
 from adjudicator.storage import read_toml, write_text_atomic
@@ -140,7 +141,15 @@ class PhaseReports:
         if civ not in players:
             raise UsageError(f"{civ} is not a player of this game")
         receipt = self.record.receipts.get(civ, [])
-        return self.renderer.render("private.txt.j2", civ=civ, player=players[civ], receipt=receipt, **self.context)
+        form = order_form(self.game, self.after, civ)
+        return self.renderer.render(
+            "private.txt.j2", civ=civ, player=players[civ], receipt=receipt, form=form, **self.context
+        )
+
+    @functools.cached_property
+    def after(self) -> Any:
+        """The position after the phase: the one the next phase's order forms are for."""
+        return self.game.ruleset.position_from_data(self.game.board, self.record.after)
 
     def pages(self) -> dict[str, str]:
         """Every report by file name: public.{txt,md,bbcode,html}, map.svg, <Civ>.txt."""

@@ -125,6 +125,11 @@ class Ruleset(Protocol, Generic[BoardT, PositionT, OrderT]):
         """An order in its canonical text, which parses back to the same order."""
         ...
 
+    def form_candidates(self, board: BoardT, position: PositionT, civ: str) -> list[tuple[str, str]]:
+        """Orders to offer on the player's form for the phase the position names, each with a
+        note: (order text, note). Proposed broadly; the form keeps those `validate` accepts."""
+        ...
+
 
 def _registry() -> dict[str, Ruleset[Any, Any, Any]]:
     from adjudicator.rulesets.mare_nostrum import MARE_NOSTRUM

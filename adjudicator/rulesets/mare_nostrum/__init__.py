@@ -15,6 +15,7 @@ from adjudicator.rulesets import BoardResource, PhaseInfo
 from adjudicator.rulesets.mare_nostrum.board import Board, parse_board
 from adjudicator.rulesets.mare_nostrum.components import PLAYER_COUNTS, Civ
 from adjudicator.rulesets.mare_nostrum.engine import LEADER, resolve_phase
+from adjudicator.rulesets.mare_nostrum.forms import form_candidates
 from adjudicator.rulesets.mare_nostrum.model import Position
 from adjudicator.rulesets.mare_nostrum.options import parse_options
 from adjudicator.rulesets.mare_nostrum.orders import ORDER_PHASES, Order, TurnSequence
@@ -111,6 +112,9 @@ class MareNostrum:
 
     def order_text(self, order: Order) -> str:
         return order.to_text()
+
+    def form_candidates(self, board: Board, position: Position, civ: str) -> list[tuple[str, str]]:
+        return form_candidates(board, position, civ)
 
 
 MARE_NOSTRUM = MareNostrum()

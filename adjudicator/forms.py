@@ -1,0 +1,29 @@
+"""A player's order form: the orders he could give next, each a whole line that is accepted
+as it stands once he removes the `#` before it. The ruleset proposes; each proposal is parsed
+and validated alone against the position, and only those accepted are offered."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from adjudicator.game import Game
+from adjudicator.orders import OrderLine, Piece
+
+
+@dataclass(frozen=True, slots=True)
+class FormLine:
+    order: str
+    note: str
+
+
+def order_form(game: Game, position: Any, civ: str) -> list[FormLine]:
+    offered = []
+    for number, (text, note) in enumerate(game.ruleset.form_candidates(game.board, position, civ), start=1):
+        parsed = game.parser.parse_line(Piece(number, text))
+        if not game.ruleset.is_order(parsed):
+            continue  # a proposal the grammar refuses is a ruleset bug; the form stays usable without it
+        checked = game.ruleset.validate(game.board, position, civ, [OrderLine(number, text, order=parsed)])
+        if checked and checked[0].ok:
+            offered.append(FormLine(text, note))
+    return offered

@@ -1,0 +1,122 @@
+"""Order forms: the orders a player could give next, one per line, each a complete order that
+is accepted when he removes the `#` before it. This module proposes candidates broadly; the
+generic form code keeps only those the validator accepts in the position (so a form never
+offers an order that would be refused)."""
+
+from __future__ import annotations
+
+from adjudicator.rulesets.mare_nostrum.board import Board
+from adjudicator.rulesets.mare_nostrum.components import (
+    GENERAL_HEROES,
+    HERO_COST,
+    PIECE_COST,
+    PYRAMIDS,
+    PYRAMIDS_COST,
+    WONDERS,
+    Civ,
+    Phase,
+    Piece,
+    Role,
+)
+from adjudicator.rulesets.mare_nostrum.model import Position
+
+Candidate = tuple[str, str]  # (order text, a note shown after it as a comment)
+_PLAIN_PIECES = (Piece.LEGION, Piece.TRIREME, Piece.FORTRESS, Piece.TEMPLE, Piece.MARKET, Piece.INFLUENCE)
+
+
+def form_candidates(board: Board, position: Position, civ: str) -> list[Candidate]:
+    """Orders worth offering `civ` in the phase the position names (before validation)."""
+    me = Civ(civ)
+    if position.winner is not None or me not in position.playing:
+        return []
+    phase = position.phase
+    if phase is Phase.TRADE:
+        return _trade(board, position, me)
+    if phase in (Phase.BUILD, Phase.SETUP):
+        return _build(board, position, me)
+    if phase is Phase.MILITARY:
+        return _military(board, position, me)
+    return []
+
+
+def _names(board: Board) -> dict[str, str]:
+    return {**{p.id: p.name for p in board.provinces.values()}, **{s.id: s.name for s in board.seas.values()}}
+
+
+def _others(position: Position, me: Civ) -> list[Civ]:
+    return [c for c in position.playing if c != me]
+
+
+def _trade(board: Board, position: Position, me: Civ) -> list[Candidate]:
+    hand = position.players[me].hand
+    held = [card for card, count in sorted(hand.items()) if count]
+    lines: list[Candidate] = []
+    if position.roles.get(Role.COMMERCE) == me:
+        lines += [(f"trade {n}", "the trade size: you are Commerce Director (R5.1)") for n in (3, 2, 1)]
+    if held:
+        lines.append((f"offer {', '.join(held)}", "ranked: the first N are offered (R5.2)"))
+    lines += [
+        ("take commodity", "the best commodity for you (R5.3)"),
+        ("take tax", "a tax card"),
+        ("take any", "whatever is best for you"),
+    ]
+    lines += [(f"take any from {civ}", "from this player first") for civ in _others(position, me)]
+    if position.roles.get(Role.COMMERCE) == me:
+        lines += [(f"give {card}", "your compensation card if needed (R5.5)") for card in held]
+    if "Ulysses" in position.players[me].cards:
+        lines += [(f"ulysses {civ}", "force this player, once (R5.6)") for civ in _others(position, me)]
+    return lines
+
+
+def _build(board: Board, position: Position, me: Civ) -> list[Candidate]:
+    names = _names(board)
+    purse = position.players[me].hand_size  # a piece dearer than the whole hand is never offered
+    lines: list[Candidate] = []
+    if position.phase is Phase.BUILD and position.roles.get(Role.POLITICAL) == me:
+        order = ", ".join(position.playing)
+        lines.append((f"sequence {order}", "the build order: you are Political Leader (R3.3)"))
+    for pid, province in sorted(board.provinces.items()):
+        name = names[pid]
+        offers = [(piece, f"build {piece} in {name}") for piece in _PLAIN_PIECES]
+        offers += [(Piece.CITY, f"build city in {name} at {site}") for site in province.cities]
+        offers += [(Piece.CARAVAN, f"build caravan on {c} in {name}") for c in sorted(set(province.commodities))]
+        lines += [(text, f"costs {PIECE_COST[piece]} (R6.2)") for piece, text in offers if PIECE_COST[piece] <= purse]
+    hero = board.civilizations[me].hero if me in board.civilizations else ""
+    for card in sorted({*GENERAL_HEROES, *WONDERS, *([hero] if hero else [])}):
+        cost = PYRAMIDS_COST if card == PYRAMIDS else HERO_COST
+        if cost <= purse:
+            lines.append((f"buy {card}", f"costs {cost} (R6.6)"))
+    if position.phase is Phase.BUILD:
+        lines.append(("keep 2 tax", "kept at the end of the phase (R6.8)"))
+    return lines
+
+
+def _military(board: Board, position: Position, me: Civ) -> list[Candidate]:
+    names = _names(board)
+    lines: list[Candidate] = []
+    if position.roles.get(Role.MILITARY) == me:
+        lines.append((f"sequence {', '.join(position.playing)}", "the military order: you are Military Leader (R3.3)"))
+    for pid, state in sorted(position.provinces.items()):
+        province = board.provinces[pid]
+        if count := state.port.get(me, 0):
+            unit = "trireme" if count == 1 else "triremes"
+            lines += [(f"sail {count} {unit} from {names[pid]} to {names[s]}", "") for s in province.seas]
+        if count := state.legions.get(me, 0):
+            unit = "legion" if count == 1 else "legions"
+            for other in province.land:
+                lines.append((f"move {count} {unit} from {names[pid]} to {names[other]}", ""))
+                enemies = sorted(position.provinces[other].military() - {me})
+                lines += [
+                    (f"move {count} {unit} from {names[pid]} to {names[other]} attack {enemy}", "a battle (R8)")
+                    for enemy in enemies
+                ]
+    for sid, sea in sorted(position.seas.items()):
+        if count := sea.triremes.get(me, 0):
+            unit = "trireme" if count == 1 else "triremes"
+            lines += [(f"sail {count} {unit} from {names[sid]} to {names[s]}", "") for s in board.seas[sid].seas]
+            lines += [
+                (f"attack {enemy} in {names[sid]}", "a naval battle (R8)")
+                for enemy in sorted(c for c, n in sea.triremes.items() if n and c != me)
+            ]
+    lines.append(("casualties legion, fortress", "the order of your losses (R8.2)"))
+    return lines

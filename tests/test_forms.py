@@ -1,0 +1,61 @@
+"""Order forms paste back: in every private report of the demo game, the form sent back as it
+stands holds no line in error, and each of its orders, uncommented, is accepted by `check`."""
+
+from __future__ import annotations
+
+import hashlib
+import re
+from pathlib import Path
+
+from adjudicator.adjudication import adjudicate
+from adjudicator.commands import submit_orders
+from adjudicator.game import Game
+from adjudicator.players import parse_player_spec
+from adjudicator.resources import shipped_folder
+from adjudicator.storage import read_toml
+from adjudicator.submissions import SubmissionError, check_submission
+
+DEMO = shipped_folder("games") / "demo"
+ORDER_LINE = re.compile(r"^# (?P<order>[a-z][^#]*?)\s*(#.*)?$")  # '# build legion in Roma   # costs 3'
+
+
+def form_of(report: str) -> str:
+    return report[report.index("# Orders for") : report.index("\nend\n") + len("\nend\n")]
+
+
+VERBS = {"offer", "take", "trade", "give", "ulysses", "sequence", "build", "buy", "exchange", "keep", "sail"}
+VERBS |= {"attack", "move", "casualties", "helen", "role", "artemis"}
+
+
+def order_lines(form: str) -> list[str]:
+    """The lines of a form that are orders once their '#' goes: '# VERB …' (not the notes,
+    which are indented, nor the header comments)."""
+    return [line for line in form.splitlines() if ORDER_LINE.match(line) and line[2:].split()[0] in VERBS]
+
+
+def test_every_form_of_the_demo_game_pastes_back(tmp_path: Path) -> None:
+    spec = read_toml(DEMO / "demo.toml")["game"]
+    root = hashlib.sha256(spec["dice_seed"].encode()).digest()
+    Game.create(tmp_path / "demo", [parse_player_spec(p) for p in spec["players"]], game_id="demo", dice_root=root)
+    checked = 0
+    for phase in sorted(p for p in (DEMO / "phases").iterdir() if p.is_dir()):
+        for orders in sorted(phase.glob("*.txt")):
+            submit_orders(tmp_path / "demo", str(orders), None)
+        result = adjudicate(Game.load(tmp_path / "demo"), force=True)
+        game = Game.load(tmp_path / "demo")
+        for civ in game.playing():
+            form = form_of((game.directory.reports / result.slug / f"{civ}.txt").read_text())
+            unchanged = check_submission(game, "no orders\n" + form)  # headers and comments only
+            assert unchanged.errors == 0, (civ, result.slug, [e for e in unchanged.echo if e.status == "ERROR"])
+            lines = order_lines(form)
+            assert lines, (civ, result.slug, form)
+            for line in lines:
+                text = form.replace(line + "\n", line[2:] + "\n")
+                try:
+                    single = check_submission(game, text)
+                except SubmissionError as error:
+                    raise AssertionError(f"{civ} {result.slug}: {line!r}: {error}") from None
+                bad = [e for e in single.echo if e.status == "ERROR"]
+                assert not bad and single.accepted == 1, (civ, result.slug, line, bad)
+                checked += 1
+    assert checked > 200
