@@ -19,7 +19,7 @@ P = ParamSpec("P")
 R = TypeVar("R")
 
 app = typer.Typer(
-    rich_markup_mode="rich",
+    rich_markup_mode=None,  # help texts print literally: "[intake.imap]" is a table name, not markup
     no_args_is_help=True,
     context_settings={"help_option_names": ["-h", "--help"]},
     pretty_exceptions_show_locals=False,

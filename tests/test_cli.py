@@ -351,3 +351,9 @@ def test_atomic_write_leaves_no_temporary_files(tmp_path: Path) -> None:
     write_text_atomic(target, "a = 2\n", mode=0o600)
     assert target.read_text() == "a = 2\n" and os.listdir(tmp_path) == ["x.toml"]
     assert stat.S_IMODE(target.stat().st_mode) == 0o600
+
+
+def test_help_texts_print_bracketed_words_literally() -> None:
+    """`[intake.imap]` is a table of game.toml, not markup: --help must show it as written."""
+    result = runner.invoke(app, ["collect", "--help"])
+    assert result.exit_code == 0 and "[intake.imap]" in result.output, result.output
