@@ -76,7 +76,11 @@ def create_game(
         game_id=game_id,
         options=chosen,
     )
-    return Outcome(_renderer(game).render("created.txt.j2", game=game, secrets=secrets_by_civ, state=game.state_data()))
+    from adjudicator.outgoing import deliver, welcome_messages
+
+    mailed = deliver(game, welcome_messages(game, secrets_by_civ), "welcome", dry_run=False)
+    created = _renderer(game).render("created.txt.j2", game=game, secrets=secrets_by_civ, state=game.state_data())
+    return Outcome(created + f"Welcome mails (each player's secret and first order form): {mailed}\n")
 
 
 def state(path: Path, as_json: bool) -> Outcome:
@@ -245,9 +249,11 @@ def collect_mail(path: Path, imap: bool, folder: Path | None) -> Outcome:
 
 def send_reports(path: Path, dry_run: bool) -> Outcome:
     from adjudicator.outgoing import deliver, report_messages
+    from adjudicator.phase_reports import adjudicated_slugs
 
     game = Game.load(path)
-    return Outcome(deliver(game, report_messages(game), "report", dry_run))
+    reports = report_messages(game) if adjudicated_slugs(game) else []  # else what waits: the welcome mails
+    return Outcome(deliver(game, reports, "report", dry_run))
 
 
 def send_reminders(path: Path, dry_run: bool) -> Outcome:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from datetime import timedelta
 from email.message import EmailMessage
 
@@ -55,6 +56,39 @@ def report_messages(game: Game) -> list[Outgoing]:
     return messages
 
 
+def welcome_messages(game: Game, secrets: Mapping[str, str]) -> list[Outgoing]:
+    """Each player's welcome after `new`: his civilization, his secret, how to send orders,
+    and the order form for the first phase. One per player and game."""
+    from adjudicator.forms import order_form
+
+    renderer = Renderer(game.ruleset.name)
+    sender = moderator_address(game)
+    info = game.phase_info
+    state = {"phase": info.phase}
+    messages = []
+    for player in game.settings.players:
+        body = renderer.render(
+            "welcome.txt.j2",
+            game=game,
+            civ=player.civ,
+            secret=secrets[player.civ],
+            sender=sender,
+            next={"label": info.label, "deadline": ""},
+            state=state,
+            form=order_form(game, game.position, player.civ),
+        )
+        message = make_message(
+            sender=sender,
+            sender_name=f"{game.settings.id} moderator",
+            to=player.email,
+            to_name=player.name,
+            subject=f"[{game.settings.id}] Welcome: you play {player.civ}",
+            body=body,
+        )
+        messages.append(_identified(game, game.slug, "welcome", message))
+    return messages
+
+
 def missing_orders(game: Game) -> list[str]:
     """The players whose orders the next adjudication needs and has not got."""
     on_file = submitted(game)
@@ -98,12 +132,12 @@ def reminder_messages(game: Game, before: timedelta | None = None) -> list[Outgo
 def deliver(game: Game, messages: list[Outgoing], label: str, dry_run: bool) -> str:
     """Queue in outbox/ (or outbox/dry-run/ only), then send what waits when [delivery.smtp]
     is set. A mail already queued or sent (same game, phase, kind, recipient) is not queued again."""
-    if not messages:
-        return "nothing to send"
     outbox = game.directory.root / "outbox"
+    if not messages and not pending(outbox):
+        return "nothing to send"
     if dry_run:
         paths = queue(outbox / DRY_RUN_FOLDER, messages, again=True)
-        return f"{len(paths)} mail(s) written to {paths[0].parent} (dry run: nothing sent)"
+        return f"{len(paths)} mail(s) written to {outbox / DRY_RUN_FOLDER} (dry run: nothing sent)"
     paths = queue(outbox, messages)
     known = len(messages) - len(paths)
     earlier = f"; {known} of the {label}(s) were queued or sent before and are not sent again" if known else ""

@@ -59,3 +59,32 @@ def test_every_form_of_the_demo_game_pastes_back(tmp_path: Path) -> None:
                 assert not bad and single.accepted == 1, (civ, result.slug, line, bad)
                 checked += 1
     assert checked > 200
+
+
+def test_the_welcome_mail_brings_a_first_form_that_pastes_back(tmp_path: Path) -> None:
+    import email
+    import email.policy
+
+    from adjudicator.commands import create_game
+
+    players = [
+        "Rome:rome@example.org:rome-secret",
+        "Greece:gr@example.org:greece-secret",
+        "Egypt:eg@example.org:e-secret",
+    ]
+    for setup in ("basic", "advanced"):
+        folder = tmp_path / setup
+        said = create_game(folder, players, position=None, mode="batch", board=None, game_id=None,
+                           ruleset="mare-nostrum", options=[f"setup={setup}"]).text  # fmt: skip
+        assert "Welcome mails (each player's secret and first order form): 3 mail(s) wait in" in said
+        game = Game.load(folder)
+        for path in sorted((folder / "outbox").glob("*.welcome.*.eml")):
+            mail = email.message_from_bytes(path.read_bytes(), policy=email.policy.default)
+            body = str(mail.get_content())
+            assert "Your secret is:" in body and str(mail["Subject"]).startswith(f"[{setup}] Welcome: you play")
+            form = form_of(body)
+            lines = order_lines(form)
+            assert lines, (setup, form)
+            for line in lines:
+                single = check_submission(game, form.replace(line + "\n", line[2:] + "\n"))
+                assert single.errors == 0 and single.accepted == 1, (setup, line, single.echo)

@@ -12,6 +12,7 @@ from adjudicator.rulesets.mare_nostrum.components import (
     PIECE_COST,
     PYRAMIDS,
     PYRAMIDS_COST,
+    SETUP_POINTS,
     WONDERS,
     Civ,
     Phase,
@@ -70,7 +71,8 @@ def _trade(board: Board, position: Position, me: Civ) -> list[Candidate]:
 
 def _build(board: Board, position: Position, me: Civ) -> list[Candidate]:
     names = _names(board)
-    purse = position.players[me].hand_size  # a piece dearer than the whole hand is never offered
+    # a piece dearer than the whole hand (or R2.4's setup points) is never offered
+    purse = SETUP_POINTS if position.phase is Phase.SETUP else position.players[me].hand_size
     lines: list[Candidate] = []
     if position.phase is Phase.BUILD and position.roles.get(Role.POLITICAL) == me:
         order = ", ".join(position.playing)
