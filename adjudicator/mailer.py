@@ -145,7 +145,7 @@ def queue(outbox: Path, messages: Sequence[tuple[str, EmailMessage]], *, again: 
         path = outbox / f"{identity}.eml"
         if not again and (path.exists() or (outbox / SENT_FOLDER / path.name).exists()):
             continue
-        write_bytes_atomic(path, bytes(message))
+        write_bytes_atomic(path, bytes(message), mode=0o600)  # a welcome mail holds its player's secret
         paths.append(path)
     return paths
 

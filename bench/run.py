@@ -149,7 +149,9 @@ def bench_parsing(repeat: int) -> float:
 
 
 def bench_cli(repeat: int, game_folder: Path) -> tuple[float, float]:
-    exe = shutil.which("adjudicator") or "adjudicator"
+    # the installed command beside this Python (a venv need not be activated, nor on PATH)
+    beside = Path(sys.executable).parent / "adjudicator"
+    exe = str(beside) if beside.exists() else shutil.which("adjudicator") or "adjudicator"
     subprocess.run([exe, "--help"], capture_output=True, check=True)  # warm the file cache
     help_ms = median_ms(lambda: subprocess.run([exe, "--help"], capture_output=True, check=True), repeat)
     number = Game.load(game_folder).phase_number

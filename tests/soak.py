@@ -682,6 +682,10 @@ class Soak:
                 continue
             data = path.read_bytes()
             leaked = [civ for civ, secret in self.secrets.items() if secret.encode() in data]
+            if ".welcome." in path.name and "outbox" in path.parts and len(leaked) <= 1:
+                if path.stat().st_mode & 0o077:
+                    self.fail("a welcome mail is readable by others", f"{path.relative_to(self.path)}")
+                continue  # the player's own secret, in the mail that tells him, readable by the moderator only
             if leaked:
                 self.fail("a password got into a file", f"{path.relative_to(self.path)} holds the password of {leaked}")
 

@@ -36,6 +36,8 @@ class Province:
     seas: tuple[SeaId, ...]
     source: str
     map: tuple[int, int] | None = None  # where the report map draws it
+    position: tuple[float, float] | None = None  # [longitude, latitude] on the real map (WGS84)
+    position_source: str = ""  # where that position comes from
 
     @property
     def coastal(self) -> bool:
@@ -50,6 +52,8 @@ class Sea:
     seas: tuple[SeaId, ...]
     source: str
     map: tuple[int, int] | None = None
+    position: tuple[float, float] | None = None
+    position_source: str = ""
 
 
 @dataclass(frozen=True, slots=True)
@@ -138,7 +142,22 @@ def parse_board(data: Mapping[str, Any]) -> Board:
 
 
 def _province(f: Fields) -> Province:
-    f.only({"id", "name", "aliases", "island", "cities", "commodities", "land", "seas", "source", "map"})
+    f.only(
+        {
+            "id",
+            "name",
+            "aliases",
+            "island",
+            "cities",
+            "commodities",
+            "land",
+            "seas",
+            "source",
+            "map",
+            "position",
+            "position_source",
+        }
+    )
     return Province(
         id=ProvinceId(f.text("id")),
         name=f.text("name"),
@@ -150,6 +169,8 @@ def _province(f: Fields) -> Province:
         seas=tuple(SeaId(s) for s in f.texts("seas", [])),
         source=f.text("source", ""),
         map=_map_position(f),
+        position=_geo_position(f),
+        position_source=f.text("position_source", ""),
     )
 
 
@@ -162,8 +183,24 @@ def _map_position(f: Fields) -> tuple[int, int] | None:
     return (value[0], value[1])
 
 
+def _geo_position(f: Fields) -> tuple[float, float] | None:
+    if "position" not in f:
+        return None
+    value = f.data["position"]
+    if not (
+        isinstance(value, list)
+        and len(value) == 2
+        and all(isinstance(v, int | float) and not isinstance(v, bool) for v in value)
+    ):
+        raise f.error("position", f"expected [longitude, latitude] with two numbers, found {value!r}")
+    longitude, latitude = float(value[0]), float(value[1])
+    if not (-180 <= longitude <= 180 and -90 <= latitude <= 90):
+        raise f.error("position", f"expected longitude -180..180 and latitude -90..90, found {value!r}")
+    return (longitude, latitude)
+
+
 def _sea(f: Fields) -> Sea:
-    f.only({"id", "name", "aliases", "seas", "source", "map"})
+    f.only({"id", "name", "aliases", "seas", "source", "map", "position", "position_source"})
     return Sea(
         id=SeaId(f.text("id")),
         name=f.text("name"),
@@ -171,6 +208,8 @@ def _sea(f: Fields) -> Sea:
         seas=tuple(SeaId(s) for s in f.texts("seas", [])),
         source=f.text("source", ""),
         map=_map_position(f),
+        position=_geo_position(f),
+        position_source=f.text("position_source", ""),
     )
 
 

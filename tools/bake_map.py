@@ -1,0 +1,483 @@
+"""Bake the geometry of the report map: the land, and the region and label point of every province and sea.
+
+Development time only: the adjudicator never runs this and never imports shapely. The script reads each
+province's and sea's `position = [longitude, latitude]` from the board file and writes
+adjudicator/rulesets/mare_nostrum/boards/mare-nostrum-2003.map.json, which is what the reports read.
+
+Source: Natural Earth 1:50m land polygons (public domain, naturalearthdata.com), as the TopoJSON file
+land-50m.json of the npm package world-atlas 2.0.2 by Mike Bostock (the package is under the ISC licence;
+the data in it is public domain). The script gets the package with `npm pack` into a temporary folder, or
+reads a local copy given with --topojson. It checks the file's SHA-256 and records it in the output.
+
+Method. Coordinates are planar: an equirectangular projection with x scaled by the cosine of the frame's
+mean latitude and y growing downwards. The land is clipped to the frame and simplified. Land that was
+small before clipping is an island. An island province gets the island its position lies on (or the
+nearest one) plus any islets close to it, and a mainland province never gets island land. The mainland is
+cut into continents, and each continent is divided among the mainland provinces on it by the Voronoi cells
+of their positions. The water connected to a sea position is divided among the seas in the same way.
+
+Needs shapely (`pip install shapely`) and npm. `python tools/bake_map.py` regenerates the file.
+`--check` rebuilds it in memory and fails if the committed file differs. `--adjacency` lists the places
+where the drawn regions touch differently from the board's adjacency; that affects the drawing only,
+because the board file is what the rules use.
+"""
+
+from __future__ import annotations
+
+import argparse
+import hashlib
+import json
+import math
+import subprocess
+import sys
+import tarfile
+import tempfile
+import tomllib
+from collections.abc import Iterator, Mapping, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import shapely
+from numpy.typing import NDArray
+from shapely.geometry import MultiPoint, MultiPolygon, Point, Polygon, box
+from shapely.geometry.base import BaseGeometry
+from shapely.ops import polylabel, unary_union, voronoi_diagram
+
+from adjudicator.rulesets.mare_nostrum.board import Board, Province, Sea, parse_board
+
+REPO = Path(__file__).resolve().parents[1]
+BOARD = REPO / "adjudicator" / "rulesets" / "mare_nostrum" / "boards" / "mare-nostrum-2003.toml"
+OUTPUT = BOARD.with_name("mare-nostrum-2003.map.json")
+
+PACKAGE = "world-atlas@2.0.2"
+PACKAGE_FILE = "package/land-50m.json"
+PACKAGE_SHA256 = "619477ff690c086885e45cb91707d783805561bd75ae8e437b7d4694b0204e0f"
+SOURCE = (
+    "Natural Earth 1:50m land (naturalearthdata.com), as the TopoJSON file land-50m.json "
+    "of the npm package world-atlas 2.0.2 (github.com/topojson/world-atlas)"
+)
+LICENCE = "Natural Earth data: public domain; the world-atlas package: ISC licence, Mike Bostock"
+
+FRAME = (3.0, 24.0, 51.0, 47.0)  # west, south, east, north (degrees): from Cirta to Susa, Thebae to Crimea
+MARGIN = 1.5  # degrees: every position lies at least this far inside the frame
+WIDTH = 1200.0  # of the view box; its height follows from the frame
+ISLAND_AREA = 50.0  # square degrees: land smaller than this before clipping is an island (Sicily is ~3)
+SATELLITE_DISTANCE = 6.0  # view-box units: an islet this close to an island province's island joins it
+SIMPLIFY = 0.4  # view-box units: the Douglas-Peucker tolerance (topology preserved)
+MIN_AREA = 2.0  # square view-box units: smaller pieces of land are dropped
+LABEL_CLEARANCE = 8.0  # view-box units: a position this far inside its region is its label point
+LABEL_REACH = 60.0  # otherwise the label is the most inland point of the region within this distance
+
+# The mainland is a single piece of land: Africa meets Asia at Suez, and Europe meets Asia beyond the Black
+# Sea. A single Voronoi split would therefore give Thrace to Troas, Dalmatia to Tarentum or Arabia to
+# Thebae. Instead each continent is divided separately among the provinces whose positions lie on it.
+# The outlines are in degrees. They run through the sea (the Strait of Otranto, the Adriatic, the
+# Dardanelles, the Bosporus, the Strait of Kerch and the Gulf of Suez), except where they cut across the
+# Alps east of Trieste and the isthmus of Suez. Where outlines overlap, the first one listed takes the
+# land, and the mainland that no outline covers is Asia.
+CONTINENTS = {
+    "Italy and the west": (
+        "POLYGON ((0 50, 0 38.6, 15.4 37.6, 18 39, 19 40.2, 16 42.5, 13.3 45, 13.6 45.65, 13.7 47, 13.7 50, 0 50))"
+    ),
+    "the rest of Europe": (
+        "POLYGON ((0 50, 0 38.6, 15.4 37.6, 22 35.9, 25.85 36, 25.85 39.9, 26.2 40.03, 26.45 40.2, 26.7 40.42, "
+        "27.5 40.72, 28.5 40.85, 29.02 41, 29.06 41.2, 29.3 41.5, 33 43, 36.5 44.8, 36.55 45.3, 36.7 45.8, "
+        "37.5 46.6, 38.5 50, 0 50))"
+    ),
+    "Africa": (
+        "POLYGON ((0 15, 0 37.6, 11.3 37.6, 12.5 34.5, 20 33.6, 25 32.3, 30 32, 32.2 31.7, 32.4 31.2, "
+        "32.55 29.95, 32.55 29.6, 32.9 29, 33.15 28.5, 33.55 28, 34.2 27, 36 24, 38 15, 0 15))"
+    ),
+}
+
+
+# --- TopoJSON -----------------------------------------------------------------------------------------
+# A topology stores each border once, as an "arc" (a line of points), and polygons refer to arcs by index.
+# In a quantized topology (one with a `transform`) each point is a pair of integers, and every point after
+# the first is the difference from the one before it (delta encoding). The transform turns the integers
+# back into degrees: lon = x * scale[0] + translate[0], and likewise for lat. A polygon is a list of rings
+# and a ring is a list of arc indices. An index i >= 0 means arc i as stored; a negative index means arc ~i
+# (that is, -i - 1) walked backwards. Consecutive arcs of a ring share their end point, so that point is
+# kept only once when the arcs are joined.
+
+
+def decode_arcs(topology: Mapping[str, Any]) -> list[list[tuple[float, float]]]:
+    """Every arc of the topology as absolute (longitude, latitude) points."""
+    transform = topology.get("transform")
+    if transform is None:  # not quantized: the points are already absolute degrees
+        return [[(float(x), float(y)) for x, y, *_ in arc] for arc in topology["arcs"]]
+    (sx, sy), (tx, ty) = transform["scale"], transform["translate"]
+    arcs = []
+    for arc in topology["arcs"]:
+        x = y = 0
+        points = []
+        for dx, dy, *_ in arc:
+            x, y = x + dx, y + dy  # undo the delta encoding
+            points.append((x * sx + tx, y * sy + ty))  # undo the quantization
+        arcs.append(points)
+    return arcs
+
+
+def join_arcs(indices: Sequence[int], arcs: Sequence[Sequence[tuple[float, float]]]) -> list[tuple[float, float]]:
+    """The points of one ring: its arcs in order, each negative index ~i reversed, shared ends kept once."""
+    points: list[tuple[float, float]] = []
+    for index in indices:
+        arc = list(arcs[index]) if index >= 0 else list(reversed(arcs[~index]))
+        points.extend(arc[1:] if points else arc)
+    return points
+
+
+def topology_polygons(topology: Mapping[str, Any], name: str) -> list[Polygon]:
+    """The polygons of the object `name` (a Polygon, a MultiPolygon or a collection of them), in degrees."""
+    arcs = decode_arcs(topology)
+    pending = [topology["objects"][name]]
+    found = []
+    while pending:
+        geometry = pending.pop(0)
+        kind = geometry.get("type")
+        if kind == "GeometryCollection":
+            pending.extend(geometry["geometries"])
+        elif kind in ("Polygon", "MultiPolygon"):
+            parts = [geometry["arcs"]] if kind == "Polygon" else geometry["arcs"]
+            for part in parts:
+                rings = [join_arcs(r, arcs) for r in part]
+                found.append(Polygon(rings[0], rings[1:]))
+    return found
+
+
+def fetch_topology(path: Path | None) -> tuple[dict[str, Any], str]:
+    """The TopoJSON (read from `path`, or from `npm pack` of the package) and its SHA-256."""
+    if path is not None:
+        data = path.read_bytes()
+    else:
+        with tempfile.TemporaryDirectory() as folder:
+            subprocess.run(["npm", "pack", PACKAGE, "--silent"], cwd=folder, check=True, stdout=subprocess.DEVNULL)
+            (tarball,) = Path(folder).glob("*.tgz")
+            with tarfile.open(tarball) as archive:
+                member = archive.extractfile(PACKAGE_FILE)
+                if member is None:
+                    raise SystemExit(f"{PACKAGE} has no {PACKAGE_FILE}")
+                data = member.read()
+    digest = hashlib.sha256(data).hexdigest()
+    if digest != PACKAGE_SHA256:
+        raise SystemExit(f"{PACKAGE_FILE} has SHA-256 {digest}, not the expected {PACKAGE_SHA256}")
+    topology: dict[str, Any] = json.loads(data)
+    return topology, digest
+
+
+# --- projection ---------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class Projection:
+    """Equirectangular: x = (lon - west) * cos(mean latitude) * scale, y = (north - lat) * scale."""
+
+    west: float
+    south: float
+    east: float
+    north: float
+    width: float
+
+    @property
+    def cos_lat(self) -> float:
+        return math.cos(math.radians((self.south + self.north) / 2))
+
+    @property
+    def scale(self) -> float:
+        return self.width / ((self.east - self.west) * self.cos_lat)
+
+    @property
+    def height(self) -> float:
+        return float(round((self.north - self.south) * self.scale))
+
+    def point(self, lon: float, lat: float) -> Point:
+        return Point((lon - self.west) * self.cos_lat * self.scale, (self.north - lat) * self.scale)
+
+    def geometry(self, geometry: BaseGeometry) -> BaseGeometry:
+        def project(coords: NDArray[np.float64]) -> NDArray[np.float64]:
+            x = (coords[:, 0] - self.west) * self.cos_lat * self.scale
+            y = (self.north - coords[:, 1]) * self.scale
+            return np.column_stack((x, y))
+
+        return shapely.transform(geometry, project)
+
+    def describe(self) -> dict[str, Any]:
+        return {
+            "name": "equirectangular, x scaled by cos(mean latitude), y growing downwards",
+            "frame": [self.west, self.south, self.east, self.north],
+            "frame_is": "[west longitude, south latitude, east longitude, north latitude], WGS84 degrees",
+            "mean_latitude": (self.south + self.north) / 2,
+            "scale": round(self.scale, 6),
+            "x": "(longitude - west) * cos(mean_latitude) * scale",
+            "y": "(north - latitude) * scale",
+        }
+
+
+# --- regions ------------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class Place:
+    id: str
+    at: Point  # the projected position
+
+
+def polygons(geometry: BaseGeometry) -> list[Polygon]:
+    """The non-empty polygons in any geometry, with collections and multipolygons flattened."""
+    if isinstance(geometry, Polygon):
+        return [] if geometry.is_empty else [geometry]
+    return [p for part in getattr(geometry, "geoms", []) for p in polygons(part)]
+
+
+def land_pieces(topology: Mapping[str, Any], projection: Projection) -> tuple[BaseGeometry, list[Polygon]]:
+    """The mainland and the islands inside the frame, projected and simplified."""
+    frame = box(projection.west, projection.south, projection.east, projection.north)
+    mainland: list[Polygon] = []
+    islands: list[Polygon] = []
+    for land in topology_polygons(topology, "land"):
+        if not land.intersects(frame):
+            continue
+        whole = land if land.is_valid else shapely.make_valid(land)
+        kind = islands if whole.area < ISLAND_AREA else mainland  # judged before clipping cuts the mainland
+        simplified = projection.geometry(whole.intersection(frame)).simplify(SIMPLIFY, preserve_topology=True)
+        kind.extend(piece for piece in polygons(simplified) if piece.area >= MIN_AREA)
+    main = unary_union(mainland)
+    return main, [piece for island in islands for piece in polygons(island.difference(main))]
+
+
+def continents(
+    mainland: BaseGeometry, places: Sequence[Place], projection: Projection
+) -> list[tuple[BaseGeometry, list[Place]]]:
+    """The mainland cut into continents, each with the mainland provinces whose positions lie on it."""
+    rest, cut = mainland, []
+    for outline in CONTINENTS.values():
+        area = projection.geometry(shapely.from_wkt(outline))
+        cut.append(rest.intersection(area))
+        rest = rest.difference(area)
+    cut.append(rest)  # Asia
+    return [(land, [p for p in places if land.intersects(p.at)]) for land in cut]
+
+
+def voronoi(places: Sequence[Place], within: BaseGeometry, envelope: Polygon) -> dict[str, BaseGeometry]:
+    """The Voronoi cell of each place's position (among `places`), clipped to `within`."""
+    if len(places) == 1:
+        return {places[0].id: within}
+    cells = polygons(voronoi_diagram(MultiPoint([p.at for p in places]), envelope=envelope))
+    regions = {}
+    for place in places:
+        (cell,) = [c for c in cells if c.intersects(place.at)]
+        regions[place.id] = cell.intersection(within)
+    return regions
+
+
+def island_regions(places: Sequence[Place], islands: Sequence[Polygon]) -> dict[str, BaseGeometry]:
+    """Each island province's island (the one its position lies on, else the nearest) and the islets close
+    to it. An island that no province claims stays plain land."""
+    main = {p.id: min(islands, key=lambda island: (island.distance(p.at), -island.area)) for p in places}
+    claimed: dict[str, list[Polygon]] = {p.id: [main[p.id]] for p in places}
+    for island in islands:
+        if any(island is m for m in main.values()):
+            continue
+        owner = min(places, key=lambda p: main[p.id].distance(island))
+        if main[owner.id].distance(island) <= SATELLITE_DISTANCE:
+            claimed[owner.id].append(island)
+    return {pid: unary_union(parts) for pid, parts in claimed.items()}
+
+
+def sea_water(water: BaseGeometry, seas: Sequence[Place]) -> BaseGeometry:
+    """The water that holds a sea position, plus any water within a strait's width of it (a strait can
+    close under simplification). The Red Sea, the Caspian and the Persian Gulf are left out."""
+    parts = polygons(water)
+    reach = unary_union([w for w in parts if any(w.intersects(s.at) for s in seas)]).buffer(4 * SIMPLIFY)
+    return unary_union([w for w in parts if w.intersects(reach)])
+
+
+def label_point(region: BaseGeometry, at: Point) -> Point:
+    """The position if it lies well inside the region. Otherwise the most inland point of the part of the
+    region that is nearest to the position, taking only what lies within LABEL_REACH of the position."""
+    if region.contains(at) and region.boundary.distance(at) >= LABEL_CLEARANCE:
+        return at
+    part = min(polygons(region), key=lambda p: (p.distance(at), -p.area))
+    near = max(polygons(part.intersection(at.buffer(LABEL_REACH))), key=lambda p: p.area, default=part)
+    return polylabel(near, tolerance=0.5)
+
+
+# --- the bake -----------------------------------------------------------------------------------------
+
+
+def read_board(path: Path) -> Board:
+    with path.open("rb") as handle:
+        return parse_board(tomllib.load(handle))
+
+
+def places_of(board: Board, projection: Projection) -> tuple[list[Place], list[Place], list[Place]]:
+    """The mainland provinces, island provinces and seas of the board, each at its projected position."""
+    west, south, east, north = FRAME
+    entries: list[Province | Sea] = [*board.provinces.values(), *board.seas.values()]
+    for entry in entries:
+        if entry.position is None:
+            raise SystemExit(f"{entry.id} has no position = [longitude, latitude] in the board file")
+        lon, lat = entry.position
+        if not (west + MARGIN <= lon <= east - MARGIN and south + MARGIN <= lat <= north - MARGIN):
+            raise SystemExit(f"{entry.id} at {entry.position} is not {MARGIN}° inside the frame {FRAME}")
+
+    def place(entry: Province | Sea) -> Place:
+        assert entry.position is not None
+        return Place(entry.id, projection.point(*entry.position))
+
+    provinces = list(board.provinces.values())
+    return (
+        [place(p) for p in provinces if not p.island],
+        [place(p) for p in provinces if p.island],
+        [place(s) for s in board.seas.values()],
+    )
+
+
+def bake_regions(topology: Mapping[str, Any], board: Board, projection: Projection) -> dict[str, Any]:
+    """The land (key "") and the region of every province and sea, as planar geometry."""
+    view = box(0, 0, projection.width, projection.height)
+    envelope = view.buffer(projection.width)  # Voronoi cells reach past the view box
+    mainland_places, island_places, sea_places = places_of(board, projection)
+    mainland, islands = land_pieces(topology, projection)
+    land = unary_union([mainland, *islands])
+    regions: dict[str, Any] = {"": land}
+    for continent, on_it in continents(mainland, mainland_places, projection):
+        if on_it:
+            regions |= voronoi(on_it, continent, envelope)
+    regions |= island_regions(island_places, islands)
+    regions |= voronoi(sea_places, sea_water(view.difference(land), sea_places), envelope)
+    return regions
+
+
+def bake(topology: Mapping[str, Any], digest: str, board: Board) -> dict[str, Any]:
+    """The map document."""
+    projection = Projection(*FRAME, WIDTH)
+    regions = bake_regions(topology, board, projection)
+    land = regions.pop("")
+    entries: list[Province | Sea] = [*board.provinces.values(), *board.seas.values()]
+    labels = {}
+    for entry in entries:
+        assert entry.position is not None
+        label = label_point(regions[entry.id], projection.point(*entry.position))
+        labels[entry.id] = [round(label.x, 1), round(label.y, 1)]
+    return {
+        "source": SOURCE,
+        "source_sha256": digest,
+        "licence": LICENCE,
+        "generated_by": "tools/bake_map.py",
+        "projection": projection.describe(),
+        "view_box": [0, 0, projection.width, projection.height],
+        "format": (
+            "land and each region are lists of polygons; a polygon is a list of rings, the outline first and "
+            "then any holes; a ring is a list of [x, y] in view-box units and is closed implicitly (its last "
+            "point joins its first); a label is an [x, y] point inside its region"
+        ),
+        "land": rounded(land),
+        "regions": {pid: rounded(region) for pid, region in regions.items()},
+        "labels": labels,
+    }
+
+
+# --- output -------------------------------------------------------------------------------------------
+
+
+def rounded(geometry: BaseGeometry) -> list[list[list[list[float]]]]:
+    """Polygons as lists of rings of [x, y] rounded to 0.1, each ring closed implicitly. The geometry is
+    normalized first, so the output does not depend on the order in which GEOS happened to build it."""
+    out = []
+    for polygon in polygons(shapely.normalize(MultiPolygon(polygons(geometry)))):
+        rings = []
+        for line in (polygon.exterior, *polygon.interiors):
+            points: list[list[float]] = []
+            for x, y in line.coords:
+                point = [round(x, 1), round(y, 1)]
+                if not points or point != points[-1]:
+                    points.append(point)
+            while len(points) > 1 and points[0] == points[-1]:
+                points.pop()
+            if len(points) >= 3:
+                rings.append(points)
+            elif not rings:
+                break  # the outline vanishes at this rounding, so the polygon goes
+        if rings:
+            out.append(rings)
+    return out
+
+
+def dumps(document: Mapping[str, Any]) -> str:
+    """Compact JSON with sorted keys and a line for each item of a top-level list or table, so that a
+    change to one region shows as a change of one line."""
+
+    def compact(value: Any) -> str:
+        return json.dumps(value, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+
+    lines = []
+    for key in sorted(document):
+        value = document[key]
+        if isinstance(value, dict) and value:
+            items = ",\n".join(f"{compact(k)}:{compact(value[k])}" for k in sorted(value))
+            lines.append(f"{compact(key)}:{{\n{items}\n}}")
+        elif isinstance(value, list) and value:
+            items = ",\n".join(compact(v) for v in value)
+            lines.append(f"{compact(key)}:[\n{items}\n]")
+        else:
+            lines.append(f"{compact(key)}:{compact(value)}")
+    return "{\n" + ",\n".join(lines) + "\n}\n"
+
+
+def adjacency_report(board: Board, regions: Mapping[str, BaseGeometry]) -> Iterator[str]:
+    """Where the drawn regions touch differently from the board's adjacency, and positions off their region."""
+
+    def touches(a: str, b: str) -> bool:
+        return bool(regions[a].buffer(2 * SIMPLIFY).intersection(regions[b]).area > 4.0)
+
+    projection = Projection(*FRAME, WIDTH)
+    entries: list[Province | Sea] = [*board.provinces.values(), *board.seas.values()]
+    for entry in entries:
+        assert entry.position is not None
+        if not regions[entry.id].contains(projection.point(*entry.position)):
+            yield f"{entry.id}: its position lies outside its region"
+    for p in board.provinces.values():
+        others = [o for o in board.provinces if o > p.id] + list(board.seas)
+        for other in others:
+            listed, drawn = other in p.land or other in p.seas, touches(p.id, other)
+            if listed != drawn:
+                yield f"{p.id} - {other}: {'on the board only' if listed else 'on the map only'}"
+    for s in board.seas.values():
+        for other in (o for o in board.seas if o > s.id):
+            listed, drawn = other in s.seas, touches(s.id, other)
+            if listed != drawn:
+                yield f"{s.id} - {other}: {'on the board only' if listed else 'on the map only'}"
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description="Bake the report map's geometry (development time only).")
+    parser.add_argument("--check", action="store_true", help="fail if the committed file differs")
+    parser.add_argument("--topojson", type=Path, help="a local copy of land-50m.json instead of npm pack")
+    parser.add_argument("--adjacency", action="store_true", help="list where the map and the board disagree")
+    args = parser.parse_args(argv)
+    board = read_board(BOARD)
+    topology, digest = fetch_topology(args.topojson)
+    document = bake(topology, digest, board)
+    text = dumps(document)
+    assert json.loads(text) == document, "the writer lost something"
+    if args.adjacency:
+        regions = bake_regions(topology, board, Projection(*FRAME, WIDTH))
+        for line in adjacency_report(board, regions):
+            print(line, file=sys.stderr)
+    relative = OUTPUT.relative_to(REPO)
+    if args.check:
+        if not OUTPUT.exists() or OUTPUT.read_text(encoding="utf-8") != text:
+            print(f"{relative} is out of date: run python tools/bake_map.py", file=sys.stderr)
+            return 1
+        print(f"{relative} is up to date")
+        return 0
+    OUTPUT.write_text(text, encoding="utf-8")
+    print(f"wrote {relative} ({len(text.encode()):,} bytes)")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
