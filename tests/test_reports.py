@@ -62,6 +62,13 @@ def test_the_map_is_svg_and_names_every_place(demo: Path) -> None:
     for name in game.ruleset.place_names(game.board).values():
         assert name in texts, f"the map does not name {name}"
     assert "Battle: Carthage against Egypt" in svg, "this phase's battle is marked"
+    paths = {p.get("id"): p for p in root.iter("{http://www.w3.org/2000/svg}path")}
+    for place in game.ruleset.place_names(game.board):
+        region = paths.get(f"province-{place}") or paths.get(f"sea-{place}")
+        assert region is not None and len(region.get("d", "")) > 40, f"{place} is drawn as a region"
+    width, height = (float(v) for v in root.get("viewBox", "").split()[2:])
+    legend = [t for t in root.iter("{http://www.w3.org/2000/svg}text") if t.text == "battle"]
+    assert legend and height > 706 and width == 1200, "the legend sits below the map, inside the drawing"
 
 
 def test_html_report_is_self_contained_with_the_map(demo: Path) -> None:

@@ -3,9 +3,12 @@ and player tables. Shaping only: the templates decide how anything looks."""
 
 from __future__ import annotations
 
+import functools
+import json
 from collections.abc import Mapping
 from typing import Any
 
+from adjudicator.resources import package_file
 from adjudicator.rulesets.mare_nostrum.board import Board
 
 
@@ -29,7 +32,35 @@ def report_data(board: Board, state: Mapping[str, Any], player_names: Mapping[st
     }
 
 
+@functools.cache
+def _geography(board_id: str) -> dict[str, Any] | None:
+    """The baked map of a shipped board (tools/bake_map.py), as SVG path data; None for a board
+    without one (a moderator's own board gets the schematic map)."""
+    path = package_file("adjudicator.rulesets.mare_nostrum", f"boards/{board_id}.map.json")
+    if not path.exists():
+        return None
+    data = json.loads(path.read_text(encoding="utf-8"))
+    return {
+        "width": data["view_box"][2],
+        "height": data["view_box"][3],
+        "land": _path_data(data["land"]),
+        "regions": {rid: _path_data(polygons) for rid, polygons in data["regions"].items()},
+        "labels": data["labels"],
+        "source": data["source"],
+    }
+
+
+def _path_data(polygons: list[list[list[list[float]]]]) -> str:
+    """Polygons (rings of [x, y]) as one SVG path's data; holes follow the even-odd rule."""
+    return " ".join(
+        "M" + " ".join(f"{x:g},{y:g}" for x, y in ring) + "Z" for polygon in polygons for ring in polygon if ring
+    )
+
+
 def _map(board: Board) -> dict[str, Any]:
+    geography = _geography(board.id)
+    if geography is not None:
+        return _geographic_map(board, geography)
     places: dict[str, dict[str, Any]] = {}
     for p in board.provinces.values():
         if p.map is not None:
@@ -43,7 +74,33 @@ def _map(board: Board) -> dict[str, Any]:
         links += [{"a": p.id, "b": s, "kind": "coast"} for s in p.seas]
     for s in board.seas.values():
         links += [{"a": s.id, "b": t, "kind": "sea"} for t in s.seas if s.id < t]
-    return {"places": places, "links": [link for link in links if link["a"] in places and link["b"] in places]}
+    return {
+        "geographic": False,
+        "places": places,
+        "links": [link for link in links if link["a"] in places and link["b"] in places],
+    }
+
+
+def _geographic_map(board: Board, geography: Mapping[str, Any]) -> dict[str, Any]:
+    labels = geography["labels"]
+    places: dict[str, dict[str, Any]] = {}
+    for p in board.provinces.values():
+        if p.id in labels:
+            x, y = labels[p.id]
+            places[p.id] = {"kind": "province", "name": p.name, "x": x, "y": y, "region": geography["regions"][p.id]}
+    for s in board.seas.values():
+        if s.id in labels:
+            x, y = labels[s.id]
+            places[s.id] = {"kind": "sea", "name": s.name, "x": x, "y": y, "region": geography["regions"][s.id]}
+    return {
+        "geographic": True,
+        "width": geography["width"],
+        "height": geography["height"],
+        "land": geography["land"],
+        "source": geography["source"],
+        "places": places,
+        "links": [],
+    }
 
 
 def _units(table: Mapping[str, int], unit: str) -> str:
