@@ -180,7 +180,9 @@ def report(
     phase: Annotated[
         str | None, typer.Option(help="Phase number or name, e.g. 6 or 006-T02-military (default: the last).")
     ] = None,
-    format: Annotated[str, typer.Option("--format", "-f", help="txt, md, bbcode or html.")] = "txt",
+    format: Annotated[
+        str, typer.Option("--format", "-f", help="txt, md, bbcode or html; png writes the map as a picture.")
+    ] = "txt",
     power: PowerOption = None,
 ) -> Outcome:
     """Print the public report of a phase, or with --power a player's private report."""

@@ -235,6 +235,8 @@ def show_report(path: Path, phase: str | None, fmt: str, power: str | None) -> O
     reports = PhaseReports(game, load_record(game, phase))
     if power is not None:
         return Outcome(reports.private(game.find_player_civ(power)))
+    if fmt == "png":  # a picture is no text to print: written beside the reports, its path said
+        return Outcome(f"The map is drawn in {reports.write_png()}")
     return Outcome(reports.public(fmt))
 
 

@@ -37,7 +37,7 @@ from adjudicator.storage import (
 
 MODES = ("batch", "stepwise")
 SETTINGS_TABLES = frozenset({"game", "dice", "player", "schedule", "intake", "delivery", "options"})
-GAME_KEYS = frozenset({"id", "ruleset", "board", "mode", "created", "rules_url"})
+GAME_KEYS = frozenset({"id", "ruleset", "board", "mode", "created", "rules_url", "map_url"})
 DICE_KEYS = frozenset({"commitment", "chain_length"})
 STATE_HEADER = (
     "# The current position (DESIGN.md shape). Stocks, bank and supply are derived from the\n"
@@ -59,6 +59,7 @@ class Settings:
     schedule: Schedule = field(default_factory=Schedule)
     options: Mapping[str, Any] = field(default_factory=dict)  # the ruleset's, checked by it
     rules_url: str = ""  # where players read the rules online (the `help` answer links it)
+    map_url: str = ""  # where reports/ is published: BBCode and Markdown reports show map.png from there
 
     def player(self, civ: str) -> Player | None:
         return next((p for p in self.players if p.civ == civ), None)
@@ -72,6 +73,7 @@ class Settings:
                 "mode": self.mode,
                 "created": self.created,
                 **({"rules_url": self.rules_url} if self.rules_url else {}),
+                **({"map_url": self.map_url} if self.map_url else {}),
             },
             "dice": {"commitment": self.commitment, "chain_length": dice_chain.CHAIN_LENGTH},
             "player": [p.to_data() for p in self.players],
@@ -122,6 +124,7 @@ class Settings:
             schedule=Schedule.from_fields(root.table("schedule", {})),
             options=ruleset.check_options(root.table("options", {}).data),
             rules_url=game.text("rules_url", ""),
+            map_url=game.text("map_url", ""),
         )
 
     def with_players_of(self, ruleset: Ruleset[Any, Any, Any], board: Any, position: Any) -> Settings:

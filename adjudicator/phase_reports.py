@@ -19,7 +19,7 @@ from adjudicator.errors import UsageError
 from adjudicator.forms import order_form
 from adjudicator.game import Game
 from adjudicator.reports import Renderer
-from adjudicator.storage import read_toml, write_text_atomic
+from adjudicator.storage import read_toml, write_bytes_atomic, write_text_atomic
 
 FORMATS = ("txt", "md", "bbcode", "html")
 
@@ -123,6 +123,7 @@ class PhaseReports:
             "dice": record.dice,
             "commitment": game.settings.commitment,
             "map_svg": "",
+            "map_url": f"{game.settings.map_url.rstrip('/')}/{record.slug}/map.png" if game.settings.map_url else "",
             **game.ruleset.report_data(game.board, record.after, names),
         }
 
@@ -165,4 +166,15 @@ class PhaseReports:
         pages = self.pages() if pages is None else pages
         for name, text in pages.items():
             write_text_atomic(folder / name, text)
-        return [folder / name for name in pages]
+        written = [folder / name for name in pages]
+        if pages and self.game.settings.map_url:  # published: the BBCode and Markdown reports show it
+            written.append(self.write_png())
+        return written
+
+    def write_png(self) -> Path:
+        """reports/<slug>/map.png: the map as a picture (0.2 s, so only when it is wanted)."""
+        from adjudicator.pictures import svg_to_png
+
+        path = self.game.directory.reports / self.record.slug / "map.png"
+        write_bytes_atomic(path, svg_to_png(str(self.map_svg)))
+        return path

@@ -49,6 +49,11 @@ def test_wheel_contains_the_shipped_folders(wheel: Path) -> None:
         "adjudicator/templates/mare-nostrum/state.txt.j2",
         "adjudicator/games/demo/demo.toml",
         "adjudicator/rulesets/mare_nostrum/boards/mare-nostrum-2003.toml",
+        "adjudicator/rulesets/mare_nostrum/boards/mare-nostrum-2003.map.json",
+        "adjudicator/fonts/DejaVuSans.ttf",
+        "adjudicator/fonts/DejaVuSans-Bold.ttf",
+        "adjudicator/fonts/LICENSE",
+        "adjudicator/templates/mare-nostrum/map-geographic.svg.j2",
         "adjudicator/py.typed",
         "adjudicator/docs/rules.md",
     ):
