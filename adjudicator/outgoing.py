@@ -7,7 +7,7 @@ from datetime import timedelta
 from email.message import EmailMessage
 
 from adjudicator.game import Game
-from adjudicator.intake.collect import ROOT_SETTINGS, game_smtp, moderator_address
+from adjudicator.intake.collect import ROOT_SETTINGS, game_smtp, moderator_address, to_player
 from adjudicator.mailer import mail_identity, make_message, pending, queue, send_queued
 from adjudicator.phase_reports import PhaseReports, load_record
 from adjudicator.reports import Renderer
@@ -33,14 +33,7 @@ def report_messages(game: Game) -> list[Outgoing]:
     messages = []
     for player in game.settings.players:
         if player.civ in record.after["players"] and not record.after["players"][player.civ]["neutral"]:
-            message = make_message(
-                sender=sender,
-                sender_name=f"{game.settings.id} moderator",
-                to=player.email,
-                to_name=player.name,
-                subject=f"{tag} {label}: your report, {player.civ}",
-                body=reports.private(player.civ),
-            )
+            message = to_player(game, player, f"{label}: your report, {player.civ}", reports.private(player.civ))
             messages.append(_identified(game, record.slug, "report", message))
     settings = game_smtp(game)
     if settings is not None and settings.list_address:
@@ -77,14 +70,7 @@ def welcome_messages(game: Game, secrets: Mapping[str, str]) -> list[Outgoing]:
             state=state,
             form=order_form(game, game.position, player.civ),
         )
-        message = make_message(
-            sender=sender,
-            sender_name=f"{game.settings.id} moderator",
-            to=player.email,
-            to_name=player.name,
-            subject=f"[{game.settings.id}] Welcome: you play {player.civ}",
-            body=body,
-        )
+        message = to_player(game, player, f"Welcome: you play {player.civ}", body, sender=sender)
         messages.append(_identified(game, game.slug, "welcome", message))
     return messages
 
@@ -117,14 +103,7 @@ def reminder_messages(game: Game, before: timedelta | None = None) -> list[Outgo
             label=game.phase_info.label,
             deadline=game.settings.schedule.local(deadline) if deadline else "",
         )
-        message = make_message(
-            sender=moderator_address(game),
-            sender_name=f"{game.settings.id} moderator",
-            to=player.email,
-            to_name=player.name,
-            subject=f"[{game.settings.id}] Reminder: orders for {game.phase_info.label}",
-            body=body,
-        )
+        message = to_player(game, player, f"Reminder: orders for {game.phase_info.label}", body)
         messages.append(_identified(game, game.slug, kind, message))
     return messages
 

@@ -30,7 +30,7 @@ from adjudicator.intake.receive import (
 from adjudicator.intake.threads import THREAD_SUFFIXES
 from adjudicator.mailer import DeliveryError, SmtpSettings, mail_identity, make_message, pending, queue, send_queued
 from adjudicator.orders import parse_submission
-from adjudicator.players import is_email_address
+from adjudicator.players import Player, is_email_address
 from adjudicator.reports import Renderer
 from adjudicator.settings_check import check_intake_file
 from adjudicator.storage import (
@@ -430,14 +430,22 @@ def receipt(
             answers=outcome.answers,
         )
         label = "LATE orders" if outcome.status == "late" else "Orders received"
+    subject = f"{label}: {player.civ}, {game.phase_info.label}"
+    return to_player(game, player, subject, body, sender=sender, in_reply_to=outcome.mail.message_id)
+
+
+def to_player(
+    game: Game, player: Player, subject: str, body: str, *, sender: str | None = None, in_reply_to: str = ""
+) -> EmailMessage:
+    """A mail from the game's moderator to one of its players, subject tagged with the game."""
     return make_message(
-        sender=sender,
+        sender=sender or moderator_address(game),
         sender_name=f"{game.settings.id} moderator",
         to=player.email,
         to_name=player.name,
-        subject=f"{tag} {label}: {player.civ}, {game.phase_info.label}",
+        subject=f"[{game.settings.id}] {subject}",
         body=body,
-        in_reply_to=outcome.mail.message_id,
+        in_reply_to=in_reply_to,
     )
 
 
