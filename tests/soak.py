@@ -23,6 +23,8 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import email
+import email.policy
 import functools
 import hashlib
 import json
@@ -53,7 +55,7 @@ from adjudicator.orders import parse_submission
 from adjudicator.phase_reports import FORMATS
 from adjudicator.rulesets.mare_nostrum.components import CARD_TOTALS, UNIT_STOCK
 from adjudicator.storage import GameDirectory, compact, read_toml
-from adjudicator.submissions import SubmissionError, submitted
+from adjudicator.submissions import SubmissionError, check_submission, submitted
 from tests.random_play import BUYABLE, huge_lines, junk_lines, purposeful_lines, random_orders
 from tests.soak_invariants import position_problems, transition_problems
 
@@ -62,6 +64,10 @@ HOSTILE_NAME = "<script>alert(1)</script> [url=http://x.invalid]Anna[/url] **Bel
 CALL_SECONDS = float(os.environ.get("ADJUDICATOR_SOAK_CALL_SECONDS", "30"))  # any one command
 GAME_SECONDS = float(os.environ.get("ADJUDICATOR_SOAK_GAME_SECONDS", "240"))  # one whole game
 REPLAY_EVERY_PHASE = os.environ.get("ADJUDICATOR_SOAK_REPLAY", "turn") == "phase"  # else as each turn starts
+FORM_ORDER = re.compile(
+    r"^# (offer|take|trade|give|ulysses|sequence|build|buy|exchange|keep|sail|attack|move|casualties|helen|role"
+    r"|artemis) "
+)  # a form's line that is an order once its '#' goes
 REQUESTS = ("status", "orders", "help", "rules R6.4")  # requests a mail may hold besides its orders
 BEHAVIOURS = {  # what a player does in a phase, with its weight
     "orders": 34,
@@ -313,6 +319,9 @@ class Soak:
                 functools.partial(commands.create_game, self.path, players, position=position, mode=self.p.mode),
                 board=None, game_id=None, ruleset="mare-nostrum", options=options,
             )  # fmt: skip
+        for path in sorted((self.path / "outbox").glob("*.welcome.*.eml")):  # T1's forms
+            body = email.message_from_bytes(path.read_bytes(), policy=email.policy.default).get_content()
+            self.paste_back(self.game(), str(body), path.name)
 
     def imported_position(self, players: list[str]) -> Path:
         """A basic opening, exported with `state --json`, with some players' hands emptied, legions
@@ -630,6 +639,27 @@ class Soak:
             self.same_report(folder / f"public.{fmt}", lookup if fmt == formats[0] else slug, fmt, None)
         for civ in civs:
             self.same_report(folder / f"{civ}.txt", slug, "txt", civ)
+        if number + 1 == game.phase_number and game.phase_info.winner is None:  # the forms are for now
+            for civ in civs:
+                self.paste_back(game, (folder / f"{civ}.txt").read_text(encoding="utf-8"), f"{slug}/{civ}.txt")
+
+    def paste_back(self, game: Game, text: str, where: str) -> None:
+        """A form sent back as it stands holds no line in error, and each of some of its
+        orders, uncommented alone, is accepted (issue 15: forms that paste back)."""
+        form = text[text.index("# Orders for") : text.index("\nend\n") + len("\nend\n")]
+        unchanged = check_submission(game, "no orders\n" + form)
+        if unchanged.errors:
+            self.fail("a form sent back as it stands has errors", f"{where}\n{form}")
+        orders = [line for line in form.splitlines() if FORM_ORDER.match(line)]
+        for line in self.rng.sample(orders, min(3, len(orders))):
+            self.result.behaviours["form line pasted back"] += 1
+            try:
+                single = check_submission(game, form.replace(line + "\n", line[2:] + "\n"))
+            except SubmissionError as error:
+                self.fail("a form's order is refused when uncommented", f"{where}: {line!r}: {error}")
+            if single.errors or single.accepted != 1:
+                bad = [f"{e.text}: {e.message}" for e in single.echo if e.status == "ERROR"]
+                self.fail("a form's order is refused when uncommented", f"{where}: {line!r}: {bad}")
 
     def same_report(self, written: Path, phase: str | None, fmt: str, civ: str | None) -> None:
         what = f"--power {civ}" if civ else f"--format {fmt}"
