@@ -64,8 +64,14 @@ def take_index() -> NameIndex[str]:
 
 
 def hero_index(board: Board) -> NameIndex[str]:
+    return _hero_index(tuple(board.heroes))
+
+
+@functools.cache
+def _hero_index(civilization_heroes: tuple[str, ...]) -> NameIndex[str]:
+    """Built once per board: every validation needs it (a form validates hundreds of lines)."""
     index: NameIndex[str] = NameIndex("hero or wonder")
-    for hero in board.heroes:
+    for hero in civilization_heroes:
         index.add(hero, hero, (hero.split()[-1],) if " " in hero else ())
     for table in (GENERAL_HEROES, WONDERS):
         for card, aliases in table.items():

@@ -78,6 +78,8 @@ def _build(board: Board, position: Position, me: Civ) -> list[Candidate]:
         order = ", ".join(position.playing)
         lines.append((f"sequence {order}", "the build order: you are Political Leader (R3.3)"))
     for pid, province in sorted(board.provinces.items()):
+        if pid not in _reach(board, position, me):
+            continue
         name = names[pid]
         offers = [(piece, f"build {piece} in {name}") for piece in _PLAIN_PIECES]
         offers += [(Piece.CITY, f"build city in {name} at {site}") for site in province.cities]
@@ -91,6 +93,20 @@ def _build(board: Board, position: Position, me: Civ) -> list[Candidate]:
     if position.phase is Phase.BUILD:
         lines.append(("keep 2 tax", "kept at the end of the phase (R6.8)"))
     return lines
+
+
+def _reach(board: Board, position: Position, me: Civ) -> set[str]:
+    """Where a build-phase order of the player could stand: his provinces and their neighbours
+    by land or by a shared sea (R6.3, R6.4); everywhere in the advanced setup (R2.4)."""
+    if position.phase is Phase.SETUP:
+        return set(board.provinces)
+    mine = {pid for pid, state in position.provinces.items() if state.influence == me}
+    reach: set[str] = set(mine)
+    for pid in mine:
+        province = board.provinces[pid]
+        reach.update(province.land)
+        reach.update(q.id for q in board.provinces.values() if set(q.seas) & set(province.seas))
+    return reach
 
 
 def _military(board: Board, position: Position, me: Civ) -> list[Candidate]:
