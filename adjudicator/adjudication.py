@@ -21,7 +21,7 @@ from adjudicator.game import Game, dice_record_from_data, dice_record_to_data
 from adjudicator.orders import OrderLine, parse_submission
 from adjudicator.phase_reports import PhaseReports, load_record
 from adjudicator.storage import game_lock, read_toml, without_none, write_toml_atomic
-from adjudicator.submissions import CheckedSubmission, order_files, submitted
+from adjudicator.submissions import CheckedSubmission, missing_orders, order_files
 
 
 @dataclass(frozen=True, slots=True)
@@ -64,8 +64,7 @@ def check_ready(game: Game, force: bool, now: datetime) -> None:
     """Refuse before the deadline unless everyone is in, or the moderator forces it."""
     if game.phase_info.winner is not None:
         raise UsageError(f"the game is over: {game.phase_info.winner} won (R10)")
-    due = game.ruleset.due(game.position, game.settings.mode == "stepwise")
-    missing = [civ for civ in due if civ not in submitted(game)]
+    missing = missing_orders(game)
     if force or not missing:
         return
     deadline = game.deadline()

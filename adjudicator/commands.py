@@ -266,8 +266,8 @@ def send_reminders(path: Path, dry_run: bool) -> Outcome:
 
 
 def set_deadline(path: Path, when: str) -> Outcome:
-    from adjudicator.outgoing import missing_orders
     from adjudicator.schedule import parse_moment
+    from adjudicator.submissions import missing_orders
 
     game = Game.load(path)
     moment = parse_moment(when, game.settings.schedule.zone)

@@ -11,7 +11,7 @@ from adjudicator.intake.collect import ROOT_SETTINGS, game_smtp, moderator_addre
 from adjudicator.mailer import mail_identity, make_message, pending, queue, send_queued
 from adjudicator.phase_reports import PhaseReports, load_record
 from adjudicator.reports import Renderer
-from adjudicator.submissions import submitted
+from adjudicator.submissions import missing_orders
 
 DRY_RUN_FOLDER = "dry-run"
 
@@ -73,12 +73,6 @@ def welcome_messages(game: Game, secrets: Mapping[str, str]) -> list[Outgoing]:
         message = to_player(game, player, f"Welcome: you play {player.civ}", body, sender=sender)
         messages.append(_identified(game, game.slug, "welcome", message))
     return messages
-
-
-def missing_orders(game: Game) -> list[str]:
-    """The players whose orders the next adjudication needs and has not got."""
-    on_file = submitted(game)
-    return [civ for civ in game.ruleset.due(game.position, game.settings.mode == "stepwise") if civ not in on_file]
 
 
 def reminder_messages(game: Game, before: timedelta | None = None) -> list[Outgoing]:

@@ -95,7 +95,7 @@ class PhaseReports:
     @functools.cached_property
     def context(self) -> dict[str, Any]:
         game, record = self.game, self.record
-        after = game.ruleset.position_from_data(game.board, record.after)
+        after = self.after
         names = {p.civ: p.name for p in game.settings.players}
         due = game.ruleset.due(after, game.settings.mode == "stepwise")
         current = record.number + 1 == game.phase_number  # the phase now open follows this one

@@ -17,7 +17,7 @@ from adjudicator.hosting.state import paused
 from adjudicator.orders import Request
 from adjudicator.reports import Renderer
 from adjudicator.rulebook import rules_text
-from adjudicator.submissions import order_files, submitted
+from adjudicator.submissions import missing_orders, order_files, submitted
 
 
 @dataclass(frozen=True, slots=True)
@@ -60,7 +60,6 @@ def _answer(game: Game, civ: str, request: Request, now: datetime) -> str:
 
 def _status(game: Game, now: datetime) -> str:
     deadline = game.deadline()
-    due = game.ruleset.due(game.position, game.settings.mode == "stepwise")
     return Renderer(game.ruleset.name).render(
         "player-status.txt.j2",
         game=game,
@@ -69,6 +68,6 @@ def _status(game: Game, now: datetime) -> str:
         remaining=(deadline - now) if deadline else None,
         schedule=game.settings.schedule,
         sent=sorted(submitted(game)),
-        missing=[civ for civ in due if civ not in submitted(game)],
+        missing=missing_orders(game),
         pause=paused(game.directory.root),
     )

@@ -190,3 +190,9 @@ def order_files(game: Game) -> dict[str, Path]:
 def submitted(game: Game) -> dict[str, datetime | None]:
     """Who has orders on file for the current phase, and when they came."""
     return {civ: _received(path.with_suffix(".toml")) for civ, path in order_files(game).items()}
+
+
+def missing_orders(game: Game) -> list[str]:
+    """The players whose orders the next adjudication needs and has not got."""
+    on_file = submitted(game)
+    return [civ for civ in game.ruleset.due(game.position, game.settings.mode == "stepwise") if civ not in on_file]

@@ -10,8 +10,8 @@ from adjudicator.errors import AdjudicatorError, UsageError
 from adjudicator.game import Game
 from adjudicator.hosting import state
 from adjudicator.hosting.state import Pause
-from adjudicator.outgoing import missing_orders
 from adjudicator.schedule import utc_now
+from adjudicator.submissions import missing_orders
 
 
 def pause_game(folder: Path, reason: str, now: datetime | None = None) -> str:

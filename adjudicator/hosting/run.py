@@ -37,11 +37,11 @@ from adjudicator.intake.collect import (
 from adjudicator.intake.imap import ImapError
 from adjudicator.intake.threads import THREAD_SUFFIXES
 from adjudicator.mailer import DeliveryError, SmtpSettings, mail_identity, make_message, pending, queue, send_queued
-from adjudicator.outgoing import missing_orders, reminder_messages, report_messages
+from adjudicator.outgoing import reminder_messages, report_messages
 from adjudicator.phase_reports import adjudicated_slugs
 from adjudicator.schedule import utc_now
 from adjudicator.storage import file_lock, game_lock
-from adjudicator.submissions import submitted
+from adjudicator.submissions import missing_orders, submitted
 
 MAX_PHASES_PER_PASS = 50  # a stepwise turn whose orders all came early resolves step after step
 DROP_FOLDER = "drop"  # post files (.txt, .eml, saved threads) to collect, in the root and in each game
@@ -328,13 +328,16 @@ def _remind(game: Game, now: datetime, report: GameReport) -> None:
     to each player still missing, and when the next is due."""
     deadline = game.deadline()
     times = game.settings.schedule.remind
-    if deadline is None or now >= deadline or not times or not missing_orders(game):
+    if deadline is None or now >= deadline or not times:
+        return
+    missing = missing_orders(game)
+    if not missing:
         return
     come = [before for before in times if deadline - before <= now]
     if come:
         sent = queue(game.directory.root / "outbox", reminder_messages(game, min(come)))
         if sent:
-            report.actions.append(f"reminded {', '.join(missing_orders(game))}")
+            report.actions.append(f"reminded {', '.join(missing)}")
     later = [deadline - before for before in times if deadline - before > now]
     if later:
         report.wake = _earliest(report.wake, min(later))
