@@ -342,11 +342,11 @@ def test_a_failing_pass_pauses_the_game_and_mails_the_moderator_once(
 
 
 def test_a_broken_game_does_not_hold_up_the_others(hosted: Hosted) -> None:
-    other = create_demo(hosted.root / "other")
+    other = create_demo(hosted.root / "other-folder")  # its mail names its id, not its folder
     text = other.directory.game_file.read_text().replace('id = "demo"', 'id = "other"')
     other.directory.game_file.write_text(text)
     (hosted.root / "intake.toml").write_text(settings_toml(hosted.imap_port, hosted.smtp.port))
-    (hosted.root / "other" / "state.toml").write_text("this is not toml = = =")
+    (hosted.root / "other-folder" / "state.toml").write_text("this is not toml = = =")
     hosted.post(
         mail("power Rome\npassword rome-secret\noffer wine\n", sender=address("Rome"), subject="[other] orders")
     )

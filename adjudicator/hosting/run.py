@@ -29,6 +29,7 @@ from adjudicator.intake.collect import (
     CollectBusyError,
     CollectReport,
     collect,
+    declared_id,
     game_smtp,
     has_own_mailbox,
     mailbox_settings,
@@ -154,10 +155,10 @@ def _load(root: Path, folder: Path, now: datetime) -> Game | GameReport:
     try:
         return Game.load(folder)
     except AdjudicatorError as error:
-        return _fail(root, folder, folder.name, None, str(error), "", now)
+        return _fail(root, folder, declared_id(folder), None, str(error), "", now)
     except Exception as error:
         log = write_crash_log(folder, error)
-        return _fail(root, folder, folder.name, None, f"internal error: {one_line(error)}", str(log), now)
+        return _fail(root, folder, declared_id(folder), None, f"internal error: {one_line(error)}", str(log), now)
 
 
 def _collect(

@@ -279,15 +279,20 @@ def _siblings(root: Path, games: dict[str, Game]) -> dict[str, str]:
         return {}
     if has_own_mailbox(next(iter(games.values()))):
         return {}
-    siblings = {}
-    for folder in root.parent.iterdir():
-        if folder != root and (folder / "game.toml").exists():
-            try:
-                gid = str(read_toml(folder / "game.toml")["game"]["id"])
-            except (AdjudicatorError, KeyError, TypeError):
-                gid = folder.name
-            siblings[gid] = f"it is read by a collect (or run) of the whole folder {root.parent}"
-    return siblings
+    return {
+        declared_id(folder): f"it is read by a collect (or run) of the whole folder {root.parent}"
+        for folder in root.parent.iterdir()
+        if folder != root and (folder / "game.toml").exists()
+    }
+
+
+def declared_id(folder: Path) -> str:
+    """A game folder's id as its game.toml says, read raw (the game itself may not load, and
+    its mail is still known by that id); the folder's name when even that cannot be read."""
+    try:
+        return str(read_toml(folder / "game.toml")["game"]["id"])
+    except (AdjudicatorError, KeyError, TypeError):
+        return folder.name
 
 
 def _read_folder(run: _Run, folder: Path) -> None:
