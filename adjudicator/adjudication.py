@@ -20,6 +20,7 @@ from adjudicator.events import Event
 from adjudicator.game import Game, dice_record_from_data, dice_record_to_data
 from adjudicator.orders import OrderLine, parse_submission
 from adjudicator.phase_reports import PhaseReports, load_record
+from adjudicator.site import refresh_site
 from adjudicator.storage import game_lock, read_toml, without_none, write_toml_atomic
 from adjudicator.submissions import CheckedSubmission, missing_orders, order_files
 
@@ -32,6 +33,7 @@ class PhaseResult:
     record: DiceRecord
     next_label: str
     report_problem: str = ""  # why the reports could not be rendered (the phase is resolved anyway)
+    site_problem: str = ""  # why the campaign site could not be updated (likewise)
 
 
 def _checked(game: Game, position: Any, civ: str, text: str) -> CheckedSubmission:
@@ -133,9 +135,8 @@ def adjudicate(
         reports = PhaseReports(game, load_record(game, slug))
         pages, problem = _render_reports(game, reports)
         reports.write(pages)
-        result = PhaseResult(slug, label, tuple(events), record, game.phase_info.label, problem)
         game.write_state()
-        return result
+        return PhaseResult(slug, label, tuple(events), record, game.phase_info.label, problem, refresh_site(game))
 
 
 def _render_reports(game: Game, reports: PhaseReports) -> tuple[dict[str, str], str]:
@@ -243,4 +244,6 @@ def rollback(game: Game, to: int) -> str:
         game.position = game.ruleset.position_from_data(game.board, data["position"])
         game.phase_number = to
         game._open_phase()
-        return f"{game.settings.id} is back at phase {to} ({game.phase_info.label}); later files are in {aside}"
+        text = f"{game.settings.id} is back at phase {to} ({game.phase_info.label}); later files are in {aside}"
+        problem = refresh_site(game)
+        return f"{text}\nWarning: {problem}" if problem else text

@@ -31,6 +31,14 @@ app.add_typer(board_app, name="board")
 GameDir = Annotated[Path, typer.Argument(help="The game directory.", show_default=False)]
 PowerOption = Annotated[str | None, typer.Option("--power", "-p", help="Whose orders (else the 'power' line).")]
 RulesetOption = Annotated[str, typer.Option("--ruleset", help="The ruleset of the board.")]
+MapUrlOption = Annotated[
+    str,
+    typer.Option(
+        "--map-url",
+        help="Where reports/ (or the site) is published, e.g. https://example.org/game1: "
+        "the BBCode and Markdown reports then show each phase's map.png from there.",
+    ),
+]
 
 
 INTERNAL_ERROR_EXIT = 3  # a bug, as opposed to 1: the moderator asked for something that cannot be done
@@ -98,12 +106,26 @@ def new(
         list[str] | None, typer.Option("--option", help="A ruleset option KEY=VALUE, e.g. setup=advanced.")
     ] = None,
     ruleset: RulesetOption = "mare-nostrum",
+    map_url: MapUrlOption = "",
+    site: Annotated[
+        Path | None,
+        typer.Option(help="Keep a campaign site in this folder (relative to the game), rebuilt after every phase."),
+    ] = None,
 ) -> Outcome:
     """Create a game: basic setup (R2) and turn 1 income, or a given position."""
     from adjudicator.commands import create_game
 
     return create_game(
-        directory, player, position=position, mode=mode, board=board, game_id=game_id, ruleset=ruleset, options=option
+        directory,
+        player,
+        position=position,
+        mode=mode,
+        board=board,
+        game_id=game_id,
+        ruleset=ruleset,
+        options=option,
+        map_url=map_url,
+        site=site,
     )
 
 
@@ -184,11 +206,28 @@ def report(
         str, typer.Option("--format", "-f", help="txt, md, bbcode or html; png writes the map as a picture.")
     ] = "txt",
     power: PowerOption = None,
+    map_url: Annotated[
+        str | None, typer.Option("--map-url", help="Where reports/ is published, for this report only (see new).")
+    ] = None,
 ) -> Outcome:
     """Print the public report of a phase, or with --power a player's private report."""
     from adjudicator.commands import show_report
 
-    return show_report(directory, phase, format, power)
+    return show_report(directory, phase, format, power, map_url)
+
+
+@app.command()
+@_friendly
+def site(
+    directory: GameDir,
+    out: Annotated[
+        Path | None, typer.Argument(help="The site's folder (default: [game] site in game.toml).", show_default=False)
+    ] = None,
+) -> Outcome:
+    """Write the campaign site: every phase's map and report, standings, the dice proof."""
+    from adjudicator.commands import build_site
+
+    return build_site(directory, out)
 
 
 @app.command()

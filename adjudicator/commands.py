@@ -54,6 +54,8 @@ def create_game(
     game_id: str | None,
     ruleset: str,
     options: list[str] | None = None,
+    map_url: str = "",
+    site: Path | None = None,
 ) -> Outcome:
     specs = [parse_player_spec(p) for p in players]
     chosen: dict[str, str | list[str]] = {}
@@ -75,6 +77,8 @@ def create_game(
         mode=mode,
         game_id=game_id,
         options=chosen,
+        map_url=map_url,
+        site=str(site) if site is not None else "",
     )
     from adjudicator.outgoing import deliver, welcome_messages
 
@@ -224,14 +228,34 @@ def adjudicate_phase(path: Path, dice: str | None, force: bool, started: float |
             f"({result.report_problem}); 'adjudicator report' and 'send' make them again once that is fixed",
             ok=False,
         )
-    return Outcome(report.read_text(encoding="utf-8") + f"\nReports: {report.parent}")
+    warning = f"\nWarning: {result.site_problem}" if result.site_problem else ""
+    return Outcome(report.read_text(encoding="utf-8") + f"\nReports: {report.parent}{warning}")
 
 
-def show_report(path: Path, phase: str | None, fmt: str, power: str | None) -> Outcome:
+def build_site(path: Path, out: Path | None) -> Outcome:
+    """The campaign site, in OUT or in the folder game.toml names."""
+    from adjudicator import site
+
+    game = Game.load(path)
+    folder = out if out is not None else site.site_folder(game)
+    if folder is None:
+        raise UsageError(
+            "say where the site goes: 'adjudicator site GAME OUT/', or set [game] site = \"site\" in game.toml "
+            "to rebuild it after every phase"
+        )
+    with game_lock(game.directory):
+        return Outcome(site.build_site(game, folder).summary())
+
+
+def show_report(path: Path, phase: str | None, fmt: str, power: str | None, map_url: str | None = None) -> Outcome:
     """A report of an adjudicated phase: the public one in a format, or a player's private one."""
+    from dataclasses import replace
+
     from adjudicator.phase_reports import PhaseReports, load_record
 
     game = Game.load(path)
+    if map_url is not None:  # this once, as if game.toml said so
+        game.settings = replace(game.settings, map_url=map_url)
     reports = PhaseReports(game, load_record(game, phase))
     if power is not None:
         return Outcome(reports.private(game.find_player_civ(power)))

@@ -10,18 +10,16 @@ s_i after the phase lets anyone check it against the commitment and recompute th
 from __future__ import annotations
 
 import hashlib
-import hmac
 import secrets
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Protocol
 
+from adjudicator.dice_proof import check_phase, roll_value
 from adjudicator.errors import DiceError
 
 CHAIN_LENGTH = 4096
-_ACCEPT_BELOW = 252
-_MAX_ATTEMPTS = 1000
 
 
 class DiceSource(StrEnum):
@@ -67,23 +65,6 @@ def seed_for(root: bytes, phase_number: int) -> bytes:
 
 def commitment_for(root: bytes) -> str:
     return seed_for(root, 0).hex()
-
-
-def seed_matches(seed: bytes, phase_number: int, commitment: str) -> bool:
-    """Whether hashing s_i i times gives the published s_0."""
-    value = seed
-    for _ in range(phase_number):
-        value = hashlib.sha256(value).digest()
-    return hmac.compare_digest(value.hex(), commitment.lower())
-
-
-def roll_value(seed: bytes, game_id: str, phase_number: int, roll_number: int) -> int:
-    for attempt in range(_MAX_ATTEMPTS):
-        message = f"{game_id}/{phase_number}/{roll_number}/{attempt}".encode()
-        first = hmac.new(seed, message, hashlib.sha256).digest()[0]
-        if first < _ACCEPT_BELOW:
-            return first % 6 + 1
-    raise DiceError(f"roll {phase_number}/{roll_number} found no fair byte")  # pragma: no cover
 
 
 @dataclass(slots=True)
@@ -156,26 +137,10 @@ class DiceRecord:
 
 def verify_record(game_id: str, commitment: str, record: DiceRecord) -> list[str]:
     """Every discrepancy between a published record and the chain; empty when it verifies."""
-    where = f"phase {record.phase_number}"
     if record.source is DiceSource.EXTERNAL:
         return []
-    try:
-        seed = bytes.fromhex(record.seed)
-    except ValueError:
-        return [f"{where}: the revealed seed is not hexadecimal"]
-    if not seed_matches(seed, record.phase_number, commitment):
-        return [f"{where}: the revealed seed does not hash to the commitment {commitment[:16]}…"]
-    problems = []
-    for expected_number, roll in enumerate(record.rolls):
-        if roll.number != expected_number:
-            problems.append(f"{where}: roll {roll.number} is out of order (expected {expected_number})")
-            continue
-        value = roll_value(seed, game_id, record.phase_number, roll.number)
-        if value != roll.value:
-            problems.append(
-                f"{where} roll {roll.number} ({roll.purpose}): published {roll.value}, the seed gives {value}"
-            )
-    return problems
+    rolls = [(r.number, r.value, r.purpose) for r in record.rolls]
+    return check_phase(game_id, commitment, record.phase_number, record.seed, rolls)
 
 
 def verify_records(game_id: str, commitment: str, records: Iterable[DiceRecord]) -> list[str]:

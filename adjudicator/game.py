@@ -37,7 +37,7 @@ from adjudicator.storage import (
 
 MODES = ("batch", "stepwise")
 SETTINGS_TABLES = frozenset({"game", "dice", "player", "schedule", "intake", "delivery", "options"})
-GAME_KEYS = frozenset({"id", "ruleset", "board", "mode", "created", "rules_url", "map_url"})
+GAME_KEYS = frozenset({"id", "ruleset", "board", "mode", "created", "rules_url", "map_url", "site"})
 DICE_KEYS = frozenset({"commitment", "chain_length"})
 STATE_HEADER = (
     "# The current position (DESIGN.md shape). Stocks, bank and supply are derived from the\n"
@@ -60,6 +60,7 @@ class Settings:
     options: Mapping[str, Any] = field(default_factory=dict)  # the ruleset's, checked by it
     rules_url: str = ""  # where players read the rules online (the `help` answer links it)
     map_url: str = ""  # where reports/ is published: BBCode and Markdown reports show map.png from there
+    site: str = ""  # the campaign site's folder (relative to the game directory), rebuilt after each phase
 
     def player(self, civ: str) -> Player | None:
         return next((p for p in self.players if p.civ == civ), None)
@@ -74,6 +75,7 @@ class Settings:
                 "created": self.created,
                 **({"rules_url": self.rules_url} if self.rules_url else {}),
                 **({"map_url": self.map_url} if self.map_url else {}),
+                **({"site": self.site} if self.site else {}),
             },
             "dice": {"commitment": self.commitment, "chain_length": dice_chain.CHAIN_LENGTH},
             "player": [p.to_data() for p in self.players],
@@ -125,6 +127,7 @@ class Settings:
             options=ruleset.check_options(root.table("options", {}).data),
             rules_url=game.text("rules_url", ""),
             map_url=game.text("map_url", ""),
+            site=game.text("site", ""),
         )
 
     def with_players_of(self, ruleset: Ruleset[Any, Any, Any], board: Any, position: Any) -> Settings:
@@ -181,6 +184,8 @@ class Game:
         game_id: str | None = None,
         dice_root: bytes | None = None,
         options: Mapping[str, Any] | None = None,
+        map_url: str = "",
+        site: str = "",
     ) -> tuple[Game, dict[str, str]]:
         """A new game directory; returns the game and each player's secret (shown once).
 
@@ -229,6 +234,8 @@ class Game:
             players,
             datetime.now(UTC).replace(microsecond=0),
             options=checked_options,
+            map_url=map_url,
+            site=site,
         )
         game = cls(directory, settings, board, position, phase_number)
         with game_lock(directory):

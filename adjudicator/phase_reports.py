@@ -123,6 +123,7 @@ class PhaseReports:
             "dice": record.dice,
             "commitment": game.settings.commitment,
             "map_svg": "",
+            "site": None,  # the campaign site's links, when rendered for it (adjudicator/site.py)
             "map_url": f"{game.settings.map_url.rstrip('/')}/{record.slug}/map.png" if game.settings.map_url else "",
             **game.ruleset.report_data(game.board, record.after, names),
         }
@@ -136,6 +137,10 @@ class PhaseReports:
             raise UsageError(f"'{fmt}' is not a report format; use {', '.join(FORMATS)}")
         context = {**self.context, "map_svg": self.map_svg} if fmt == "html" else self.context
         return self.renderer.render(f"public.{fmt}.j2", **context)
+
+    def site_page(self, links: dict[str, Any]) -> str:
+        """The HTML report as a page of the campaign site, with links to its neighbours."""
+        return self.renderer.render("public.html.j2", **{**self.context, "map_svg": self.map_svg, "site": links})
 
     def private(self, civ: str) -> str:
         players = self.record.after["players"]

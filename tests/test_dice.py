@@ -15,7 +15,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 from typer.testing import CliRunner
 
-from adjudicator import dice
+from adjudicator import dice, dice_proof
 from adjudicator.cli import app
 from adjudicator.errors import DiceError
 from adjudicator.game import Game
@@ -27,9 +27,9 @@ def test_chain_links_every_seed_to_the_commitment() -> None:
     commitment = dice.commitment_for(ROOT)
     for phase in (0, 1, 7, 100):
         seed = dice.seed_for(ROOT, phase)
-        assert dice.seed_matches(seed, phase, commitment)
+        assert dice_proof.seed_matches(seed, phase, commitment)
         assert hashlib.sha256(dice.seed_for(ROOT, phase + 1)).digest() == seed, "s_(i-1) = SHA-256(s_i)"
-    assert not dice.seed_matches(dice.seed_for(ROOT, 3), 4, commitment)
+    assert not dice_proof.seed_matches(dice.seed_for(ROOT, 3), 4, commitment)
 
 
 def test_roll_follows_the_published_formula() -> None:

@@ -267,6 +267,8 @@ def _host_game(game: Game, started: float, now: datetime, report: GameReport) ->
 
             result = adjudicate(game, force=force, now=now, started=started)
             report.actions.append(f"{result.label} adjudicated ({reason})")
+            if result.site_problem:  # the game goes on; the line tells the moderator
+                report.actions.append(f"warning: {result.site_problem}")
             if result.report_problem:
                 raise AdjudicatorError(
                     f"{result.label} is resolved but its reports could not be made: {result.report_problem}"

@@ -38,6 +38,16 @@ class PhaseInfo:
 
 
 @dataclass(frozen=True, slots=True)
+class Standing:
+    """One player's counts at a moment of the game, for the campaign site's chart: the measures
+    the ruleset finds telling (Mare Nostrum: provinces, cities, …), in the order to show them."""
+
+    civ: str
+    colour: str  # a CSS colour, the player's on the board
+    counts: Mapping[str, int]
+
+
+@dataclass(frozen=True, slots=True)
 class BoardResource:
     """Where a ruleset's shipped board file lives (package data)."""
 
@@ -128,6 +138,10 @@ class Ruleset(Protocol, Generic[BoardT, PositionT, OrderT]):
     def form_candidates(self, board: BoardT, position: PositionT, civ: str) -> list[tuple[str, str]]:
         """Orders to offer on the player's form for the phase the position names, each with a
         note: (order text, note). Proposed broadly; the form keeps those `validate` accepts."""
+        ...
+
+    def standings(self, board: BoardT, position: PositionT) -> list[Standing]:
+        """Each playing civilization's counts in this position, the same measures for all."""
         ...
 
 

@@ -11,7 +11,7 @@ from adjudicator.dice import Dice
 from adjudicator.events import Event
 from adjudicator.names import Match
 from adjudicator.orders import OrderLine
-from adjudicator.rulesets import BoardResource, PhaseInfo
+from adjudicator.rulesets import BoardResource, PhaseInfo, Standing
 from adjudicator.rulesets.mare_nostrum.board import Board, parse_board
 from adjudicator.rulesets.mare_nostrum.components import PLAYER_COUNTS, Civ
 from adjudicator.rulesets.mare_nostrum.engine import LEADER, resolve_phase
@@ -22,6 +22,7 @@ from adjudicator.rulesets.mare_nostrum.orders import ORDER_PHASES, Order, TurnSe
 from adjudicator.rulesets.mare_nostrum.position import position_from_data, position_to_data
 from adjudicator.rulesets.mare_nostrum.presentation import report_data
 from adjudicator.rulesets.mare_nostrum.setup import advanced_setup_position, basic_setup
+from adjudicator.rulesets.mare_nostrum.standings import standings
 from adjudicator.rulesets.mare_nostrum.transformer import OrderTransformer
 from adjudicator.rulesets.mare_nostrum.validate import validate_orders
 
@@ -115,6 +116,9 @@ class MareNostrum:
 
     def form_candidates(self, board: Board, position: Position, civ: str) -> list[tuple[str, str]]:
         return form_candidates(board, position, civ)
+
+    def standings(self, board: Board, position: Position) -> list[Standing]:
+        return standings(board, position)
 
 
 MARE_NOSTRUM = MareNostrum()

@@ -12,7 +12,7 @@ from adjudicator.rulesets.mare_nostrum.model import Position, ProvinceState
 from adjudicator.rulesets.mare_nostrum.roles import table_order_from
 
 
-def _controller(province: ProvinceState, key: str) -> Civ | None:
+def holder(province: ProvinceState, key: str) -> Civ | None:
     """R4, R8.6: an occupying legion takes the income of what it stands on."""
     return province.occupied.get(key, province.influence)
 
@@ -26,10 +26,10 @@ def income_due(position: Position, artemis: Mapping[Civ, str]) -> dict[Civ, Coun
             *((f"city:{site}", TAX, "temple") for site in province.cities),
             *((f"caravan:{icon}", icon, "market") for icon in province.caravans),
         ):
-            civ = _controller(province, key)
+            civ = holder(province, key)
             if civ not in playing:
                 continue  # R2.3: neutral civilizations never collect
-            doubled = getattr(province, doubler) and _controller(province, doubler) == civ
+            doubled = getattr(province, doubler) and holder(province, doubler) == civ
             due[civ][card] += 2 if doubled else 1
     for civ in position.playing:
         cards = position.players[civ].cards

@@ -1,0 +1,38 @@
+"""Where each player stands, for the campaign site's chart: what R10's victory conditions
+count (provinces and their buildings, heroes and wonders) and the cards in hand."""
+
+from __future__ import annotations
+
+from adjudicator.rulesets import Standing
+from adjudicator.rulesets.mare_nostrum.board import Board
+from adjudicator.rulesets.mare_nostrum.income import holder
+from adjudicator.rulesets.mare_nostrum.model import Position
+
+# The board's colour names as drawn (the map templates use the same values).
+PALETTE = {
+    "red": "#d62728",
+    "blue": "#1f5fbf",
+    "green": "#2ca02c",
+    "violet": "#8e44ad",
+    "yellow": "#d4a000",
+    "grey": "#7f7f7f",
+}
+
+
+def standings(board: Board, position: Position) -> list[Standing]:
+    rows = []
+    for civ in position.playing:
+        provinces = [p for p in position.provinces.values() if p.influence == civ]
+        cities = sum(holder(p, f"city:{site}") == civ for p in position.provinces.values() for site in p.cities)
+        caravans = sum(holder(p, f"caravan:{icon}") == civ for p in position.provinces.values() for icon in p.caravans)
+        player = position.players[civ]
+        counts = {
+            "Provinces": len(provinces),
+            "Cities": cities,
+            "Caravans": caravans,
+            "Heroes and wonders": len(player.cards),
+            "Cards in hand": player.hand_size,
+        }
+        colour = board.civilizations[civ].colour
+        rows.append(Standing(civ, PALETTE.get(colour, colour), counts))
+    return rows
