@@ -291,12 +291,14 @@ def send_reminders(path: Path, dry_run: bool) -> Outcome:
 
 def set_deadline(path: Path, when: str) -> Outcome:
     from adjudicator.schedule import parse_moment
+    from adjudicator.site import refresh_site
     from adjudicator.submissions import missing_orders
 
     game = Game.load(path)
     moment = parse_moment(when, game.settings.schedule.zone)
     with game_lock(game.directory):
         game.set_deadline(moment)
+        problem = refresh_site(game)  # its index tells the deadline
     text = f"{game.phase_info.label} is due {game.settings.schedule.local(game.deadline() or moment)}"
     missing = missing_orders(game)
     if moment + game.settings.schedule.grace <= datetime.now(UTC) and missing:
@@ -304,7 +306,7 @@ def set_deadline(path: Path, when: str) -> Outcome:
             f"; that is in the past, so 'adjudicate' (or the next 'adjudicator run') goes ahead with default "
             f"orders for {', '.join(missing)}: give a later time if you meant one"
         )
-    return Outcome(text)
+    return Outcome(text + (f"\nWarning: {problem}" if problem else ""))
 
 
 def accept_late(path: Path, power: str) -> Outcome:

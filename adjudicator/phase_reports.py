@@ -9,6 +9,7 @@ form for the next phase. Nothing here knows a game rule: the ruleset's templates
 from __future__ import annotations
 
 import functools
+from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -38,11 +39,12 @@ class PhaseRecord:
 
 
 def adjudicated_slugs(game: Game) -> list[str]:
-    return [
-        p.stem
-        for p in sorted(game.directory.history.glob("*.toml"))
-        if "events" in read_toml(p) and p.stem[:3] != "000"
-    ]
+    return [p.stem for p in sorted(game.directory.history.glob("*.toml")) if is_adjudicated(p.stem, read_toml(p))]
+
+
+def is_adjudicated(slug: str, history: Mapping[str, Any]) -> bool:
+    """Whether a history file records a resolved phase (the setup, phase 0, is no phase to report)."""
+    return "events" in history and slug[:3] != "000"
 
 
 def load_record(game: Game, phase: str | None = None) -> PhaseRecord:

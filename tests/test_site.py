@@ -214,3 +214,17 @@ def test_the_shipped_dice_proof_needs_only_the_standard_library() -> None:
     imported = {a.name.split(".")[0] for n in ast.walk(tree) if isinstance(n, ast.Import) for a in n.names}
     imported |= {n.module.split(".")[0] for n in ast.walk(tree) if isinstance(n, ast.ImportFrom) and n.module}
     assert imported - {"__future__"} <= sys.stdlib_module_names
+
+
+def test_map_url_and_site_are_set_at_new_and_map_url_given_to_one_report(demo_game: Path, tmp_path: Path) -> None:
+    players = [f"{civ}:{civ.lower()}@example.org" for civ in ("Rome", "Carthage", "Greece")]
+    args = ["new", str(tmp_path / "g"), *(a for p in players for a in ("--player", p))]
+    made = runner.invoke(app, [*args, "--map-url", "https://example.org/g", "--site", "public"])
+    assert made.exit_code == 0, made.output
+    settings = tomllib.loads((tmp_path / "g" / "game.toml").read_text(encoding="utf-8"))["game"]
+    assert settings["map_url"] == "https://example.org/g" and settings["site"] == "public"
+
+    shown = runner.invoke(app, ["report", str(demo_game), "--format", "bbcode", "--map-url", "https://x.example/d/"])
+    assert "[img]https://x.example/d/009-T03-military/map.png[/img]" in shown.output
+    plain = runner.invoke(app, ["report", str(demo_game), "--format", "bbcode"])
+    assert "[img]" not in plain.output, "only for that report"
