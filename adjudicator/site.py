@@ -187,7 +187,7 @@ class _Builder:
         deadline = game.deadline()
         dice = self._dice_data()
         context = {
-            "game": {"id": game.settings.id, "title": game.ruleset.title},
+            "game": {"id": game.settings.id, "title": game.ruleset.title, "rules_url": game.settings.rules_url},
             "phases": phases,
             "now": {
                 "label": info.label,

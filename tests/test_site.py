@@ -92,7 +92,8 @@ def test_each_phase_page_links_its_neighbours_and_shows_its_map(demo_site: Path)
 def test_the_site_is_self_contained(demo_site: Path) -> None:
     for page in demo_site.rglob("*.html"):
         text = page.read_text(encoding="utf-8")
-        assert not re.search(r'(?:src|href)="(?:https?:)?//', text), f"{page} fetches from elsewhere"
+        assert not re.search(r'(?:src="|<link[^>]*href=")(?:https?:)?//', text), f"{page} fetches from elsewhere"
+        assert not re.search(r'href="(?:https?:)?//', text), f"{page} links elsewhere (the demo sets no rules_url)"
         assert "@example.org" not in text, f"{page} shows a player's mail address"
 
 
