@@ -97,7 +97,7 @@ def state(path: Path, as_json: bool) -> Outcome:
 
 def status(path: Path, now: datetime | None = None) -> Outcome:
     from adjudicator.absences import load as load_absences
-    from adjudicator.hosting.state import paused
+    from adjudicator.hosting_state import paused
     from adjudicator.intake.receive import inbox_flags
 
     game = Game.load(path)

@@ -13,7 +13,7 @@ from datetime import datetime
 from adjudicator import absences
 from adjudicator.errors import UsageError
 from adjudicator.game import Game
-from adjudicator.hosting.state import paused
+from adjudicator.hosting_state import paused
 from adjudicator.orders import Request
 from adjudicator.reports import Renderer
 from adjudicator.rulebook import rules_text

@@ -215,7 +215,7 @@ class _Builder:
         only the files that changed since (parsing every file was 90 % of a rebuild)."""
         key = _fingerprint(self.base, path.read_bytes())
         earlier = self.old_history.get(path.stem)
-        if isinstance(earlier, dict) and earlier.get("key") == key and _SUMMARY_KEYS <= earlier.keys():
+        if isinstance(earlier, dict) and earlier.get("key") == key and earlier.keys() >= _SUMMARY_KEYS:
             return earlier
         data = read_toml(path)
         game = self.game

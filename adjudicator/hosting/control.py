@@ -6,10 +6,10 @@ from __future__ import annotations
 from datetime import datetime
 from pathlib import Path
 
+from adjudicator import hosting_state as state
 from adjudicator.errors import AdjudicatorError, UsageError
 from adjudicator.game import Game
-from adjudicator.hosting import state
-from adjudicator.hosting.state import Pause
+from adjudicator.hosting_state import Pause
 from adjudicator.schedule import utc_now
 from adjudicator.submissions import missing_orders
 

@@ -20,11 +20,11 @@ from datetime import datetime
 from pathlib import Path
 from typing import Any
 
+from adjudicator import hosting_state as state
 from adjudicator.crashlog import one_line, write_crash_log
 from adjudicator.errors import AdjudicatorError, UsageError
 from adjudicator.game import Game
-from adjudicator.hosting import state
-from adjudicator.hosting.state import Pause
+from adjudicator.hosting_state import Pause
 from adjudicator.intake.collect import (
     CollectBusyError,
     CollectReport,
