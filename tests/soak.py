@@ -49,11 +49,13 @@ from typing import Any, NoReturn
 from unittest import mock
 
 from adjudicator import commands
+from adjudicator.dice_proof import check_published
 from adjudicator.errors import AdjudicatorError, UsageError
 from adjudicator.game import Game
 from adjudicator.orders import parse_submission
 from adjudicator.phase_reports import FORMATS
 from adjudicator.rulesets.mare_nostrum.components import CARD_TOTALS, UNIT_STOCK
+from adjudicator.site import build_site, site_folder
 from adjudicator.storage import GameDirectory, compact, read_toml
 from adjudicator.submissions import SubmissionError, check_submission, submitted
 from tests.random_play import BUYABLE, huge_lines, junk_lines, purposeful_lines, random_orders
@@ -97,6 +99,7 @@ class Params:
     finite_bank: bool  # False: cards are added when the bank runs short (R1)
     turns: int
     hostile_name: bool  # one player's name is markup and template syntax
+    site: bool  # the game keeps a campaign site ([game] site), rebuilt at each adjudication
 
     @classmethod
     def from_seed(cls, seed: int) -> Params:
@@ -110,13 +113,14 @@ class Params:
             finite_bank=rng.random() < 0.75,
             turns=rng.randint(2, 4),
             hostile_name=rng.random() < 0.3,
+            site=rng.random() < 0.4,  # drawn last, so that every earlier draw stays what it was
         )
 
     def __str__(self) -> str:
         return (
             f"{len(self.civs)} players ({', '.join(self.civs)}), mode {self.mode}, setup {self.setup}, "
             f"roles_each {self.roles_each}{'' if self.finite_bank else ', finite_bank false'}, {self.turns} turns"
-            f"{', a hostile player name' if self.hostile_name else ''}"
+            f"{', a hostile player name' if self.hostile_name else ''}{', a campaign site' if self.site else ''}"
         )
 
 
@@ -318,6 +322,7 @@ class Soak:
                 f"new {self.path.name} --mode {self.p.mode} --option {' --option '.join(options)}",
                 functools.partial(commands.create_game, self.path, players, position=position, mode=self.p.mode),
                 board=None, game_id=None, ruleset="mare-nostrum", options=options,
+                site=Path("site") if self.p.site else None,
             )  # fmt: skip
         for path in sorted((self.path / "outbox").glob("*.welcome.*.eml")):  # T1's forms
             body = email.message_from_bytes(path.read_bytes(), policy=email.policy.default).get_content()
@@ -564,6 +569,8 @@ class Soak:
         outcome = self.call(action + (" --dice …" if dice else ""), self.adjudicate, force, dice)
         if not outcome.ok:
             self.fail("the phase's reports could not be made", outcome.text + self.logged())
+        if "Warning:" in outcome.text:
+            self.fail("the campaign site was not updated", outcome.text + self.logged())
 
     def logged(self) -> str:
         """The crash logs the commands wrote into the game's logs/ folder (internal errors)."""
@@ -586,6 +593,8 @@ class Soak:
             outcome = self.call("run", commands.run_games, self.path, False, 60.0, print)
             if not outcome.ok or f"{game.phase_info.label} adjudicated" not in outcome.text:
                 self.fail("run did not adjudicate a phase that was due", outcome.text + self.logged())
+            if "warning:" in outcome.text:
+                self.fail("run warned", outcome.text + self.logged())
         else:
             self.adjudicated(f"adjudicate{' --force' if force else ''}", force, dice)
         self.result.adjudications += 1
@@ -682,7 +691,9 @@ class Soak:
         """Roll the phase back and adjudicate it again: the same files must come out."""
         self.result.behaviours["rollback"] += 1
         first = self.snapshot(number)
-        self.call(f"rollback --to {number}", commands.rollback_game, self.path, number)
+        rolled = self.call(f"rollback --to {number}", commands.rollback_game, self.path, number)
+        if "Warning:" in rolled.text:
+            self.fail("the campaign site was not updated", rolled.text + self.logged())
         game = self.game()
         opening = read_toml(next(game.directory.history.glob(f"{number:03d}-*.toml")))["position"]
         if game.phase_number != number or compact(game.state_data()) != opening:
@@ -705,6 +716,7 @@ class Soak:
             self.fail("dice verification failed", dice.text)
         if self.result.adjudications:
             self.call("send --dry-run", commands.send_reports, self.path, True)
+            self.check_site(game)
         self.call("remind --dry-run", commands.send_reminders, self.path, True)
         self.call("board show", commands.board_show, None, "mare-nostrum")
         for path in sorted(self.path.rglob("*")):
@@ -718,6 +730,22 @@ class Soak:
                 continue  # the player's own secret, in the mail that tells him, readable by the moderator only
             if leaked:
                 self.fail("a password got into a file", f"{path.relative_to(self.path)} holds the password of {leaked}")
+
+    def check_site(self, game: Game) -> None:
+        """The game's own site was kept up to date through every adjudication and rollback: a
+        rebuild finds nothing to write, its dice verify, and it shows no player's address."""
+        folder = site_folder(game)
+        if folder is None:
+            return
+        again = self.call("site", build_site, game, folder)
+        if again.written:
+            self.fail("adjudicate left the campaign site out of date", f"a rebuild wrote {list(again.written)}")
+        _, problems = check_published(json.loads((folder / "dice.json").read_text(encoding="utf-8")))
+        if problems:
+            self.fail("the site's dice do not verify", "\n".join(problems))
+        for path in sorted(folder.rglob("*")):
+            if path.is_file() and b"@example.org" in path.read_bytes():
+                self.fail("the site shows a player's address", str(path.relative_to(folder)))
 
 
 @dataclass
