@@ -106,9 +106,10 @@ def dovecot_config(folder: str, port: int) -> Path:
 
 
 @contextmanager
-def imap_server() -> Iterator[int]:
-    """A fresh IMAP server with one user (USER/PASSWORD) and an empty INBOX; yields its port."""
-    binary = dovecot_binary()
+def imap_server(dovecot: bool = True) -> Iterator[int]:
+    """A fresh IMAP server with one user (USER/PASSWORD) and an empty INBOX; yields its port.
+    Dovecot when installed (and wanted), else pymap."""
+    binary = dovecot_binary() if dovecot else None
     port = free_port()
     folder = tempfile.mkdtemp(prefix="imap-")
     os.chmod(folder, 0o755)
@@ -116,10 +117,10 @@ def imap_server() -> Iterator[int]:
         if binary is not None:
             command = [binary, "-F", "-c", str(dovecot_config(folder, port))]
         else:
-            command = [
+            command = [  # pymap has no __main__ module: `python -m pymap` does not start it
                 sys.executable,
-                "-m",
-                "pymap",
+                "-c",
+                "import sys; from pymap.main import main; sys.exit(main())",
                 "--host",
                 "127.0.0.1",
                 "--port",

@@ -26,9 +26,10 @@ ROME_OK = "game test-game\npower Rome\npassword rome-secret\noffer wine, metal\n
 
 
 @pytest.fixture
-def servers(monkeypatch: pytest.MonkeyPatch) -> Iterator[tuple[int, SmtpServer]]:
+def servers(monkeypatch: pytest.MonkeyPatch, request: pytest.FixtureRequest) -> Iterator[tuple[int, SmtpServer]]:
+    """Dovecot when installed, else pymap; a test parametrized with False gets pymap anyway."""
     monkeypatch.setenv("ADJ_TEST_MAIL_PASSWORD", PASSWORD)
-    with imap_server() as imap_port, smtp_server() as smtp:
+    with imap_server(dovecot=getattr(request, "param", True)) as imap_port, smtp_server() as smtp:
         yield imap_port, smtp
 
 
@@ -96,6 +97,7 @@ def on_file(game: Game, civ: str = "Rome") -> str:
     return path.read_text() if path.exists() else ""
 
 
+@pytest.mark.parametrize("servers", [True, False], indirect=True, ids=["installed-server", "pymap"])
 def test_valid_orders_are_accepted_answered_and_moved(mailed_game: Game, servers: tuple[int, SmtpServer]) -> None:
     imap_port, smtp = servers
     deliver(imap_port, mail(ROME_OK))
