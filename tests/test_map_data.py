@@ -1,8 +1,9 @@
-"""The baked geometry of the report map (issue 15, part 1): read with the standard library only."""
+"""The baked geometry of the report map (issue 15): read with the standard library only."""
 
 from __future__ import annotations
 
 import copy
+import itertools
 import json
 import math
 import tomllib
@@ -47,6 +48,56 @@ def map_path() -> Path:
 def map_data(map_path: Path) -> dict[str, Any]:
     data: dict[str, Any] = json.loads(map_path.read_text(encoding="utf-8"))
     return data
+
+
+# No two label boxes come closer than this (tools/map_labels.py keeps 3 view-box units, less rounding).
+CLEARANCE = 2.5
+# Two regions touch when this much of one's outline (in view-box units) runs along the other's.
+TOUCHING = 8
+# Where the drawn regions may disagree with the board's adjacency (tools/README.md says why): none.
+MISMATCHES: set[frozenset[str]] = set()
+
+
+def apart(a: Sequence[float], b: Sequence[float]) -> float:
+    """How far apart two boxes (x0, y0, x1, y1) are; negative when they overlap."""
+    return max(b[0] - a[2], a[0] - b[2], b[1] - a[3], a[1] - b[3])
+
+
+def inside_box(box: Sequence[float], other: Sequence[float]) -> bool:
+    return box[0] <= other[0] and box[1] <= other[1] and other[2] <= box[2] and other[3] <= box[3]
+
+
+def row(rows: dict[str, Any], width: float, middle: float, half_height: float) -> tuple[float, float, float, float]:
+    """The box of a row `width` long, lined up as the template lines it up."""
+    x = rows["x"] - {"middle": width / 2, "start": 0, "end": width}[rows["align"]]
+    return (x, middle - half_height, x + width, middle + half_height)
+
+
+class Outline:
+    """Points every view-box unit along a region's rings, in a grid of unit cells."""
+
+    def __init__(self, polygons: Sequence[Polygon]) -> None:
+        self.points: list[tuple[float, float]] = []
+        for polygon in polygons:
+            for ring in polygon:
+                for (x1, y1), (x2, y2) in zip(ring, [*ring[1:], ring[0]], strict=True):
+                    n = max(1, int(math.dist((x1, y1), (x2, y2))))
+                    self.points += [(x1 + (x2 - x1) * i / n, y1 + (y2 - y1) * i / n) for i in range(n)]
+        self.cells: dict[tuple[int, int], list[tuple[float, float]]] = {}
+        for x, y in self.points:
+            self.cells.setdefault((int(x), int(y)), []).append((x, y))
+        xs, ys = [x for x, _ in self.points], [y for _, y in self.points]
+        self.box = (min(xs), min(ys), max(xs), max(ys))
+
+    def contact(self, other: Outline) -> int:
+        """How many of this outline's points lie within a unit of the other's outline."""
+        if apart(self.box, other.box) > 2:
+            return 0
+        near = 0
+        for x, y in self.points:
+            cells = [other.cells.get((int(x) + i, int(y) + j), []) for i in (-1, 0, 1) for j in (-1, 0, 1)]
+            near += any(math.dist((x, y), q) <= 1.0 for cell in cells for q in cell)
+        return near
 
 
 def inside(point: Sequence[float], polygons: Sequence[Polygon]) -> bool:
@@ -132,6 +183,83 @@ def test_the_file_is_small_and_names_its_source(map_path: Path, map_data: dict[s
     assert "Natural Earth" in map_data["licence"] and "world-atlas" in map_data["licence"]
     assert "public domain" in map_data["licence"]
     assert map_data["generated_by"] == "tools/bake_map.py"
+
+
+def test_label_boxes_keep_clear_of_each_other_and_of_the_edge(board: Board, map_data: dict[str, Any]) -> None:
+    _, _, width, height = map_data["view_box"]
+    boxes = map_data["label_boxes"]
+    assert set(boxes) == set(places(board)), "every place has a label box"
+    for place, (x0, y0, x1, y1) in boxes.items():
+        assert 0 < x0 < x1 < width and 0 < y0 < y1 < height, f"the label box of {place} leaves the map"
+        x, y = map_data["labels"][place]
+        assert x0 < x < x1 and y0 < y < y1, f"the label box of {place} does not hold its label"
+    for a, b in itertools.combinations(sorted(boxes), 2):
+        assert apart(boxes[a], boxes[b]) >= CLEARANCE, f"the labels of {a} and {b} overlap"
+
+
+def test_the_overlap_check_sees_an_overlap() -> None:
+    assert apart([0, 0, 10, 10], [12, 0, 20, 10]) == 2
+    assert apart([0, 0, 10, 10], [5, 5, 20, 20]) < 0
+    assert apart([0, 0, 10, 10], [0, 30, 10, 40]) == 20
+
+
+def test_each_label_box_holds_the_most_its_place_can_show(board: Board, map_data: dict[str, Any]) -> None:
+    """The rows as the template draws them: every printed city site and commodity built on, a temple
+    and a market; three units; three fleets at sea. Each fits its place's box, as does the influence
+    marker (with its ring) left of the name."""
+    for place in places(board):
+        box, rows = map_data["label_boxes"][place], map_data["pieces"][place]
+        if place in board.seas:
+            assert inside_box(box, row(rows, 3 * 26 - 2, rows["fleets"], 5.5)), f"the fleets of {place} spill"
+            continue
+        province = board.provinces[place]
+        icons = len(province.cities) + len(province.commodities) + 2
+        for y in (rows["buildings"], rows["buildings_alone"]):
+            assert inside_box(box, row(rows, icons * 16 - 2, y, 7)), f"the buildings of {place} spill"
+        for y in (rows["units"], rows["units_alone"]):
+            assert inside_box(box, row(rows, 3 * 22, y, 9)), f"the units of {place} spill"
+        mx, my = map_data["markers"][place]
+        assert inside_box(box, (mx - 9.5, my - 9.5, mx + 9.5, my + 9.5)), f"the influence marker of {place} spills"
+
+
+def test_provinces_stay_within_reach_of_their_positions(board: Board, map_data: dict[str, Any]) -> None:
+    """An inland province no longer runs off across the desert: its land lies within `reach` degrees of
+    its position or of one of its few extra seeds."""
+    reach, seeds = map_data["reach"], map_data["seeds"]
+    assert reach <= 4 and sum(len(points) for points in seeds.values()) <= 25
+    scale = map_data["projection"]["scale"]
+    for province in board.provinces.values():
+        if province.island:
+            continue
+        assert province.position is not None
+        centres = [project(map_data, *province.position)] + [project(map_data, *s) for s in seeds.get(province.id, [])]
+        far = max(
+            min(math.dist(point, c) for c in centres)
+            for polygon in map_data["regions"][province.id]
+            for ring in polygon
+            for point in ring
+        )
+        assert far <= reach * scale + 1, f"{province.id} reaches {far / scale:.1f} degrees from its position"
+
+
+def test_drawn_regions_touch_as_the_board_says(board: Board, map_data: dict[str, Any]) -> None:
+    listed = {frozenset((p.id, other)) for p in board.provinces.values() for other in (*p.land, *p.seas)}
+    listed |= {frozenset((s.id, other)) for s in board.seas.values() for other in s.seas}
+    outlines = {place: Outline(map_data["regions"][place]) for place in places(board)}
+    wrong = []
+    for a, b in itertools.combinations(sorted(outlines), 2):
+        touching = outlines[a].contact(outlines[b]) >= TOUCHING
+        if touching != (frozenset((a, b)) in listed) and frozenset((a, b)) not in MISMATCHES:
+            wrong.append(f"{a} - {b}: {'on the map only' if touching else 'on the board only'}")
+    assert not wrong, f"the map and the board disagree (tools/README.md): {wrong}"
+
+
+def test_the_touch_check_sees_a_shared_edge_and_not_a_corner() -> None:
+    square = Outline([[[[0, 0], [10, 0], [10, 10], [0, 10]]]])
+    beside = Outline([[[[10, 0], [20, 0], [20, 10], [10, 10]]]])
+    corner = Outline([[[[10, 10], [20, 10], [20, 20], [10, 20]]]])
+    assert square.contact(beside) >= TOUCHING
+    assert square.contact(corner) < TOUCHING
 
 
 def test_a_position_must_be_two_numbers(board_data: dict[str, Any]) -> None:

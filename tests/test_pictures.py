@@ -1,20 +1,29 @@
 """The map as a PNG picture: drawn with the shipped fonts only (a machine without fonts still
 gets every label), shown by the BBCode and Markdown reports of a game that publishes its
-reports (`[game] map_url`), and written on demand by `report --format png`."""
+reports (`[game] map_url`), and written on demand by `report --format png`. And what the map
+draws: on a board where everything is built, every name and piece stays inside its place's label
+box (which the baked map keeps clear of the others), new purchases are ringed, and the legend fits."""
 
 from __future__ import annotations
 
+import copy
+import re
 import struct
+import xml.etree.ElementTree as ET
 import zlib
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
+import pytest
 from typer.testing import CliRunner
 
 from adjudicator.adjudication import adjudicate
 from adjudicator.cli import app
 from adjudicator.game import Game
+from adjudicator.phase_reports import PhaseReports, load_record
 from adjudicator.pictures import svg_to_png
+from adjudicator.reports import Renderer
 
 runner = CliRunner()
 
@@ -92,3 +101,126 @@ def test_report_writes_the_png_on_demand(make_game: Callable[..., Game]) -> None
     assert result.exit_code == 0 and "map.png" in result.stdout, result.output
     png = Path(result.stdout.split(" in ")[-1].strip())
     assert png.exists() and png.read_bytes()[:4] == b"\x89PNG"
+
+
+SVG = "{http://www.w3.org/2000/svg}"
+
+
+@pytest.fixture
+def full_board(make_game: Callable[..., Game]) -> tuple[dict[str, Any], str]:
+    """A phase's report context with the board full: every city site and commodity built on, a temple,
+    a market, three units (the most a label box keeps room for) in every province, a conversion and an
+    occupation, three fleets in every sea, and a purchase of each kind in every province; and its map."""
+    game = make_game()
+    result = adjudicate(game, force=True)
+    context = copy.deepcopy(PhaseReports(game, load_record(game, result.slug)).context)
+    civs, state, events = sorted(context["colours"]), context["state"], []
+    for number, (pid, province) in enumerate(sorted(state["provinces"].items())):
+        info = game.board.provinces[pid]
+        a, b, c = (civs[(number + k) % len(civs)] for k in range(3))
+        province.update(
+            influence=a, cities=list(info.cities), caravans=list(info.commodities), temple=True, market=True,
+            legions={a: 2, b: 1}, fortresses={c: 1}, port={}, converting=b, occupied={"temple": b}, at_war=True,
+        )  # fmt: skip
+        for piece in ("influence", "city", "caravan", "temple", "market", "legion", "fortress"):
+            event = {"kind": "purchase", "civ": a if piece != "fortress" else c, "item": f"{piece} in {info.name}"}
+            event |= {"site": info.cities[0]} if piece == "city" and info.cities else {}
+            event |= {"commodity": info.commodities[0]} if piece == "caravan" else {}
+            events.append(event)
+    for sea in state["seas"].values():
+        sea["triremes"] = {civ: 1 for civ in civs[:3]}
+    context["events"] = events
+    return context, Renderer(game.ruleset.name).render("map.svg.j2", **context)
+
+
+def extent(element: ET.Element) -> tuple[float, float, float, float] | None:
+    """The box a circle, rect, symbol instance or text anchor takes in view-box units."""
+    number = {k: float(v) for k, v in element.attrib.items() if re.fullmatch(r"-?[\d.]+", v)}
+    tag = element.tag.removeprefix(SVG)
+    if tag == "circle":
+        x, y, r = number["cx"], number["cy"], number["r"]
+        return (x - r, y - r, x + r, y + r)
+    if tag in ("rect", "use"):
+        return (number["x"], number["y"], number["x"] + number["width"], number["y"] + number["height"])
+    if tag == "text":
+        return (number["x"], number["y"], number["x"], number["y"])
+    return None
+
+
+def test_a_full_board_draws_every_piece_inside_its_label_box(full_board: tuple[dict[str, Any], str]) -> None:
+    context, svg = full_board
+    places = context["map"]["places"]
+    cards = {g.get("id", "").removeprefix("card-"): g for g in ET.fromstring(svg).iter(f"{SVG}g")}
+    assert set(places) <= set(cards), "every place has its card"
+    for pid, place in places.items():
+        x0, y0, x1, y1 = place["box"]
+        drawn = [box for element in cards[pid].iter() if (box := extent(element))]
+        assert len(drawn) >= (3 if place["kind"] == "sea" else 14), f"{pid} shows its name and every piece"
+        for a0, b0, a1, b1 in drawn:
+            assert x0 - 0.5 <= a0 and a1 <= x1 + 0.5 and y0 - 0.5 <= b0 and b1 <= y1 + 0.5, f"a piece of {pid} spills"
+
+
+def test_influence_markers_and_new_purchases_are_drawn(full_board: tuple[dict[str, Any], str]) -> None:
+    context, svg = full_board
+    root = ET.fromstring(svg)
+    cards = {g.get("id", "").removeprefix("card-"): g for g in root.iter(f"{SVG}g")}
+    for pid, province in context["state"]["provinces"].items():
+        circles = list(cards[pid].iter(f"{SVG}circle"))
+        marker = context["map"]["places"][pid]["marker"]
+        at_marker = [c for c in circles if (float(c.get("cx", 0)), float(c.get("cy", 0))) == (marker["x"], marker["y"])]
+        assert any(c.get("r") == "5.5" for c in at_marker), f"{pid} shows {province['influence']}'s marker"
+        assert any(c.get("stroke-dasharray") for c in at_marker), f"{pid} shows its conversion"
+        rings = [c for c in circles if c.get("class") == "new"]
+        new = 7 if province["cities"] else 6  # influence, city, caravan, temple, market, legion, fortress
+        assert len(rings) == new, f"{pid}: each purchase there is ringed"
+    texts = {t.text for t in root.iter(f"{SVG}text")}
+    assert "bought this phase" in texts and "fill: who controls it · disc: whose influence" in texts
+
+
+def test_nothing_is_new_without_purchases(full_board: tuple[dict[str, Any], str]) -> None:
+    context, _ = full_board
+    svg = Renderer("mare-nostrum").render("map.svg.j2", **{**context, "events": []})
+    assert 'class="new"' not in svg.split("<g transform=")[0], "only the legend shows a ring"
+
+
+def dark_outside(png: bytes, inner: tuple[int, int, int, int]) -> int:
+    width, height, rows = pixels(png)
+    x0, y0, x1, y1 = inner
+    return sum(
+        1
+        for y in range(height)
+        for x in range(width)
+        if not (x0 <= x < x1 and y0 <= y < y1) and sum(rows[y][4 * x : 4 * x + 3]) < 300
+    )
+
+
+def test_every_name_is_drawn_inside_its_label_box(full_board: tuple[dict[str, Any], str]) -> None:
+    """Each name as the template writes it, drawn by resvg with the shipped fonts, alone on a patch of
+    the map 8 units wider than its box on every side: no ink falls outside the box."""
+    context, svg = full_board
+    style = re.search(r"<style>.*?</style>", svg, re.S)
+    assert style is not None
+    names = {m[1]: m[0] for m in re.findall(r'(<text [^>]*class="(?:sea-)?name">([^<]*)</text>)', svg)}
+    for place in context["map"]["places"].values():
+        x0, y0, x1, y1 = place["box"]
+        text = names[place["name"]]
+        width, height = round(x1 - x0) + 16, round(y1 - y0) + 16
+        patch = (
+            f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="{x0 - 8} {y0 - 8} {width} {height}" '
+            f'font-family="DejaVu Sans, Verdana, sans-serif" font-size="13">{style.group(0)}{text}</svg>'
+        )
+        png = svg_to_png(patch, width=width)
+        assert dark_outside(png, (8, 8, width - 8, height - 8)) == 0, f"{place['name']} runs out of its box"
+        assert dark_outside(png, (0, 0, 0, 0)) > 20, f"{place['name']} is drawn"
+
+
+def test_the_legend_fits_inside_the_drawing(full_board: tuple[dict[str, Any], str]) -> None:
+    """The right-hand 12 units of the legend and its last 6 rows hold no text: nothing is cut off."""
+    context, svg = full_board
+    width, height = (float(v) for v in ET.fromstring(svg).get("viewBox", "").split()[2:])
+    map_height = context["map"]["height"]
+    assert height - map_height >= 100, "the legend has its own band below the map"
+    for view, size in ((f"{width - 12} {map_height} 12 {height - map_height}", 12), (f"0 {height - 6} {width} 6", 600)):
+        strip = re.sub(r'viewBox="[^"]*"', f'viewBox="{view}"', svg, count=1)
+        _, _, rows = pixels(svg_to_png(strip, width=size))
+        assert not any(sum(row[i : i + 3]) < 300 for row in rows for i in range(0, len(row), 4)), f"text in {view}"

@@ -13,13 +13,21 @@ Method. Coordinates are planar: an equirectangular projection with x scaled by t
 mean latitude and y growing downwards. The land is clipped to the frame and simplified. Land that was
 small before clipping is an island. An island province gets the island its position lies on (or the
 nearest one) plus any islets close to it, and a mainland province never gets island land. The mainland is
-cut into continents, and each continent is divided among the mainland provinces on it by the Voronoi cells
-of their positions. The water connected to a sea position is divided among the seas in the same way.
+cut into continents, and each continent is divided among the mainland provinces on it by Voronoi cells:
+the cells of each province's position and of its extra SEEDS, each cell cut to REACH degrees around its
+seed, so that an inland province does not run off across the desert; the land no province reaches is
+drawn as plain land, off the board. The water connected to a sea position is divided among the seas in
+the same way, without a reach. A cell runs straight across water or land, so a piece of a region that
+holds none of its seeds (the far shore of a gulf) goes to the region it touches most. The seeds, the reach of
+Tyrus (REACHES) and three province positions (Ephesus, Tarsus and Antiochia: see their position_source
+in the board file) are chosen so that the regions touch as the board's adjacency says; tools/README.md
+tells how, and lists what is left. Last, every
+place gets a label: its name and a block of pieces placed clear of all the others (tools/map_labels.py).
 
-Needs shapely (`pip install shapely`) and npm. `python tools/bake_map.py` regenerates the file.
-`--check` rebuilds it in memory and fails if the committed file differs. `--adjacency` lists the places
-where the drawn regions touch differently from the board's adjacency; that affects the drawing only,
-because the board file is what the rules use.
+Needs shapely, numpy and fontTools (`pip install shapely fonttools`) and npm. `python tools/bake_map.py`
+regenerates the file. `--check` rebuilds it in memory and fails if the committed file differs.
+`--adjacency` lists the places where the drawn regions touch differently from the board's adjacency;
+that affects the drawing only, because the board file is what the rules use.
 """
 
 from __future__ import annotations
@@ -38,12 +46,13 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+import map_labels  # tools/map_labels.py, beside this script
 import numpy as np
 import shapely
 from numpy.typing import NDArray
 from shapely.geometry import MultiPoint, MultiPolygon, Point, Polygon, box
 from shapely.geometry.base import BaseGeometry
-from shapely.ops import polylabel, unary_union, voronoi_diagram
+from shapely.ops import unary_union, voronoi_diagram
 
 from adjudicator.rulesets.mare_nostrum.board import Board, Province, Sea, parse_board
 
@@ -66,9 +75,10 @@ WIDTH = 1200.0  # of the view box; its height follows from the frame
 ISLAND_AREA = 50.0  # square degrees: land smaller than this before clipping is an island (Sicily is ~3)
 SATELLITE_DISTANCE = 6.0  # view-box units: an islet this close to an island province's island joins it
 SIMPLIFY = 0.4  # view-box units: the Douglas-Peucker tolerance (topology preserved)
+GRID = 0.001  # view-box units: unions snap to this grid, so cells that share an edge merge
 MIN_AREA = 2.0  # square view-box units: smaller pieces of land are dropped
-LABEL_CLEARANCE = 8.0  # view-box units: a position this far inside its region is its label point
-LABEL_REACH = 60.0  # otherwise the label is the most inland point of the region within this distance
+REACH = 3.5  # degrees of latitude: a province's land lies within this of its position or one of its seeds
+REACHES = {"tyrus": 0.6}  # a fraction of REACH: Lebanon stops short of the desert, so Tyrus misses Babylon
 
 # The mainland is a single piece of land: Africa meets Asia at Suez, and Europe meets Asia beyond the Black
 # Sea. A single Voronoi split would therefore give Thrace to Troas, Dalmatia to Tarentum or Arabia to
@@ -90,6 +100,35 @@ CONTINENTS = {
         "POLYGON ((0 15, 0 37.6, 11.3 37.6, 12.5 34.5, 20 33.6, 25 32.3, 30 32, 32.2 31.7, 32.4 31.2, "
         "32.55 29.95, 32.55 29.6, 32.9 29, 33.15 28.5, 33.55 28, 34.2 27, 36 24, 38 15, 0 15))"
     ),
+}
+
+
+# Extra Voronoi seeds, [longitude, latitude]: a place's region is the union of the cells of its position
+# and of these. They shape the drawn regions so that regions touch where the board lists a neighbour and
+# nowhere else (`--adjacency` lists what is left); the board file, not this drawing, is what the rules use.
+SEEDS: dict[str, tuple[tuple[float, float], ...]] = {
+    # the west: the Ligurian Sea is Tyrrhenian (Ravenna's coast), Sardinia faces three seas, and the Sardinian
+    # Sea reaches west of Corsica and the coast of Carthago
+    "mare-tyrrhenum": ((9.0, 43.8), (10.3, 40.5)),
+    "mare-sardoum": ((7.4, 42.4), (8.2, 37.6)),
+    "mare-africum": ((9.3, 38.75),),
+    # Illyricum up the Dalmatian coast to Istria, where it meets Ravenna; Epirus
+    "dyrrachium": ((15.0, 45.4), (20.8, 39.6)),
+    # the Gulf of Corinth is Ionian, with Athenae (Phocis, Boeotia) on its north shore and Pella inland
+    "mare-ionium": ((22.4, 38.25),),
+    "athenae": ((22.6, 38.6),),
+    "pella": ((22.0, 39.4),),
+    # the Aegean coast of Asia is Troas' down to the Gulf of Gokova; Ephesus faces Mare Syriacum, and
+    # Rhodes and Crete each face three seas
+    "troas": ((27.85, 37.55),),
+    "mare-aegaeum": ((27.5, 36.6), (23.6, 36.3)),
+    "mare-syriacum": ((28.8, 36.35), (34.9, 35.3)),
+    "mare-aegyptium": ((32.9, 34.35), (26.9, 35.0)),
+    "mare-libycum": ((23.8, 34.6),),
+    # Africa and the desert: Cyrenaica meets Leptis Magna on the Gulf of Sidra and Alexandria at Marmarica;
+    # Babylon reaches across the Syrian desert to Petra and Hierosolyma
+    "cyrenae": ((24.3, 31.2), (19.8, 30.6)),
+    "babylon": ((41.0, 32.0),),
 }
 
 
@@ -222,6 +261,7 @@ class Projection:
 class Place:
     id: str
     at: Point  # the projected position
+    seeds: tuple[Point, ...]  # the position and the place's extra seeds (SEEDS), projected
 
 
 def polygons(geometry: BaseGeometry) -> list[Polygon]:
@@ -260,15 +300,50 @@ def continents(
     return [(land, [p for p in places if land.intersects(p.at)]) for land in cut]
 
 
-def voronoi(places: Sequence[Place], within: BaseGeometry, envelope: Polygon) -> dict[str, BaseGeometry]:
-    """The Voronoi cell of each place's position (among `places`), clipped to `within`."""
-    if len(places) == 1:
-        return {places[0].id: within}
-    cells = polygons(voronoi_diagram(MultiPoint([p.at for p in places]), envelope=envelope))
+def voronoi(
+    places: Sequence[Place], within: BaseGeometry, envelope: Polygon, reach: float | None = None
+) -> dict[str, BaseGeometry]:
+    """The union of the Voronoi cells of each place's seeds (among all the seeds of `places`), clipped to
+    `within` and, given a reach, each cell to the disc of that radius around its seed."""
+    seeds = [seed for place in places for seed in place.seeds]
+    cells = polygons(voronoi_diagram(MultiPoint(seeds), envelope=envelope)) if len(seeds) > 1 else [envelope]
     regions = {}
     for place in places:
-        (cell,) = [c for c in cells if c.intersects(place.at)]
-        regions[place.id] = cell.intersection(within)
+        parts = []
+        for seed in place.seeds:
+            (cell,) = [c for c in cells if c.intersects(seed)]
+            radius = None if reach is None else reach * REACHES.get(place.id, 1.0)
+            parts.append(cell if radius is None else cell.intersection(seed.buffer(radius, quad_segs=32)))
+        region = shapely.union_all(parts, grid_size=GRID).intersection(within)
+        regions[place.id] = MultiPolygon([p for p in polygons(region) if p.area >= MIN_AREA])
+    return reassign_strays(regions, places)
+
+
+def reassign_strays(regions: dict[str, BaseGeometry], places: Sequence[Place]) -> dict[str, BaseGeometry]:
+    """A cell runs straight across water or land, so a region can get a piece that holds none of its
+    seeds and touches none that does (the far shore of a gulf, a sea beyond an isthmus). Each such stray
+    goes to the region it touches most, in a fixed order; a stray that touches no other region stays."""
+    seeds = {place.id: place.seeds for place in places}
+    regions = dict(regions)
+    for place in places:
+        pieces = polygons(regions[place.id])
+        home: list[BaseGeometry] = list(seeds[place.id])
+        strays = pieces
+        while reached := [p for p in strays if any(p.distance(h) <= 1.0 for h in home)]:
+            home += reached
+            strays = [p for p in strays if not any(p is r for r in reached)]
+        for stray in strays:
+            contact = {
+                other: stray.buffer(1.0).intersection(region).area
+                for other, region in regions.items()
+                if other != place.id
+            }
+            best = max(sorted(contact), key=lambda other: contact[other], default=None)
+            if best is None or contact[best] <= 0:
+                continue
+            pieces = [p for p in pieces if p is not stray]
+            regions[place.id] = MultiPolygon(pieces)
+            regions[best] = unary_union([regions[best], stray])
     return regions
 
 
@@ -294,16 +369,6 @@ def sea_water(water: BaseGeometry, seas: Sequence[Place]) -> BaseGeometry:
     return unary_union([w for w in parts if w.intersects(reach)])
 
 
-def label_point(region: BaseGeometry, at: Point) -> Point:
-    """The position if it lies well inside the region. Otherwise the most inland point of the part of the
-    region that is nearest to the position, taking only what lies within LABEL_REACH of the position."""
-    if region.contains(at) and region.boundary.distance(at) >= LABEL_CLEARANCE:
-        return at
-    part = min(polygons(region), key=lambda p: (p.distance(at), -p.area))
-    near = max(polygons(part.intersection(at.buffer(LABEL_REACH))), key=lambda p: p.area, default=part)
-    return polylabel(near, tolerance=0.5)
-
-
 # --- the bake -----------------------------------------------------------------------------------------
 
 
@@ -325,7 +390,8 @@ def places_of(board: Board, projection: Projection) -> tuple[list[Place], list[P
 
     def place(entry: Province | Sea) -> Place:
         assert entry.position is not None
-        return Place(entry.id, projection.point(*entry.position))
+        at = projection.point(*entry.position)
+        return Place(entry.id, at, (at, *(projection.point(*seed) for seed in SEEDS.get(entry.id, ()))))
 
     provinces = list(board.provinces.values())
     return (
@@ -345,7 +411,7 @@ def bake_regions(topology: Mapping[str, Any], board: Board, projection: Projecti
     regions: dict[str, Any] = {"": land}
     for continent, on_it in continents(mainland, mainland_places, projection):
         if on_it:
-            regions |= voronoi(on_it, continent, envelope)
+            regions |= voronoi(on_it, continent, envelope, REACH * projection.scale)
     regions |= island_regions(island_places, islands)
     regions |= voronoi(sea_places, sea_water(view.difference(land), sea_places), envelope)
     return regions
@@ -356,12 +422,7 @@ def bake(topology: Mapping[str, Any], digest: str, board: Board) -> dict[str, An
     projection = Projection(*FRAME, WIDTH)
     regions = bake_regions(topology, board, projection)
     land = regions.pop("")
-    entries: list[Province | Sea] = [*board.provinces.values(), *board.seas.values()]
-    labels = {}
-    for entry in entries:
-        assert entry.position is not None
-        label = label_point(regions[entry.id], projection.point(*entry.position))
-        labels[entry.id] = [round(label.x, 1), round(label.y, 1)]
+    placed = bake_labels(board, regions, land, projection)
     return {
         "source": SOURCE,
         "source_sha256": digest,
@@ -372,12 +433,44 @@ def bake(topology: Mapping[str, Any], digest: str, board: Board) -> dict[str, An
         "format": (
             "land and each region are lists of polygons; a polygon is a list of rings, the outline first and "
             "then any holes; a ring is a list of [x, y] in view-box units and is closed implicitly (its last "
-            "point joins its first); a label is an [x, y] point inside its region"
+            "point joins its first). A mainland province's region lies within reach degrees (of latitude) of its "
+            "position or of one of its seeds ([longitude, latitude]), the extra points its region grew from. "
+            "A label is the middle of a name's baseline, [x, y], inside its region; "
+            "a label box, [left, top, right, bottom], is kept for the name and the block of pieces drawn with "
+            "it, and no two boxes overlap; pieces says where that block's rows are drawn: they line up on x as "
+            "align says (middle, start or end, as SVG's text-anchor), and the other keys are the y of the middle "
+            "of a row (a province's buildings and units rows when both are drawn, and each when drawn alone; a "
+            "sea's fleets); a marker is the centre of a province's influence marker (tools/map_labels.py)"
         ),
         "land": rounded(land),
         "regions": {pid: rounded(region) for pid, region in regions.items()},
-        "labels": labels,
+        "reach": REACH,
+        "seeds": {pid: [list(seed) for seed in seeds] for pid, seeds in sorted(SEEDS.items())},
+        "labels": {pid: list(p.label) for pid, p in placed.items()},
+        "label_boxes": {pid: list(p.box) for pid, p in placed.items()},
+        "pieces": {pid: p.rows for pid, p in placed.items()},
+        "markers": {pid: list(p.marker) for pid, p in placed.items() if p.marker is not None},
     }
+
+
+def bake_labels(
+    board: Board, regions: Mapping[str, BaseGeometry], land: BaseGeometry, projection: Projection
+) -> dict[str, map_labels.Placed]:
+    """The label card of every place (tools/map_labels.py)."""
+    metrics = map_labels.Metrics()
+    provinces = unary_union([regions[pid] for pid in board.provinces])
+    view = box(0, 0, projection.width, projection.height)
+    cover = {"province": provinces, "land": land.difference(provinces), "sea": view.difference(land)}
+    cards = [
+        map_labels.province_card(p.id, p.name, len(p.cities), len(p.commodities), regions[p.id], metrics)
+        for p in board.provinces.values()
+    ]
+    cards += [map_labels.sea_card(s.id, s.name, regions[s.id], metrics) for s in board.seas.values()]
+    positions = {}
+    for entry in [*board.provinces.values(), *board.seas.values()]:
+        assert entry.position is not None
+        positions[entry.id] = projection.point(*entry.position)
+    return map_labels.place_cards(cards, positions, (projection.width, projection.height), cover)
 
 
 # --- output -------------------------------------------------------------------------------------------

@@ -46,6 +46,9 @@ def _geography(board_id: str) -> dict[str, Any] | None:
         "land": _path_data(data["land"]),
         "regions": {rid: _path_data(polygons) for rid, polygons in data["regions"].items()},
         "labels": data["labels"],
+        "boxes": data["label_boxes"],
+        "pieces": data["pieces"],
+        "markers": {rid: {"x": x, "y": y} for rid, (x, y) in data["markers"].items()},
         "source": data["source"],
     }
 
@@ -82,16 +85,36 @@ def _map(board: Board) -> dict[str, Any]:
 
 
 def _geographic_map(board: Board, geography: Mapping[str, Any]) -> dict[str, Any]:
+    """Each place's region, label point (the middle of its name's baseline), label box (kept clear for
+    its name and its block of pieces) and where that block's rows are drawn (see the map file's
+    "format"); a province's also has its influence marker's centre."""
     labels = geography["labels"]
     places: dict[str, dict[str, Any]] = {}
     for p in board.provinces.values():
         if p.id in labels:
             x, y = labels[p.id]
-            places[p.id] = {"kind": "province", "name": p.name, "x": x, "y": y, "region": geography["regions"][p.id]}
+            places[p.id] = {
+                "kind": "province",
+                "name": p.name,
+                "x": x,
+                "y": y,
+                "box": geography["boxes"][p.id],
+                "pieces": geography["pieces"][p.id],
+                "marker": geography["markers"][p.id],
+                "region": geography["regions"][p.id],
+            }
     for s in board.seas.values():
         if s.id in labels:
             x, y = labels[s.id]
-            places[s.id] = {"kind": "sea", "name": s.name, "x": x, "y": y, "region": geography["regions"][s.id]}
+            places[s.id] = {
+                "kind": "sea",
+                "name": s.name,
+                "x": x,
+                "y": y,
+                "box": geography["boxes"][s.id],
+                "pieces": geography["pieces"][s.id],
+                "region": geography["regions"][s.id],
+            }
     return {
         "geographic": True,
         "width": geography["width"],
