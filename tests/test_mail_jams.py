@@ -100,6 +100,8 @@ def stop_after(monkeypatch: pytest.MonkeyPatch, count: int, action: Callable[[],
 def test_a_mail_the_email_package_cannot_take_apart_is_quarantined_and_the_others_are_read(
     mailed_game: Game, servers: tuple[int, SmtpServer]
 ) -> None:
+    if dovecot_binary() is None:
+        pytest.skip("pymap, the IMAP server used where Dovecot is not installed, fails on this mail itself")
     imap_port, smtp = servers
     nested = b"".join(b"Content-Type: multipart/mixed; boundary=b%d\r\n\r\n--b%d\r\n" % (n, n) for n in range(3000))
     bomb = (
@@ -430,13 +432,16 @@ def test_a_batch_is_on_disk_before_the_server_is_told_in_one_command(
     monkeypatch.setattr(Mailbox, "mark_all_processed", mark)
     deliver(servers[0], *(mail(orders_of(civ), sender=f"{civ.lower()}@example.org") for civ in FIVE))
     deliver(servers[0], mail(ROME_OK.replace("test-game", "gamma")))
+    client = mailbox(servers[0])
+    uids = sorted(client.search(["ALL"]))  # Dovecot numbers from 1, pymap from 101
+    client.logout()
     assert collect(mailed_game.directory.root, imap=True).text.count("accepted") == 5
     marks = [index for index, (kind, _) in enumerate(events) if kind == "mark"]
     synced = [folder for kind, folder in events[: marks[0]] if kind == "sync"]
     assert len(synced) == len(set(synced)), "each folder is fsynced once per batch, not once per file"
     inbox, orders = mailed_game.directory.inbox, mailed_game.directory.orders_folder(mailed_game.slug)
     assert {inbox, orders, mailed_game.directory.root / "outbox"} <= set(synced), "all on disk before any mark"
-    assert [events[i][1] for i in marks] == [([1, 2, 3, 4, 5], False), ([6], True)], "one command per kind"
+    assert [events[i][1] for i in marks] == [(uids[:5], False), (uids[5:], True)], "one command per kind"
 
 
 def test_deferred_directory_sync_fsyncs_each_folder_once_at_the_end(
