@@ -54,6 +54,8 @@ def test_wheel_contains_the_shipped_folders(wheel: Path) -> None:
         "adjudicator/fonts/DejaVuSans-Bold.ttf",
         "adjudicator/fonts/LICENSE",
         "adjudicator/templates/mare-nostrum/map-geographic.svg.j2",
+        "adjudicator/templates/site/index.html.j2",
+        "adjudicator/dice_proof.py",
         "adjudicator/py.typed",
         "adjudicator/docs/rules.md",
     ):
@@ -98,3 +100,6 @@ def test_installed_wheel_runs_a_game_in_a_fresh_venv(wheel: Path, tmp_path: Path
     assert "a sound board" in run("board", "check")
     assert run("rules", "R6.4").startswith("### R6.4"), "the rules travel inside the wheel"
     assert "Reports of every phase are in" in run("demo", "d")
+    assert "9 phase(s)" in run("site", "d", "public")
+    proof = subprocess.run([python, "verify-dice.py"], cwd=work / "public", capture_output=True, text=True)
+    assert proof.returncode == 0 and "verify against the commitment" in proof.stdout, proof.stdout + proof.stderr
