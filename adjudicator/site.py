@@ -144,9 +144,9 @@ class _Builder:
         self._put(f"{slug}/index.html", inputs, lambda: reports.value.site_page(links))
         self._put(f"{slug}/map.svg", inputs, lambda: str(reports.value.map_svg))
         picture = self.game.directory.reports / slug / "map.png"  # published for BBCode (map_url)
-        if picture.exists():
-            data = picture.read_bytes()
-            self._put(f"{slug}/map.png", _fingerprint(data), lambda: data)
+        if picture.exists():  # known by its size and time, so that an unchanged one is not even read
+            seen = picture.stat()
+            self._put(f"{slug}/map.png", _fingerprint(f"{seen.st_size}/{seen.st_mtime_ns}"), picture.read_bytes)
 
     def _link(self, slug: str | None) -> dict[str, str] | None:
         if slug is None:

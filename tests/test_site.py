@@ -150,17 +150,19 @@ def test_a_game_without_a_site_setting_asks_where(demo_game: Path) -> None:
     assert "[game] site" in result.output
 
 
-def _set_site(game_dir: Path, site: str) -> None:
+def _set_site(game_dir: Path, site: str, map_url: str = "") -> None:
     path = game_dir / "game.toml"
     data = tomllib.loads(path.read_text(encoding="utf-8"))
     data["game"]["site"] = site
+    if map_url:
+        data["game"]["map_url"] = map_url
     path.write_text(tomli_w.dumps(data), encoding="utf-8")
 
 
 def test_the_game_s_site_follows_rollback_and_adjudication(tmp_path: Path) -> None:
     game_dir = tmp_path / "demo"
     assert runner.invoke(app, ["demo", str(game_dir)]).exit_code == 0
-    _set_site(game_dir, "public")
+    _set_site(game_dir, "public", map_url="https://example.org/demo")  # map.png drawn, and published too
     site = game_dir / "public"
 
     rolled = runner.invoke(app, ["rollback", str(game_dir), "--to", "8"])
@@ -176,6 +178,8 @@ def test_the_game_s_site_follows_rollback_and_adjudication(tmp_path: Path) -> No
         done = runner.invoke(app, ["adjudicate", str(game_dir), "--force"])
         assert done.exit_code == 0 and "Warning" not in done.output, done.output
     assert (site / "009-T03-military" / "index.html").exists()
+    png = (site / "009-T03-military" / "map.png").read_bytes()
+    assert png == (game_dir / "reports" / "009-T03-military" / "map.png").read_bytes(), "where map_url points"
     assert 'rel="next">T3 build' in (site / "007-T03-trade" / "index.html").read_text(encoding="utf-8")
     manifest = json.loads((site / MANIFEST).read_text(encoding="utf-8"))
     assert "009-T03-military/map.svg" in manifest["files"]
