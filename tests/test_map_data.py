@@ -204,22 +204,39 @@ def test_the_overlap_check_sees_an_overlap() -> None:
 
 
 def test_each_label_box_holds_the_most_its_place_can_show(board: Board, map_data: dict[str, Any]) -> None:
-    """The rows as the template draws them: every printed city site and commodity built on, a temple
-    and a market; three units; three fleets at sea. Each fits its place's box, as does the influence
-    marker (with its ring) left of the name."""
+    """The rows as the template draws them: every printed city site and commodity built on (a city, a
+    temple and a market 14 wide, a caravan as wide as its commodity's tag, 2 apart), a temple and a
+    market; three units; three fleets at sea. Each fits its place's box, as does the influence marker
+    (with its ring) left of the name."""
+    tags = map_data["caravans"]
     for place in places(board):
         box, rows = map_data["label_boxes"][place], map_data["pieces"][place]
         if place in board.seas:
             assert inside_box(box, row(rows, 3 * 26 - 2, rows["fleets"], 5.5)), f"the fleets of {place} spill"
             continue
         province = board.provinces[place]
-        icons = len(province.cities) + len(province.commodities) + 2
+        widths = [14.0] * (len(province.cities) + 2) + [tags[c]["width"] for c in province.commodities]
         for y in (rows["buildings"], rows["buildings_alone"]):
-            assert inside_box(box, row(rows, icons * 16 - 2, y, 7)), f"the buildings of {place} spill"
+            assert inside_box(box, row(rows, sum(widths) + 2 * len(widths) - 2, y, 7)), (
+                f"the buildings of {place} spill"
+            )
         for y in (rows["units"], rows["units_alone"]):
             assert inside_box(box, row(rows, 3 * 22, y, 9)), f"the units of {place} spill"
         mx, my = map_data["markers"][place]
         assert inside_box(box, (mx - 9.5, my - 9.5, mx + 9.5, my + 9.5)), f"the influence marker of {place} spills"
+
+
+def test_every_commodity_has_its_own_caravan_tag(board: Board, map_data: dict[str, Any]) -> None:
+    """A caravan is drawn as a tag naming its commodity: the word, or a short abbreviation (which the
+    legend explains), at most 6 letters, never the same for two commodities, and wide enough for a
+    diamond and the text."""
+    tags = map_data["caravans"]
+    assert set(tags) == {c for p in board.provinces.values() for c in p.commodities}
+    texts = [tag["text"] for tag in tags.values()]
+    assert len(set(t.lower() for t in texts)) == len(texts), "two commodities share a tag"
+    for commodity, tag in tags.items():
+        assert 0 < len(tag["text"]) <= 6 and tag["width"] >= 14 + 4 * len(tag["text"]), commodity
+        assert commodity.startswith(tag["text"].lower()) or tag["text"].lower() in commodity, commodity
 
 
 def test_provinces_stay_within_reach_of_their_positions(board: Board, map_data: dict[str, Any]) -> None:

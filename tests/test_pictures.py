@@ -171,6 +171,7 @@ def test_influence_markers_and_new_purchases_are_drawn(full_board: tuple[dict[st
         assert any(c.get("r") == "5.5" for c in at_marker), f"{pid} shows {province['influence']}'s marker"
         assert any(c.get("stroke-dasharray") for c in at_marker), f"{pid} shows its conversion"
         rings = [c for c in circles if c.get("class") == "new"]
+        rings += [r for r in cards[pid].iter(f"{SVG}rect") if r.get("class") == "new"]  # around a caravan's tag
         new = 7 if province["cities"] else 6  # influence, city, caravan, temple, market, legion, fortress
         assert len(rings) == new, f"{pid}: each purchase there is ringed"
     texts = {t.text for t in root.iter(f"{SVG}text")}
@@ -212,6 +213,48 @@ def test_every_name_is_drawn_inside_its_label_box(full_board: tuple[dict[str, An
         png = svg_to_png(patch, width=width)
         assert dark_outside(png, (8, 8, width - 8, height - 8)) == 0, f"{place['name']} runs out of its box"
         assert dark_outside(png, (0, 0, 0, 0)) > 20, f"{place['name']} is drawn"
+
+
+def test_every_caravan_names_its_commodity_inside_its_tag(full_board: tuple[dict[str, Any], str]) -> None:
+    """A caravan is a tag with its commodity's text (map.caravans: the word or an abbreviation), drawn
+    by resvg with the shipped fonts, alone on a patch 8 units wider than the tag on every side at 2 pixels
+    a unit: it has ink, and none outside the tag, which lies in its place's label box. The legend names
+    what each abbreviation stands for."""
+    context, svg = full_board
+    style = re.search(r"<style>.*?</style>", svg, re.S)
+    assert style is not None
+    tags, places = context["map"]["caravans"], context["map"]["places"]
+    root = ET.fromstring(svg)
+    cards = {g.get("id", "").removeprefix("card-"): g for g in root.iter(f"{SVG}g")}
+    seen = 0
+    for pid, province in context["state"]["provinces"].items():
+        pieces = [
+            g for g in cards[pid].findall(f"{SVG}g") if (g.findtext(f"{SVG}title") or "").startswith("caravan on ")
+        ]
+        assert len(pieces) == len(province["caravans"]), f"{pid} draws every caravan"
+        for piece, commodity in zip(pieces, province["caravans"], strict=True):
+            tag, text = piece.find(f"{SVG}rect[@class='tag']"), piece.find(f"{SVG}text[@class='tag-text']")
+            assert tag is not None and text is not None, f"{pid}: the caravan on {commodity} is a tag"
+            assert text.text == tags[commodity]["text"], f"{pid}: the tag names {commodity}"
+            x, y, w, h = (float(tag.get(k, "0")) for k in ("x", "y", "width", "height"))
+            assert w == tags[commodity]["width"] and h == 14
+            x0, y0, x1, y1 = places[pid]["box"]
+            assert x0 - 0.5 <= x and x + w <= x1 + 0.5 and y0 - 0.5 <= y and y + h <= y1 + 0.5, f"{pid}: a tag spills"
+            patch = (
+                f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="{x - 8} {y - 8} {w + 16} {h + 16}" '
+                f'font-family="DejaVu Sans, Verdana, sans-serif" font-size="13">{style.group(0)}'
+                f"{ET.tostring(text, encoding='unicode')}</svg>"
+            )
+            png = svg_to_png(patch, width=round(2 * (w + 16)))
+            _, height, _ = pixels(png)
+            assert dark_outside(png, (16, 16, round(2 * (w + 8)), height - 16)) == 0, f"{pid}: {text.text} runs out"
+            assert dark_outside(png, (0, 0, 0, 0)) > 12 * len(text.text or ""), f"{pid}: {text.text} is drawn"
+            seen += 1
+    assert seen >= 60, "a full board has a caravan on every commodity icon"
+    legend = "".join(t.text or "" for t in root.iter(f"{SVG}text") if "caravan" in (t.text or ""))
+    for commodity, tag in tags.items():
+        if tag["text"].lower() != commodity:
+            assert f"{tag['text']}: {commodity}" in legend, f"the legend explains {tag['text']}"
 
 
 def test_the_legend_fits_inside_the_drawing(full_board: tuple[dict[str, Any], str]) -> None:

@@ -422,7 +422,8 @@ def bake(topology: Mapping[str, Any], digest: str, board: Board) -> dict[str, An
     projection = Projection(*FRAME, WIDTH)
     regions = bake_regions(topology, board, projection)
     land = regions.pop("")
-    placed = bake_labels(board, regions, land, projection)
+    tags = map_labels.caravan_tags([c for p in board.provinces.values() for c in p.commodities], map_labels.Metrics())
+    placed = bake_labels(board, regions, land, projection, tags)
     return {
         "source": SOURCE,
         "source_sha256": digest,
@@ -440,7 +441,8 @@ def bake(topology: Mapping[str, Any], digest: str, board: Board) -> dict[str, An
             "it, and no two boxes overlap; pieces says where that block's rows are drawn: they line up on x as "
             "align says (middle, start or end, as SVG's text-anchor), and the other keys are the y of the middle "
             "of a row (a province's buildings and units rows when both are drawn, and each when drawn alone; a "
-            "sea's fleets); a marker is the centre of a province's influence marker (tools/map_labels.py)"
+            "sea's fleets); a marker is the centre of a province's influence marker; caravans gives the text "
+            "and width of the tag a caravan of each commodity is drawn as, in the buildings row (tools/map_labels.py)"
         ),
         "land": rounded(land),
         "regions": {pid: rounded(region) for pid, region in regions.items()},
@@ -450,19 +452,26 @@ def bake(topology: Mapping[str, Any], digest: str, board: Board) -> dict[str, An
         "label_boxes": {pid: list(p.box) for pid, p in placed.items()},
         "pieces": {pid: p.rows for pid, p in placed.items()},
         "markers": {pid: list(p.marker) for pid, p in placed.items() if p.marker is not None},
+        "caravans": {c: {"text": text, "width": width} for c, (text, width) in tags.items()},
     }
 
 
 def bake_labels(
-    board: Board, regions: Mapping[str, BaseGeometry], land: BaseGeometry, projection: Projection
+    board: Board,
+    regions: Mapping[str, BaseGeometry],
+    land: BaseGeometry,
+    projection: Projection,
+    tags: Mapping[str, tuple[str, float]],
 ) -> dict[str, map_labels.Placed]:
-    """The label card of every place (tools/map_labels.py)."""
+    """The label card of every place (tools/map_labels.py), a caravan being as wide as its tag in `tags`."""
     metrics = map_labels.Metrics()
     provinces = unary_union([regions[pid] for pid in board.provinces])
     view = box(0, 0, projection.width, projection.height)
     cover = {"province": provinces, "land": land.difference(provinces), "sea": view.difference(land)}
     cards = [
-        map_labels.province_card(p.id, p.name, len(p.cities), len(p.commodities), regions[p.id], metrics)
+        map_labels.province_card(
+            p.id, p.name, len(p.cities), [tags[c][1] for c in p.commodities], regions[p.id], metrics
+        )
         for p in board.provinces.values()
     ]
     cards += [map_labels.sea_card(s.id, s.name, regions[s.id], metrics) for s in board.seas.values()]

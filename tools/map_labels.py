@@ -3,9 +3,11 @@
 Development time only: tools/bake_map.py calls `place_cards` and writes what it returns into the map file.
 
 A card is a name and a block of pieces. The name's label point (x, y) is the middle of its baseline. A
-province's block is two rows, its buildings as icons (cities, caravans, temple, market) and then its
-units (legions, fortresses, triremes in port); a sea's is one row of fleets. The block goes under the
-name, above it, or beside it (LAYOUTS), whichever costs least:
+province's block is two rows, its buildings (cities, caravans, temple, market) and then its units
+(legions, fortresses, triremes in port); a sea's is one row of fleets. A city, temple or market is an
+icon; a caravan is a tag as wide as its commodity's text (`caravan_tags`: a small caravan diamond, then
+the commodity's word, or a short abbreviation of a long one, in bold), so that the PNG shows it too.
+The block goes under the name, above it, or beside it (LAYOUTS), whichever costs least:
 
     (o) Name            (o) Name [c][v][t]      [c][v]          [c][v] (o) Name
        [c][v][t]            (2) [#]             (2) [#]         (2) [#]
@@ -13,10 +15,10 @@ name, above it, or beside it (LAYOUTS), whichever costs least:
        below               right                above              left
 
 (o) is the influence marker. The card's box is reserved for the most the province can hold: every
-printed city site and commodity icon built on, a temple, a market and UNITS units (a sea: FLEETS
-fleets); more units than that spill sideways. The sizes below are the template's
-(templates/mare-nostrum/map-geographic.svg.j2): change both together. Text widths come from the fonts
-the PNG is drawn with (adjudicator/fonts), so a box is as wide as its name really is.
+printed city site and commodity icon built on (each caravan as wide as its tag), a temple, a market and
+UNITS units (a sea: FLEETS fleets); more units than that spill sideways. The sizes below are the
+template's (templates/mare-nostrum/map-geographic.svg.j2): change both together. Text widths come from
+the fonts the PNG is drawn with (adjudicator/fonts), so a box is as wide as its name really is.
 
 Placement is deterministic. Each card has candidates: label points on a STEP grid inside its region
 (the name's middle too), in each layout. A candidate costs its distance from the region's pole of
@@ -50,7 +52,12 @@ NAME_SIZE = 13.0  # province names (bold) and sea names
 NAME_ABOVE, NAME_BELOW = 14.5, 5.5  # a name's extent above and below its baseline (with the marker's ring)
 MARKER = 19.5  # the influence marker (with a conversion ring or a halo around it), left of the name
 MARKER_X, MARKER_Y = 9.0, 4.5  # the marker's centre: this far left of the name and above the baseline
-ICON = 16.0  # a building's icon (city, caravan, temple, market: 14 wide) and its gap, in the buildings row
+ICON = 16.0  # a building's icon (city, temple, market: 14 wide) and its gap, in the buildings row
+ICON_GAP = 2.0  # between two buildings in their row
+TAG_SIZE = 10.0  # the bold text of a caravan's tag
+TAG_LEFT, TAG_RIGHT = 10.5, 2.5  # a tag's diamond (and the gap after it) left of its text, and its end after it
+# A caravan's commodity as its tag shows it: the word, capitalised, unless it is long.
+TAG_TEXTS = {"livestock": "Stock", "perfume": "Perf", "papyrus": "Papyr"}
 UNIT = 22.0  # one unit in the units row
 UNITS = 3  # units reserved in a province's block
 ICON_ROW, UNIT_ROW = 14.0, 18.0  # the heights of the buildings row and of the units row
@@ -106,10 +113,27 @@ class Metrics:
         return float(units) / font["head"].unitsPerEm * size
 
 
-def province_card(pid: str, name: str, sites: int, icons: int, region: BaseGeometry, metrics: Metrics) -> Card:
-    """The card of a province with `sites` printed city sites and `icons` commodity icons."""
+def caravan_tags(commodities: Sequence[str], metrics: Metrics) -> dict[str, tuple[str, float]]:
+    """The text of each commodity's caravan tag and the tag's width (rounded up to 0.1). No two
+    commodities share a text."""
+    tags = {}
+    for commodity in sorted(set(commodities)):
+        text = TAG_TEXTS.get(commodity, commodity.capitalize())
+        width = TAG_LEFT + metrics.width(text, TAG_SIZE, True) + TAG_RIGHT
+        tags[commodity] = (text, math.ceil(width * 10) / 10)
+    texts = [text for text, _ in tags.values()]
+    if len(set(texts)) != len(texts):
+        raise SystemExit(f"two commodities share a caravan tag: {sorted(texts)}")
+    return tags
+
+
+def province_card(
+    pid: str, name: str, sites: int, tags: Sequence[float], region: BaseGeometry, metrics: Metrics
+) -> Card:
+    """The card of a province with `sites` printed city sites and caravan tags `tags` wide (one for each
+    printed commodity icon)."""
     half = metrics.width(name, NAME_SIZE, True) / 2
-    row = ICON * (sites + icons + 2)  # its cities, caravans, temple and market
+    row = ICON * (sites + 2) + sum(w + ICON_GAP for w in tags)  # its cities, caravans, temple and market
     box = (-half - MARKER, -NAME_ABOVE, half + 1, NAME_BELOW)
     return Card(pid, False, box, (max(row, UNIT * UNITS), PROVINCE_BLOCK), region)
 

@@ -49,6 +49,7 @@ def _geography(board_id: str) -> dict[str, Any] | None:
         "boxes": data["label_boxes"],
         "pieces": data["pieces"],
         "markers": {rid: {"x": x, "y": y} for rid, (x, y) in data["markers"].items()},
+        "caravans": data["caravans"],
         "source": data["source"],
     }
 
@@ -87,7 +88,8 @@ def _map(board: Board) -> dict[str, Any]:
 def _geographic_map(board: Board, geography: Mapping[str, Any]) -> dict[str, Any]:
     """Each place's region, label point (the middle of its name's baseline), label box (kept clear for
     its name and its block of pieces) and where that block's rows are drawn (see the map file's
-    "format"); a province's also has its influence marker's centre."""
+    "format"); a province's also has its influence marker's centre. `caravans` holds the text and width of
+    the tag a caravan of each commodity is drawn as."""
     labels = geography["labels"]
     places: dict[str, dict[str, Any]] = {}
     for p in board.provinces.values():
@@ -121,6 +123,7 @@ def _geographic_map(board: Board, geography: Mapping[str, Any]) -> dict[str, Any
         "height": geography["height"],
         "land": geography["land"],
         "source": geography["source"],
+        "caravans": geography["caravans"],
         "places": places,
         "links": [],
     }
