@@ -6,14 +6,14 @@ The file is read at the edge (the game layer); this module only turns parsed TOM
 
 from __future__ import annotations
 
-from collections import deque
-from collections.abc import Iterable, Mapping
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
 from adjudicator.errors import BoardError
 from adjudicator.fields import Fields
 from adjudicator.names import NameIndex
+from adjudicator.rulesets.graph import PlaceGraph, graph_problems
 from adjudicator.rulesets.mare_nostrum.components import (
     CIV_ALIASES,
     COMMODITY_CARDS,
@@ -244,9 +244,14 @@ def check_board(board: Board, raw_counts: tuple[int, int] | None = None) -> list
     problems: list[str] = []
     if raw_counts and raw_counts != (len(board.provinces), len(board.seas)):
         problems.append("two provinces or two seas share an id")
-    problems += _check_ids(board)
-    problems += _check_adjacency(board)
-    problems += _check_reachability(board)
+    problems += graph_problems(
+        PlaceGraph(
+            land={p.id: p.land for p in board.provinces.values()},
+            coasts={p.id: p.seas for p in board.provinces.values()},
+            seas={s.id: s.seas for s in board.seas.values()},
+            islands=frozenset(p.id for p in board.provinces.values() if p.island),
+        )
+    )
     problems += _check_contents(board)
     problems += _check_names(board)
     problems += _check_setups(board)
@@ -256,65 +261,6 @@ def check_board(board: Board, raw_counts: tuple[int, int] | None = None) -> list
             f"{p.id} has no map position (give every place `map = [x, y]`, or none)" for p in places if p.map is None
         ]
     return problems
-
-
-def _check_ids(board: Board) -> list[str]:
-    shared = set(board.provinces) & set(board.seas)
-    return [f"'{i}' is both a province id and a sea id" for i in sorted(shared)]
-
-
-def _check_adjacency(board: Board) -> list[str]:
-    problems = []
-    for p in board.provinces.values():
-        for other in p.land:
-            if other not in board.provinces:
-                problems.append(f"province {p.id}: land neighbour '{other}' is not a province")
-            elif p.id not in board.provinces[other].land:
-                problems.append(f"land adjacency is not symmetric: {p.id} lists {other}, {other} does not list {p.id}")
-            if other == p.id:
-                problems.append(f"province {p.id} lists itself as a neighbour")
-        for sea in p.seas:
-            if sea not in board.seas:
-                problems.append(f"province {p.id}: coast '{sea}' is not a sea")
-        if p.island and p.land:
-            problems.append(f"province {p.id} is an island but has land neighbours")
-        if p.island and not p.seas:
-            problems.append(f"province {p.id} is an island with no sea")
-    for s in board.seas.values():
-        for neighbour in s.seas:
-            if neighbour not in board.seas:
-                problems.append(f"sea {s.id}: neighbour '{neighbour}' is not a sea")
-            elif s.id not in board.seas[neighbour].seas:
-                problems.append(
-                    f"sea adjacency is not symmetric: {s.id} lists {neighbour}, {neighbour} does not list {s.id}"
-                )
-        if not board.coasts(s.id):
-            problems.append(f"sea {s.id} touches no province")
-    return problems
-
-
-def _neighbours(board: Board, place: str) -> Iterable[str]:
-    if place in board.provinces:
-        province = board.provinces[ProvinceId(place)]
-        yield from province.land
-        yield from province.seas
-    else:
-        yield from board.seas[SeaId(place)].seas
-        yield from board.coasts(SeaId(place))
-
-
-def _check_reachability(board: Board) -> list[str]:
-    places = [*board.provinces, *board.seas]
-    if not places:
-        return ["the board has no provinces"]
-    seen = {places[0]}
-    queue = deque([places[0]])
-    while queue:
-        for nxt in _neighbours(board, queue.popleft()):
-            if (nxt in board.provinces or nxt in board.seas) and nxt not in seen:
-                seen.add(nxt)
-                queue.append(nxt)
-    return [f"{p} cannot be reached from {places[0]}" for p in places if p not in seen]
 
 
 def _check_contents(board: Board) -> list[str]:
