@@ -52,9 +52,11 @@ def test_every_entry_says_where_it_comes_from(data: Data) -> None:
         assert item.get("position_source"), f"{item['id']} has no position_source"
 
 
-def test_tile_prices_hold_from_the_last_round_on(data: Data) -> None:
-    tile = parse_board(data).tiles["Hercules"]
-    assert [tile.price(n) for n in (1, 2, 3, 4, 5, 9)] == [*tile.prices, tile.prices[-1], tile.prices[-1]]
+def test_tile_prices_rise_by_round_and_hold_from_round_seven_on(data: Data) -> None:
+    """ED6: 7 in rounds 1-2, 8 in 3-4, 9 in 5-6, 10 from 7 on; the Pyramids always 12."""
+    tiles = parse_board(data).tiles
+    assert [tiles["Hercules"].price(n) for n in range(1, 11)] == [7, 7, 8, 8, 9, 9, 10, 10, 10, 10]
+    assert {tiles["Pyramids"].price(n) for n in range(1, 11)} == {12}
 
 
 def _drop_land_link(d: Data) -> None:
