@@ -46,6 +46,22 @@ class Dice(Protocol):
     def used(self) -> int: ...
 
 
+def choose_index(dice: Dice, count: int, purpose: str) -> int:
+    """A uniform choice among `count` items with d6s: base-6 digits, rejecting the overflow."""
+    if count <= 1:
+        return 0
+    digits, span = 1, 6
+    while span < count:
+        digits, span = digits + 1, span * 6
+    limit = span - span % count
+    while True:
+        value = 0
+        for _ in range(digits):
+            value = value * 6 + dice.roll(purpose) - 1
+        if value < limit:
+            return value % count
+
+
 def new_root() -> bytes:
     return secrets.token_bytes(32)
 

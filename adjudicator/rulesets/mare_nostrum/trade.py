@@ -14,7 +14,7 @@ from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 
-from adjudicator.dice import Dice
+from adjudicator.dice import Dice, choose_index
 from adjudicator.events import Event, event
 from adjudicator.rulesets.mare_nostrum.components import COMMODITY_CARDS, TAX, Civ, Role
 from adjudicator.rulesets.mare_nostrum.orders import Give, Offer, Order, Take, TradeSize, UlyssesForce
@@ -22,22 +22,6 @@ from adjudicator.rulesets.mare_nostrum.roles import table_order_from
 from adjudicator.rulesets.mare_nostrum.working import Working
 
 DEFAULT_TRADE_SIZE = 3  # D15
-
-
-def choose_index(dice: Dice, count: int, purpose: str) -> int:
-    """A uniform choice among `count` items with d6s: base-6 digits, rejecting the overflow."""
-    if count <= 1:
-        return 0
-    digits, span = 1, 6
-    while span < count:
-        digits, span = digits + 1, span * 6
-    limit = span - span % count
-    while True:
-        value = 0
-        for _ in range(digits):
-            value = value * 6 + dice.roll(purpose) - 1
-        if value < limit:
-            return value % count
 
 
 def card_preference(card: str, holding: Mapping[str, int]) -> tuple[int, int, int, str]:
