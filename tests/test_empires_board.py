@@ -34,14 +34,14 @@ def test_the_shipped_board_is_sound(data: Data) -> None:
     board = parse_board(data)
     assert board.reconstructed
     assert len(board.commodities) == 13, "13 kinds of goods (research E5, E17)"
-    assert board.empires_for(5) == ("rome", "carthage", "greece", "egypt", "babylon")
-    assert board.empires_for(4) == ("rome", "carthage", "greece", "egypt"), "E2: four players leave Babylon out"
-    assert board.empires_for(3) == ("rome", "carthage", "greece"), "E2: three leave out Babylon and Egypt"
+    assert board.empires_for(5) == ("Rome", "Carthage", "Greece", "Egypt", "Babylon")
+    assert board.empires_for(4) == ("Rome", "Carthage", "Greece", "Egypt"), "E2.1: four players leave Babylon out"
+    assert board.empires_for(3) == ("Rome", "Carthage", "Greece"), "E2.1: three leave out Babylon and Egypt"
     legendary = sorted(p.city_name for p in board.provinces.values() if p.city is CityKind.LEGENDARY)
     assert legendary == ["Hierosolyma", "Syracusae", "Troia"], "issue 16: the three legendary cities"
     assert [t.kind for t in board.tiles.values()].count(TileKind.PYRAMIDS) == 1
     assert all(sum(e.start.resources.values()) == START_RESOURCES for e in board.empires.values())
-    assert board.title_holders[Title.COMMERCE] == "carthage", "Carthage starts as Master of Commerce (research E11)"
+    assert board.title_holders[Title.COMMERCE] == "Carthage", "Carthage starts as Master of Commerce (research E11)"
 
 
 def test_every_entry_says_where_it_comes_from(data: Data) -> None:

@@ -10,7 +10,7 @@ are built from a closed vocabulary of effects (`EFFECTS`), checked here with the
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from enum import StrEnum
 from typing import Any
 
@@ -145,7 +145,7 @@ class Effect:
 class Tile:
     name: str
     kind: TileKind
-    start: str | None  # the empire whose starting hero it is
+    start: str | None  # the empire (by name) whose starting hero it is
     prices: tuple[int, ...]  # by round: 1, 2, …; the last holds for every later round
     titles: Mapping[Title, int]
     effects: tuple[Effect, ...]
@@ -163,7 +163,7 @@ class Board:
     commodities: Mapping[str, Commodity]
     provinces: Mapping[str, Province]
     seas: Mapping[str, Sea]
-    empires: Mapping[str, Empire]
+    empires: Mapping[str, Empire]  # by name ("Rome"), as positions and players call them
     title_points: Mapping[Title, Mapping[str, int]]
     title_holders: Mapping[Title, str]
     trade_tokens: tuple[tuple[int, int], ...]
@@ -184,8 +184,8 @@ class Board:
         return tuple(p.id for p in self.provinces.values() if sea in p.seas)
 
     def empires_for(self, players: int) -> tuple[str, ...]:
-        """The empires in play with this many players (E2: the others' lands are covered)."""
-        return tuple(e.id for e in self.empires.values() if players in e.player_counts)
+        """The empires in play with this many players (E2.1: the others' lands are covered)."""
+        return tuple(e.name for e in self.empires.values() if players in e.player_counts)
 
 
 _START_KEYS = frozenset(
@@ -203,8 +203,9 @@ def parse_board(data: Mapping[str, Any]) -> Board:
     commodities = {c.id: c for c in (_commodity(f) for f in root.tables("commodity"))}
     provinces = {p.id: p for p in (_province(f) for f in root.tables("province"))}
     seas = {s.id: s for s in (_sea(f) for f in root.tables("sea"))}
-    empires = {e.id: e for e in (_empire(f) for f in root.tables("empire"))}
-    tiles = {t.name: t for t in (_tile(f) for f in root.tables("tile"))}
+    empires = {e.name: e for e in (_empire(f) for f in root.tables("empire"))}
+    named = {e.id: e.name for e in empires.values()}  # the file refers to empires by id, positions by name
+    tiles = {t.name: replace(t, start=t.start and named.get(t.start, t.start)) for t in map(_tile, root.tables("tile"))}
     titles = root.table("titles")
     titles.only({*Title, "start_holders", "source"})
     trade = root.table("trade")
@@ -221,7 +222,7 @@ def parse_board(data: Mapping[str, Any]) -> Board:
         seas=seas,
         empires=empires,
         title_points={t: titles.counts(t) for t in Title},
-        title_holders=_holders(titles.table("start_holders")),
+        title_holders={t: named.get(h, h) for t, h in _holders(titles.table("start_holders")).items()},
         trade_tokens=_tokens(trade),
         costs=_costs(costs),
         land_dice=_faces(dice, "land"),
@@ -490,7 +491,7 @@ def _check_empires(board: Board) -> list[str]:
     owner: dict[str, str] = {}
     for e in board.empires.values():
         where = f"empire {e.id}"
-        if e.hero not in board.tiles or board.tiles[e.hero].start != e.id:
+        if e.hero not in board.tiles or board.tiles[e.hero].start != e.name:
             problems.append(f"{where}: its hero '{e.hero}' is not a tile with start = \"{e.id}\"")
         if e.capital not in e.provinces:
             problems.append(f"{where}: the capital {e.capital} is not among its provinces")

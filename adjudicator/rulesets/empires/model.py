@@ -20,7 +20,7 @@ UNIT_STOCK: Mapping[str, int] = MappingProxyType({"legion": 8, "trireme": 5, "fo
 # E1.4 (research E3, E4): the shared building tokens; capitals and legendary cities are among
 # the cities.
 BUILDING_SUPPLY: Mapping[str, int] = MappingProxyType({"caravan": 37, "market": 25, "city": 16, "temple": 14})
-TABLE_ORDER = ("rome", "greece", "babylon", "egypt", "carthage")  # E3.3, ED16
+TABLE_ORDER = ("Rome", "Greece", "Babylon", "Egypt", "Carthage")  # E3.3, ED16
 
 
 class Phase(StrEnum):
