@@ -1,0 +1,253 @@
+"""The trade phase (E5): the Master's token and side, the offers, the pick chain with one round
+trip between two players, the evening out, and what goes back.
+
+A token is a resource kind (`tax` or a good); a legendary good trades as a good of its kind
+(ED8) and keeps being legendary, so each token moved is (kind, legendary).
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field, replace
+from types import MappingProxyType
+
+from adjudicator.dice import Dice, choose_index
+from adjudicator.events import Event, event
+from adjudicator.rulesets.empires.board import TAX, Board, Title
+from adjudicator.rulesets.empires.model import TABLE_ORDER, PlayerState, Position
+from adjudicator.rulesets.empires.orders import Give, Offer, Order, Take, TradeSide
+
+Token = tuple[str, bool]  # (kind, legendary)
+DEFAULT_SIDE = 3  # ED4: without an order, the available side nearest 3, the lower on a tie
+
+
+def table_order_from(first: str | None, empires: Sequence[str]) -> list[str]:
+    """E3.3: the table order Rome, Greece, Babylon, Egypt, Carthage, counting on from `first`."""
+    ordered = [e for e in TABLE_ORDER if e in empires] + [e for e in empires if e not in TABLE_ORDER]
+    if first in ordered:
+        start = ordered.index(first)
+        ordered = ordered[start:] + ordered[:start]
+    return ordered
+
+
+def label(token: Token) -> str:
+    kind, legendary = token
+    return f"legendary {kind}" if legendary else kind
+
+
+@dataclass
+class _Chain:
+    face_up: dict[str, list[Token]]
+    received: dict[str, list[Token]]
+    given: Counter[str] = field(default_factory=Counter)
+    last: list[tuple[str, str]] = field(default_factory=list)
+
+    def blocked(self, picker: str, source: str) -> bool:
+        """E5.4: after A took from B and B took back from A, A may not take from B again."""
+        return self.last[-2:] == [(picker, source), (source, picker)]
+
+    def take(self, picker: str, source: str, token: Token) -> None:
+        self.face_up[source].remove(token)
+        self.received[picker].append(token)
+        self.given[source] += 1
+        self.last.append((picker, source))
+
+
+def resolve_trade(
+    board: Board, position: Position, orders: Mapping[str, Sequence[Order]], dice: Dice
+) -> tuple[Position, list[Event]]:
+    events: list[Event] = []
+    master = position.titles.get(Title.COMMERCE)
+    if master is None:
+        events.append(event("trade_none", reason="nobody is Master of Commerce", rule="E5.1"))
+        return position, events
+    position, size = _choose_side(board, position, master, orders.get(master, ()), events)
+    if size == 0:
+        events.append(event("trade_none", reason="the side chosen is 0", rule="E5.1"))
+        return position, events
+    held = {e: _tokens(p) for e, p in position.players.items()}
+    choosers = {e for e in position.playing if _has_effect(board, position, e, "trade_choice")}
+    participants = []
+    for empire in table_order_from(master, position.playing):
+        if empire in choosers or sum(held[empire].values()) >= size:
+            participants.append(empire)
+        else:
+            events.append(event("trade_sits_out", empire=empire, tokens=sum(held[empire].values()), rule="E5.2"))
+    offers = {e: _offer(e, held[e], orders.get(e, ()), size, dice, events, free=e in choosers) for e in participants}
+    participants = [e for e in participants if offers[e]]
+    if len(participants) < 2:
+        events.append(event("trade_none", reason="fewer than two players put tokens up", rule="E5.2"))
+        return position, events
+    chain = _Chain({e: list(offers[e]) for e in participants}, {e: [] for e in participants})
+    events.append(event("offers", offers={e: [label(t) for t in offers[e]] for e in participants}, rule="E5.3"))
+    _run_chain(board, master, participants, chain, held, orders, events)
+    for empire in participants:
+        if chain.face_up[empire]:
+            events.append(
+                event("trade_return", empire=empire, tokens=[label(t) for t in chain.face_up[empire]], rule="E5.6")
+            )
+        held[empire].update(chain.face_up[empire])
+        held[empire].update(chain.received[empire])
+    _even_out(board, master, chain, held, orders.get(master, ()), events)
+    players = {e: _with_tokens(p, held[e]) for e, p in position.players.items()}
+    return replace(position, players=players), events
+
+
+def _has_effect(board: Board, position: Position, empire: str, kind: str) -> bool:
+    return any(e.kind == kind for t in position.players[empire].tiles for e in board.tiles[t].effects)
+
+
+def _choose_side(
+    board: Board, position: Position, master: str, orders: Sequence[Order], events: list[Event]
+) -> tuple[Position, int]:
+    """E5.1, E5.7, ED4: a side of a token not yet used; once all are used, all are free again."""
+    used = position.tokens_used if len(position.tokens_used) < len(board.trade_tokens) else ()
+    free = [i for i in range(len(board.trade_tokens)) if i not in used]
+    sides = [(side, i) for i in free for side in board.trade_tokens[i]]
+    wanted = [o.size for o in orders if isinstance(o, TradeSide)]
+    chosen = next(((s, i) for s, i in sides if wanted and s == wanted[-1]), None)
+    if chosen is None:
+        chosen = min(sides, key=lambda si: (abs(si[0] - DEFAULT_SIDE), si[0]))
+        why = f"{wanted[-1]} is on no token he still holds" if wanted else "default (ED4)"
+    else:
+        why = "his order"
+    size, index = chosen
+    events.append(
+        event("trade_side", empire=master, size=size, token=list(board.trade_tokens[index]), why=why, rule="E5.1")
+    )
+    return replace(position, tokens_used=(*used, index), trade_size=size), size
+
+
+def _tokens(player: PlayerState) -> Counter[Token]:
+    tokens: Counter[Token] = Counter()
+    for kind, n in player.resources.items():
+        tokens[(kind, False)] += n
+    for kind, n in player.legendary.items():
+        tokens[(kind, True)] += n
+    return tokens
+
+
+def _with_tokens(player: PlayerState, tokens: Counter[Token]) -> PlayerState:
+    resources = {k: n for (k, legendary), n in sorted(tokens.items()) if n and not legendary}
+    legendary = {k: n for (k, is_legendary), n in sorted(tokens.items()) if n and is_legendary}
+    return replace(player, resources=MappingProxyType(resources), legendary=MappingProxyType(legendary))
+
+
+def _offer(
+    empire: str, held: Counter[Token], orders: Sequence[Order], size: int, dice: Dice, events: list[Event], free: bool
+) -> list[Token]:
+    """E5.3: the first tokens of his ranked lists that he holds, up to the size; the rest by the
+    dice. With `free` (E11.1 trade choice) only what he lists, none to the size."""
+    offered: list[Token] = []
+    for order in orders:
+        if not isinstance(order, Offer):
+            continue
+        for kind in order.tokens:
+            left = held - Counter(offered)
+            token = (kind, False) if left[(kind, False)] else (kind, True)
+            if len(offered) < size and left[token] > 0:
+                offered.append(token)
+    by_dice = 0
+    while not free and len(offered) < size:
+        left_tokens = sorted((held - Counter(offered)).elements())
+        offered.append(left_tokens[choose_index(dice, len(left_tokens), f"E5.3 token offered for {empire}")])
+        by_dice += 1
+    if by_dice:
+        events.append(event("offer_by_dice", empire=empire, tokens=by_dice, rule="E5.3"))
+    held.subtract(offered)
+    return offered
+
+
+def _run_chain(
+    board: Board,
+    master: str,
+    participants: list[str],
+    chain: _Chain,
+    held: Mapping[str, Counter[Token]],
+    orders: Mapping[str, Sequence[Order]],
+    events: list[Event],
+) -> None:
+    prefs = {e: [o for o in orders.get(e, ()) if isinstance(o, Take)] for e in participants}
+    picker = master
+    while True:
+        holders = [e for e in participants if chain.face_up[e]]
+        if not holders:
+            events.append(event("trade_end", reason="every token offered is taken", rule="E5.6"))
+            return
+        sources = [
+            e for e in table_order_from(picker, participants)[1:] if chain.face_up[e] and not chain.blocked(picker, e)
+        ]
+        if not sources:
+            events.append(event("trade_end", reason=f"{picker} has nobody left to take from", rule="E5.6"))
+            return
+        holding = held[picker] + Counter(chain.received[picker])
+        source, token, why = _pick(board, picker, sources, chain, holding, prefs[picker])
+        chain.take(picker, source, token)
+        events.append(event("pick", empire=picker, source=source, token=label(token), why=why, rule="E5.4"))
+        picker = source
+
+
+def _pick(
+    board: Board, picker: str, sources: list[str], chain: _Chain, holding: Counter[Token], prefs: list[Take]
+) -> tuple[str, Token, str]:
+    """His first usable `take` line (used up), else ED18's default."""
+    for index, pref in enumerate(prefs):
+        for source in [pref.source] if pref.source else sources:
+            if source not in sources:
+                continue
+            pool = [t for t in chain.face_up[source] if _matches(pref.choice, t)]
+            if pool:
+                del prefs[index]
+                return source, min(pool, key=lambda t: _preference(board, t, holding)), f"line {pref.line}"
+    ranked = sorted(
+        (_preference(board, t, holding), sources.index(s), s, t) for s in sources for t in set(chain.face_up[s])
+    )
+    _, _, source, token = ranked[0]
+    return source, token, "default (ED18)"
+
+
+def _matches(choice: str, token: Token) -> bool:
+    kind = token[0]
+    return choice == "any" or (choice == "good" and kind != TAX) or choice == kind
+
+
+def _preference(board: Board, token: Token, holding: Counter[Token]) -> tuple[int, int, int, bool]:
+    """ED18: a good he holds none of, then a tax token, then the good he holds fewest of; ties
+    by the data file's order of goods; an ordinary token before a legendary one."""
+    kind, legendary = token
+    goods = list(board.commodities)
+    if kind == TAX:
+        return (1, 0, 0, legendary)
+    count = holding[(kind, False)] + holding[(kind, True)]
+    return (0 if count == 0 else 2, count, goods.index(kind) if kind in goods else len(goods), legendary)
+
+
+def _even_out(
+    board: Board,
+    master: str,
+    chain: _Chain,
+    held: Mapping[str, Counter[Token]],
+    orders: Sequence[Order],
+    events: list[Event],
+) -> None:
+    """E5.5: the player left one short gets one token from the Master's whole holding."""
+    short = [e for e in chain.received if len(chain.received[e]) < chain.given[e]]
+    if not short or master not in held:
+        return
+    empire = short[0]
+    mine = held[master]
+    wanted = [kind for o in orders if isinstance(o, Give) for kind in o.tokens]
+    gift = next(((k, leg) for k in wanted for leg in (False, True) if mine[(k, leg)] > 0), None)
+    why = "his give line" if gift else "default (ED18)"
+    if gift is None:
+        goods = sorted(
+            (t for t in mine if mine[t] > 0 and t[0] != TAX), key=lambda t: (-mine[t], _preference(board, t, mine))
+        )
+        gift = goods[0] if goods else ((TAX, False) if mine[(TAX, False)] else None)
+    if gift is None:
+        events.append(event("evening_out", empire=master, to=empire, token=None, why="he holds nothing", rule="E5.5"))
+        return
+    mine[gift] -= 1
+    held[empire][gift] += 1
+    events.append(event("evening_out", empire=master, to=empire, token=label(gift), why=why, rule="E5.5"))
