@@ -12,10 +12,11 @@ import pytest
 from adjudicator.dice import ScriptedDice
 from adjudicator.errors import UsageError
 from adjudicator.resources import package_file
-from adjudicator.rulesets.empires.board import TAX, Board, CityKind, TileKind, Title, parse_board
+from adjudicator.rulesets.empires.board import Board, CityKind, TileKind, Title, parse_board
 from adjudicator.rulesets.empires.model import Phase, Position, ProvinceState
 from adjudicator.rulesets.empires.production import LEGENDARY_CHOICE, produce
 from adjudicator.rulesets.empires.setup import new_position
+from adjudicator.rulesets.payment import TAX
 
 FIVE = ("Rome", "Greece", "Babylon", "Egypt", "Carthage")
 

@@ -14,11 +14,12 @@ import pytest
 from adjudicator.dice import ScriptedDice
 from adjudicator.events import Event
 from adjudicator.resources import package_file
-from adjudicator.rulesets.empires.board import TAX, Board, Title, parse_board
+from adjudicator.rulesets.empires.board import Board, Title, parse_board
 from adjudicator.rulesets.empires.model import Position
 from adjudicator.rulesets.empires.orders import Give, Offer, Order, Take, TradeSide
 from adjudicator.rulesets.empires.setup import new_position
 from adjudicator.rulesets.empires.trade import resolve_trade
+from adjudicator.rulesets.payment import TAX
 
 FIVE = ("Rome", "Greece", "Babylon", "Egypt", "Carthage")
 

@@ -21,7 +21,7 @@ from adjudicator import commands
 from adjudicator.cli import app
 from adjudicator.game import Game
 from adjudicator.phase_reports import PhaseReports
-from adjudicator.rulesets.mare_nostrum.payment import plan_payment
+from adjudicator.rulesets.payment import plan_payment
 from tests.conftest import player_args
 from tests.random_play import random_orders
 

@@ -18,8 +18,8 @@ from adjudicator.errors import BoardError
 from adjudicator.fields import Fields
 from adjudicator.names import NameIndex
 from adjudicator.rulesets.graph import PlaceGraph, graph_problems
+from adjudicator.rulesets.payment import TAX
 
-TAX = "tax"  # the tax (coin) tokens; every other resource is a commodity
 START_RESOURCES = 9  # every empire screen gives nine resources (E2)
 PLAYER_COUNTS = (3, 4, 5)
 

@@ -11,7 +11,8 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 from types import MappingProxyType
 
-from adjudicator.rulesets.empires.board import TAX, Board, CityKind, Title
+from adjudicator.rulesets.empires.board import Board, CityKind, Title
+from adjudicator.rulesets.payment import TAX
 
 _EMPTY: Mapping[str, int] = MappingProxyType({})
 

@@ -13,8 +13,9 @@ from types import MappingProxyType
 
 from adjudicator.dice import Dice, choose_index
 from adjudicator.events import Event, event
-from adjudicator.rulesets.empires.board import TAX, Board, CityKind
+from adjudicator.rulesets.empires.board import Board, CityKind
 from adjudicator.rulesets.empires.model import Position
+from adjudicator.rulesets.payment import TAX
 
 LEGENDARY_CHOICE = "legendary"  # standing[empire]["legendary"] = "good" | "tax" (E4.3; default tax)
 

@@ -14,9 +14,10 @@ from types import MappingProxyType
 
 from adjudicator.dice import Dice, choose_index
 from adjudicator.events import Event, event
-from adjudicator.rulesets.empires.board import TAX, Board, Title
+from adjudicator.rulesets.empires.board import Board, Title
 from adjudicator.rulesets.empires.model import TABLE_ORDER, PlayerState, Position
 from adjudicator.rulesets.empires.orders import Give, Offer, Order, Take, TradeSide
+from adjudicator.rulesets.payment import TAX
 
 Token = tuple[str, bool]  # (kind, legendary)
 DEFAULT_SIDE = 3  # ED4: without an order, the available side nearest 3, the lower on a tie

@@ -28,8 +28,8 @@ from adjudicator.rulesets.mare_nostrum.components import (
 )
 from adjudicator.rulesets.mare_nostrum.geography import borders_held
 from adjudicator.rulesets.mare_nostrum.orders import Build, Buy, CardCount, Exchange, Keep, Order
-from adjudicator.rulesets.mare_nostrum.payment import CardSet, plan_payment, set_problem
 from adjudicator.rulesets.mare_nostrum.working import Working
+from adjudicator.rulesets.payment import CardSet, plan_payment, set_problem
 
 MAUSOLEUM_COST = {Piece.CITY: 2, Piece.CARAVAN: 2, Piece.TEMPLE: 5, Piece.MARKET: 5}
 

@@ -1,4 +1,5 @@
-"""Paying for purchases with sets of cards (R6.1).
+"""Paying for purchases with sets (Mare Nostrum R6.1, Empires E6.3): the same rule in both games,
+with cards in one and tokens in the other, so both rulesets use this module.
 
 A set is tax cards only, or commodity cards all different; it pays one item costing at most
 its number of cards. Given a hand and the costs of a purchase list, `plan_payment` finds sets
@@ -20,8 +21,7 @@ from collections import Counter
 from collections.abc import Mapping, Sequence
 from itertools import combinations
 
-from adjudicator.rulesets.mare_nostrum.components import TAX
-
+TAX = "tax"  # the one resource that is not a commodity, in both games
 CardSet = Counter[str]
 
 
