@@ -53,6 +53,58 @@ class Give:
         return "give " + ", ".join(self.tokens)
 
 
-Order = TradeSide | Offer | Take | Give
+@dataclass(frozen=True, slots=True)
+class TurnOrder:
+    """E3.3: the leader's order for the purchase or military turns (ED16: a partial one puts
+    those named first)."""
 
-ORDER_PHASES: dict[type, Phase] = {TradeSide: Phase.TRADE, Offer: Phase.TRADE, Take: Phase.TRADE, Give: Phase.TRADE}
+    empires: tuple[str, ...]
+    line: int = 0
+
+    def to_text(self) -> str:
+        return "sequence " + ", ".join(self.empires)
+
+
+@dataclass(frozen=True, slots=True)
+class Build:
+    """E6.4-E6.6: one piece, `count` times, into a province (a sea for a trireme); a caravan names
+    its good; `pay` names the set (E6.3), empty for the adjudicator's choice."""
+
+    piece: str  # influence, legion, trireme, fortress, caravan, market, city, capital, legendary, temple
+    place: str
+    count: int = 1
+    good: str | None = None
+    pay: tuple[str, ...] = ()
+    line: int = 0
+
+    def to_text(self) -> str:
+        what = {"legendary": "legendary city"}.get(self.piece, self.piece)
+        if self.count > 1:
+            what = f"{self.count} {what}{'es' if what.endswith('s') else 's'}"
+        on = f" on {self.good}" if self.good else ""
+        paid = f" with {', '.join(self.pay)}" if self.pay else ""
+        return f"build {what}{on} in {self.place}{paid}"
+
+
+@dataclass(frozen=True, slots=True)
+class Buy:
+    """E6.7, E6.8: a face-up hero or wonder, or the Pyramids."""
+
+    tile: str
+    pay: tuple[str, ...] = ()
+    line: int = 0
+
+    def to_text(self) -> str:
+        return f"buy {self.tile}" + (f" with {', '.join(self.pay)}" if self.pay else "")
+
+
+Order = TradeSide | Offer | Take | Give | TurnOrder | Build | Buy
+
+ORDER_PHASES: dict[type, Phase] = {
+    TradeSide: Phase.TRADE,
+    Offer: Phase.TRADE,
+    Take: Phase.TRADE,
+    Give: Phase.TRADE,
+    Build: Phase.PURCHASE,
+    Buy: Phase.PURCHASE,
+}  # a TurnOrder belongs to the phase it is sent in (purchase or military)

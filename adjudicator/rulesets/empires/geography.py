@@ -1,0 +1,36 @@
+"""Where an empire reaches (ED11): its provinces, their land neighbours, and the coasts its
+chains of triremes join (E7.3: a line of seas, each holding one of its triremes)."""
+
+from __future__ import annotations
+
+from collections import deque
+
+from adjudicator.rulesets.empires.board import Board
+from adjudicator.rulesets.empires.model import Position
+
+
+def provinces_of(position: Position, empire: str) -> frozenset[str]:
+    """Provinces under the empire's influence now (ED11: including one marked this turn)."""
+    return frozenset(pid for pid, p in position.provinces.items() if p.influence == empire)
+
+
+def chain_coasts(board: Board, position: Position, empire: str, start: str) -> frozenset[str]:
+    """Provinces joined to `start` by a chain of the empire's triremes (E7.3)."""
+    own = frozenset(sid for sid, s in position.seas.items() if s.triremes.get(empire, 0) > 0)
+    first = [sid for sid in board.provinces[start].seas if sid in own]
+    seen = set(first)
+    queue = deque(first)
+    while queue:
+        for nxt in board.seas[queue.popleft()].seas:
+            if nxt in own and nxt not in seen:
+                seen.add(nxt)
+                queue.append(nxt)
+    return frozenset(p for sid in seen for p in board.coasts(sid)) - {start}
+
+
+def borders_empire(board: Board, position: Position, empire: str, province: str) -> bool:
+    """E6.4, E8.8, ED11: the province borders one of the empire's, by land or a trireme chain."""
+    own = provinces_of(position, empire)
+    if any(p in own for p in board.provinces[province].land):
+        return True
+    return bool(chain_coasts(board, position, empire, province) & own)

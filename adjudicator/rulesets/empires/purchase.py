@@ -1,0 +1,463 @@
+"""Purchase and placement (E6): each player's turn in the Political Leader's order, every item
+checked where it goes (E6.4-E6.7) and paid with one set (E6.3), a win checked after every
+purchase (E6.8), goods given back at the end of the turn (E6.9), and the track refilled.
+
+A line that cannot be carried out when its turn comes is skipped at no cost, with the reason
+and the rule, for the player's report (E6.1).
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, replace
+from types import MappingProxyType
+
+from adjudicator.dice import Dice, choose_index
+from adjudicator.events import Event, event
+from adjudicator.rulesets.empires.board import Board, CityKind, Effect, TileKind, Title
+from adjudicator.rulesets.empires.geography import borders_empire, provinces_of
+from adjudicator.rulesets.empires.model import PlayerState, Position, ProvinceState, SeaState
+from adjudicator.rulesets.empires.orders import Build, Buy, Order, TurnOrder
+from adjudicator.rulesets.empires.trade import table_order_from
+from adjudicator.rulesets.payment import TAX, plan_payment, set_problem
+
+TILES_TO_WIN = 5  # E10.1: the fifth hero or wonder, the starting hero included
+TAX_KEPT = 2  # E6.9
+BUILDINGS = ("caravan", "market", "city", "capital", "legendary", "temple")
+UNITS = ("legion", "trireme", "fortress")
+
+
+@dataclass(frozen=True, slots=True)
+class _Item:
+    """One thing to buy: a piece somewhere, or a tile."""
+
+    order: Build | Buy
+    piece: str  # a piece, or "tile"
+
+    @property
+    def line(self) -> int:
+        return self.order.line
+
+
+def purchase_order(position: Position, orders: Mapping[str, Sequence[Order]], board: Board) -> list[str]:
+    """E3.3, ED16: the Political Leader's sequence, the rest after him in table order; a
+    player owning `first when winning` whose holding could pay for a win goes first (E11.1)."""
+    leader = position.titles.get(Title.POLITICAL)
+    named = [o for o in orders.get(leader or "", ()) if isinstance(o, TurnOrder)]
+    wanted = [e for e in (named[-1].empires if named else ()) if e in position.playing]
+    order = list(dict.fromkeys([*wanted, *table_order_from(leader, position.playing)]))
+    for empire in list(order):
+        if _has(board, position, empire, "first_when_winning") and _could_win(board, position, empire):
+            order.remove(empire)
+            order.insert(0, empire)
+    return order
+
+
+def resolve_purchase(
+    board: Board, position: Position, orders: Mapping[str, Sequence[Order]], dice: Dice
+) -> tuple[Position, list[Event]]:
+    events: list[Event] = []
+    order = purchase_order(position, orders, board)
+    events.append(event("purchase_order", order=order, rule="E6.1"))
+    bought_tiles: list[str] = []
+    for empire in order:
+        position = purchase_turn(board, position, empire, orders.get(empire, ()), events, bought_tiles)
+        if position.winner:
+            return position, events
+    return _refill_track(position, bought_tiles, dice, events), events
+
+
+def purchase_turn(
+    board: Board,
+    position: Position,
+    empire: str,
+    orders: Sequence[Order],
+    events: list[Event],
+    bought_tiles: list[str] | None = None,
+) -> Position:
+    """One player's purchase turn (E6.1-E6.9)."""
+    events.append(event("turn_of", empire=empire, phase="purchase"))
+    items = [
+        _Item(order, "tile" if isinstance(order, Buy) else order.piece)
+        for order in orders
+        if isinstance(order, Build | Buy)
+        for _ in range(order.count if isinstance(order, Build) else 1)
+    ]
+    for index, item in enumerate(items):
+        problem = _placement_problem(board, position, empire, item)
+        if problem:
+            events.append(event("purchase_skipped", empire=empire, line=item.line, reason=problem))
+            continue
+        free = _free_placement(board, position, empire, item)
+        if free:
+            paid: Counter[str] | None = Counter()
+        else:
+            paid, problem = _payment(board, position, empire, item, items[index:])
+        if paid is None:
+            events.append(event("purchase_skipped", empire=empire, line=item.line, reason=problem))
+            continue
+        position = _pay(position, empire, paid)
+        position = _place(board, position, empire, item)
+        if free:
+            position = replace(position, used=(*position.used, free))
+        events.append(
+            event(
+                "purchase",
+                empire=empire,
+                item=_describe(board, item),
+                paid=dict(sorted(paid.items())),
+                free=free or None,
+                line=item.line,
+            )
+        )
+        if isinstance(item.order, Buy) and bought_tiles is not None:
+            bought_tiles.append(item.order.tile)
+        winner, why = _purchase_win(board, position, empire)
+        if winner:
+            events.append(event("victory", empire=empire, rule="E10.1", why=why))
+            return replace(position, winner=empire)
+    return _end_of_turn(board, position, empire, events)
+
+
+# ---- where a piece may go (E6.4-E6.7) --------------------------------------------------------
+
+
+def _placement_problem(board: Board, position: Position, empire: str, item: _Item) -> str:
+    order = item.order
+    if isinstance(order, Buy):
+        return _tile_problem(board, position, order.tile)
+    piece, place = item.piece, order.place
+    if piece == "trireme":
+        if place not in board.seas:
+            return f"E6.5: {place} is not a sea; a trireme goes straight into a sea"
+        if not any(p in provinces_of(position, empire) for p in board.coasts(place)):
+            return f"E6.5: {board.seas[place].name} touches none of your provinces"
+        return _stock_problem(position, empire, piece)
+    if place not in board.provinces:
+        return f"E6.4: {place} is not a province"
+    name, province = board.provinces[place].name, position.provinces[place]
+    if piece == "influence":
+        if province.influence is not None:
+            return f"E6.4: {name} already has an influence marker"
+        if province.units() - {empire}:
+            return f"E6.4: other players' units stand in {name}"
+        if not borders_empire(board, position, empire, place):
+            return f"E6.4: {name} does not border your provinces, by land or along your triremes (ED11)"
+        return _stock_problem(position, empire, piece)
+    if province.influence != empire:
+        return f"E6.4: {name} is not under your influence"
+    capital = board.empires[empire].capital == place
+    if province.at_war and not capital:
+        return f"E8.4: {name} is at war: nobody builds or places units there but in his capital"
+    if province.conqueror not in (None, empire) and not capital:
+        return f"ED11: {province.conqueror} holds {name} as conqueror"
+    if piece in UNITS:
+        if piece == "fortress" and province.fortress:
+            return f"E6.5: {name} already has a fortress"
+        return _stock_problem(position, empire, piece)
+    return _site_problem(board, position, place, item)
+
+
+def _stock_problem(position: Position, empire: str, piece: str) -> str:
+    if position.stock(empire)[piece] <= 0:
+        return f"E1.2: no {piece} left in your stock"
+    return ""
+
+
+def _site_problem(board: Board, position: Position, place: str, item: _Item) -> str:
+    """E6.6: one building per icon the board prints; E1.4: while tokens last."""
+    site, built, name = board.provinces[place], position.provinces[place], board.provinces[place].name
+    piece = item.piece
+    if piece == "caravan":
+        good = item.order.good if isinstance(item.order, Build) else None
+        free = list(site.caravans)
+        for taken in built.caravans:
+            free.remove(taken)
+        if good is None:
+            return f"E6.6: say which good the caravan stands on ({', '.join(free) or 'none free'})"
+        if good not in free:
+            return f"E6.6: {name} has no free {good} caravan site ({', '.join(free) or 'none free'})"
+    elif piece in ("market", "temple"):
+        if not getattr(site, piece):
+            return f"E6.6: {name} prints no {piece}"
+        if getattr(built, piece):
+            return f"E6.6: {name} already has its {piece}"
+    else:  # a city, capital or legendary city on its own kind of site
+        kind = {"city": CityKind.CITY, "capital": CityKind.CAPITAL, "legendary": CityKind.LEGENDARY}[piece]
+        if site.city is not kind:
+            printed = site.city.value if site.city else "no city"
+            return f"E6.6: {name}'s site is {printed}, not a {kind.value}"
+        if built.city:
+            return f"E6.6: {name} already has its city"
+    supply = "city" if piece in ("capital", "legendary") else piece
+    if position.supply()[supply] <= 0:
+        return f"E1.4: no {supply} token left"
+    return ""
+
+
+def _tile_problem(board: Board, position: Position, name: str) -> str:
+    if name not in board.tiles:
+        return f"E6.7: there is no tile called {name}"
+    tile = board.tiles[name]
+    owner = position.owner_of(name)
+    if owner:
+        return f"E6.7: {owner} owns {name}"
+    if tile.kind is not TileKind.PYRAMIDS and name not in position.track:
+        return f"E6.7: {name} is not face up on the track ({', '.join(position.track)})"
+    return ""
+
+
+# ---- paying (E6.2, E6.3, E11.1) -------------------------------------------------------------
+
+
+def _cost(board: Board, position: Position, empire: str, item: _Item) -> tuple[int, frozenset[str] | None]:
+    """What the item costs, and the kinds each token must be when a tile changes it (else None)."""
+    if isinstance(item.order, Buy):
+        return board.tiles[item.order.tile].price(position.round), None
+    for effect in _effects(board, position, empire, "cost_change"):
+        if effect.parameters.get("piece") == item.piece:
+            return int(effect.parameters.get("cost", 1)), frozenset(effect.parameters.get("pay", ()))
+    return board.costs[item.piece], None
+
+
+def _payment(
+    board: Board, position: Position, empire: str, item: _Item, rest: Sequence[_Item]
+) -> tuple[Counter[str] | None, str]:
+    holding = _holding(position.players[empire])
+    cost, kinds = _cost(board, position, empire, item)
+    named = Counter(item.order.pay)
+    if kinds is not None:
+        return _restricted(holding, cost, kinds, named)
+    if named:
+        problem = _named_problem(board, position, empire, holding, named, cost)
+        return (None, problem) if problem else (named, "")
+    later = [_cost(board, position, empire, other) for other in rest[1:]]
+    plan = plan_payment(holding, [cost, *(c for c, restricted in later if restricted is None)])
+    if plan:
+        return plan[0], ""
+    exception = _exception_set(board, position, empire, holding, cost)
+    if exception is not None:
+        return exception, ""
+    return None, f"E6.3: your tokens make no set worth {cost} ({_describe(board, item)})"
+
+
+def _restricted(
+    holding: Counter[str], cost: int, kinds: frozenset[str], named: Counter[str]
+) -> tuple[Counter[str] | None, str]:
+    """E11.1 cost change: `cost` tokens, each one of the kinds the tile names (a good first)."""
+    if named:
+        if sum(named.values()) < cost or set(named) - kinds or named - holding:
+            return None, f"E11.1: pay {cost} of {', '.join(sorted(kinds))} that you hold"
+        return named, ""
+    paid: Counter[str] = Counter()
+    for kind in sorted(kinds, key=lambda k: (k == TAX, k)):
+        while sum(paid.values()) < cost and holding[kind] > paid[kind]:
+            paid[kind] += 1
+    if sum(paid.values()) < cost:
+        return None, f"E11.1: it costs {cost} of {', '.join(sorted(kinds))}, and you hold too few"
+    return paid, ""
+
+
+def _named_problem(
+    board: Board, position: Position, empire: str, holding: Counter[str], named: Counter[str], cost: int
+) -> str:
+    if named - holding:
+        return f"E6.3: you do not hold {', '.join(sorted((named - holding).elements()))}"
+    problem = set_problem(named, cost)
+    if problem and _exception_allows(board, position, empire, named, cost):
+        return ""
+    return f"E6.3: {problem}" if problem else ""
+
+
+def _exception_allows(board: Board, position: Position, empire: str, paid: Counter[str], cost: int) -> bool:
+    """E11.1 set exception: one tax token among goods or one good among tax (mix), or one pair
+    of identical goods (identical)."""
+    if sum(paid.values()) < cost:
+        return False
+    for effect in _effects(board, position, empire, "set_exception"):
+        allow = effect.parameters.get("allow")
+        goods = Counter({k: n for k, n in paid.items() if k != TAX})
+        one_tax_among_goods = paid[TAX] == 1 and all(n == 1 for n in goods.values())
+        one_good_among_tax = sum(goods.values()) == 1
+        if allow == "mix_tax_and_goods" and paid[TAX] and goods and (one_tax_among_goods or one_good_among_tax):
+            return True
+        if allow == "identical_goods" and not paid[TAX] and sum(n - 1 for n in goods.values()) == 1:
+            return True
+    return False
+
+
+def _exception_set(
+    board: Board, position: Position, empire: str, holding: Counter[str], cost: int
+) -> Counter[str] | None:
+    """The adjudicator's own set under a set exception, when no plain set pays."""
+    goods = sorted((k for k in holding if k != TAX and holding[k] > 0), key=lambda k: (-holding[k], k))
+    tries: list[Counter[str]] = []
+    if len(goods) >= cost - 1 and holding[TAX] >= 1:
+        tries.append(Counter(goods[: cost - 1]) + Counter({TAX: 1}))
+    if holding[TAX] >= cost - 1 and goods:
+        tries.append(Counter({TAX: cost - 1}) + Counter(goods[:1]))
+    pair = [k for k in goods if holding[k] >= 2]
+    if pair and len(goods) >= cost - 1:
+        others = [k for k in goods if k != pair[0]][: cost - 2]
+        tries.append(Counter({pair[0]: 2}) + Counter(others))
+    for paid in tries:
+        if sum(paid.values()) >= cost and _exception_allows(board, position, empire, paid, cost):
+            return paid
+    return None
+
+
+def _holding(player: PlayerState) -> Counter[str]:
+    """What he can pay with: tax, and each good with its legendary tokens (ED8)."""
+    return Counter(player.resources) + Counter(player.legendary)
+
+
+def _pay(position: Position, empire: str, paid: Counter[str]) -> Position:
+    """Spent tokens go back (E6.3): ordinary ones first, legendary ones to their pile (ED8)."""
+    player = position.players[empire]
+    resources, legendary = Counter(player.resources), Counter(player.legendary)
+    pile = Counter(position.legendary_pile)
+    for kind, n in paid.items():
+        plain = min(n, resources[kind])
+        resources[kind] -= plain
+        legendary[kind] -= n - plain
+        pile[kind] += n - plain
+    player = replace(player, resources=_frozen(resources), legendary=_frozen(legendary))
+    return replace(position, players={**position.players, empire: player}, legendary_pile=_frozen(pile))
+
+
+def _frozen(counts: Counter[str]) -> Mapping[str, int]:
+    return MappingProxyType({k: n for k, n in sorted(counts.items()) if n > 0})
+
+
+def _free_placement(board: Board, position: Position, empire: str, item: _Item) -> str:
+    """E11.1 free placement: the tile's one free piece this round, if unused and it fits."""
+    for tile in position.players[empire].tiles:
+        for effect in board.tiles[tile].effects:
+            if effect.kind != "free_placement" or effect.parameters.get("piece") != item.piece:
+                continue
+            key = f"{tile}:free"
+            if key in position.used:
+                continue
+            if effect.parameters.get("where") == "occupied":
+                place = item.order.place if isinstance(item.order, Build) else ""
+                if position.provinces.get(place, ProvinceState()).conqueror != empire:
+                    continue
+            return key
+    return ""
+
+
+# ---- carrying it out -------------------------------------------------------------------------
+
+
+def _place(board: Board, position: Position, empire: str, item: _Item) -> Position:
+    order = item.order
+    if isinstance(order, Buy):
+        player = position.players[empire]
+        track = tuple(t for t in position.track if t != order.tile)
+        player = replace(player, tiles=(*player.tiles, order.tile))
+        return replace(position, players={**position.players, empire: player}, track=track)
+    if item.piece == "trireme":
+        sea = position.seas[order.place]
+        triremes = {**sea.triremes, empire: sea.triremes.get(empire, 0) + 1}
+        return replace(position, seas={**position.seas, order.place: SeaState(MappingProxyType(triremes))})
+    province = position.provinces[order.place]
+    changes: dict[str, object] = {}
+    if item.piece == "influence":
+        changes["influence"] = empire
+    elif item.piece == "legion":
+        changes["legions"] = MappingProxyType({**province.legions, empire: province.legions.get(empire, 0) + 1})
+    elif item.piece == "fortress":
+        changes["fortress"] = empire
+    elif item.piece == "caravan":
+        changes["caravans"] = (*province.caravans, order.good or "")
+    elif item.piece in ("market", "temple"):
+        changes[item.piece] = True
+    else:
+        changes["city"] = True
+    provinces = {**position.provinces, order.place: replace(province, **changes)}  # type: ignore[arg-type]
+    return replace(position, provinces=provinces)
+
+
+def _describe(board: Board, item: _Item) -> str:
+    order = item.order
+    if isinstance(order, Buy):
+        return order.tile
+    place = board.seas[order.place].name if order.place in board.seas else board.provinces[order.place].name
+    what = {"legendary": "legendary city"}.get(item.piece, item.piece)
+    return f"{what}{' on ' + order.good if order.good else ''} in {place}"
+
+
+def _purchase_win(board: Board, position: Position, empire: str) -> tuple[bool, str]:
+    """E10.1: the Pyramids, or a fifth hero or wonder."""
+    tiles = [board.tiles[t] for t in position.players[empire].tiles]
+    if any(any(e.kind == "win" for e in t.effects) for t in tiles):
+        return True, "the Pyramids"
+    heroes = sum(1 for t in tiles if t.kind is not TileKind.PYRAMIDS)
+    if heroes >= TILES_TO_WIN:
+        return True, f"{heroes} heroes and wonders"
+    return False, ""
+
+
+def _could_win(board: Board, position: Position, empire: str) -> bool:
+    """Whether his holding could pay for a win now (E11.1 first when winning)."""
+    holding = _holding(position.players[empire])
+    heroes = sum(1 for t in position.players[empire].tiles if board.tiles[t].kind is not TileKind.PYRAMIDS)
+    prices: list[int] = []
+    pyramids = [t for t in board.tiles.values() if t.kind is TileKind.PYRAMIDS and not position.owner_of(t.name)]
+    if pyramids and plan_payment(holding, [pyramids[0].price(position.round)]):
+        return True
+    if heroes == TILES_TO_WIN - 1:
+        prices = sorted(board.tiles[t].price(position.round) for t in position.track)
+        return bool(prices and plan_payment(holding, prices[:1]))
+    return False
+
+
+def _end_of_turn(board: Board, position: Position, empire: str, events: list[Event]) -> Position:
+    """E6.9: goods go back (a tile may keep some different ones, E11.1 keep goods), legendary
+    ones to their pile (ED8); at most two tax tokens are kept."""
+    player = position.players[empire]
+    keep = max((int(e.parameters.get("count", 0)) for e in _effects(board, position, empire, "keep_goods")), default=0)
+    goods = _holding(player)
+    del goods[TAX]
+    kept_goods = sorted(goods, key=lambda k: (-goods[k], k))[:keep]
+    resources = Counter({TAX: min(player.resources.get(TAX, 0), TAX_KEPT)})
+    legendary: Counter[str] = Counter()
+    for kind in kept_goods:
+        (resources if player.resources.get(kind, 0) else legendary)[kind] += 1
+    returned = _holding(player) - resources - legendary
+    pile = Counter(position.legendary_pile) + (Counter(player.legendary) - legendary)
+    events.append(
+        event(
+            "turn_end",
+            empire=empire,
+            returned=dict(sorted(returned.items())),
+            kept=dict(sorted((resources + legendary).items())),
+            rule="E6.9",
+        )
+    )
+    player = replace(player, resources=_frozen(resources), legendary=_frozen(legendary))
+    return replace(position, players={**position.players, empire: player}, legendary_pile=_frozen(pile))
+
+
+def _refill_track(position: Position, bought: list[str], dice: Dice, events: list[Event]) -> Position:
+    """E6.7, ED7: each space emptied this phase gets a face-down tile, drawn by the dice."""
+    track, hidden = list(position.track), sorted(position.hidden)
+    drawn = []
+    for _ in bought:
+        if not hidden:
+            break
+        tile = hidden.pop(choose_index(dice, len(hidden), "E6.7 hero track refill"))
+        track.append(tile)
+        drawn.append(tile)
+    if drawn:
+        events.append(event("track_refill", tiles=drawn, rule="E6.7"))
+    return replace(position, track=tuple(track), hidden=tuple(hidden))
+
+
+def _effects(board: Board, position: Position, empire: str, kind: str) -> list[Effect]:
+    return [e for t in position.players[empire].tiles for e in board.tiles[t].effects if e.kind == kind]
+
+
+def _has(board: Board, position: Position, empire: str, kind: str) -> bool:
+    return bool(_effects(board, position, empire, kind))
