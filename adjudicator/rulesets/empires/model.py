@@ -64,6 +64,11 @@ class ProvinceState:
     occupied: Mapping[str, str] = field(default_factory=lambda: MappingProxyType({}))  # building -> occupier
     conqueror: str | None = None  # E8.5
     converting: str | None = None  # whose legion stands on the influence marker (E8.8)
+    converting_since: int = 0  # the round his legion stepped on it: the marker changes in a later one
+
+    def stationed(self, empire: str) -> int:
+        """His legions bound to a building or the marker (E8.7, E8.8): they fall last (ED14)."""
+        return sum(1 for who in self.occupied.values() if who == empire) + (self.converting == empire)
 
     def units(self) -> set[str]:
         """Empires with legions or a fortress here."""

@@ -98,7 +98,81 @@ class Buy:
         return f"buy {self.tile}" + (f" with {', '.join(self.pay)}" if self.pay else "")
 
 
-Order = TradeSide | Offer | Take | Give | TurnOrder | Build | Buy
+@dataclass(frozen=True, slots=True)
+class Sail:
+    """E7.2: triremes into a neighbouring sea."""
+
+    count: int
+    origin: str
+    destination: str
+    line: int = 0
+
+    def to_text(self) -> str:
+        return f"sail {self.count} trireme{'s' if self.count > 1 else ''} from {self.origin} to {self.destination}"
+
+
+@dataclass(frozen=True, slots=True)
+class NavalAttack:
+    """E7.2: a naval battle against the named enemy's triremes in a sea where his own stand."""
+
+    enemy: str
+    sea: str
+    line: int = 0
+
+    def to_text(self) -> str:
+        return f"attack {self.enemy} in {self.sea}"
+
+
+@dataclass(frozen=True, slots=True)
+class Move:
+    """E7.3: legions into a neighbouring province, or along a chain of his triremes (`via`)."""
+
+    count: int
+    origin: str
+    destination: str
+    via: tuple[str, ...] = ()
+    line: int = 0
+
+    def to_text(self) -> str:
+        legions = f"{self.count} legions" if self.count > 1 else "legion"
+        via = f" via {', '.join(self.via)}" if self.via else ""
+        return f"move {legions} from {self.origin} to {self.destination}{via}"
+
+
+@dataclass(frozen=True, slots=True)
+class Conquest:
+    """E8.5-E8.8: what the conqueror does in a province he conquers this turn: `sack` one building
+    (`caravan:wine`, `market`, `temple`, `city`), `occupy` buildings, or `convert`."""
+
+    action: str  # sack | occupy | convert
+    province: str
+    buildings: tuple[str, ...] = ()
+    for_good: bool = False  # a sacked legendary city pays a legendary good instead of tax
+    line: int = 0
+
+    def to_text(self) -> str:
+        if self.action == "convert":
+            return f"convert {self.province}"
+        named = ", ".join(b.replace("caravan:", "caravan on ") for b in self.buildings)
+        return f"{self.action} {named} in {self.province}" + (" for good" if self.for_good else "")
+
+
+@dataclass(frozen=True, slots=True)
+class Standing:
+    """ED16: a choice kept until changed: `legendary good|tax`, `title military to Greece, Rome`,
+    `take wine` (the Colossus), `peace Rome` (the Statue of Zeus, this phase)."""
+
+    key: str  # legendary | title:<title> | take | peace
+    value: str
+    line: int = 0
+
+    def to_text(self) -> str:
+        if self.key.startswith("title:"):
+            return f"title {self.key.split(':', 1)[1]} to {self.value}"
+        return f"{self.key} {self.value}"
+
+
+Order = TradeSide | Offer | Take | Give | TurnOrder | Build | Buy | Sail | NavalAttack | Move | Conquest | Standing
 
 ORDER_PHASES: dict[type, Phase] = {
     TradeSide: Phase.TRADE,
@@ -107,4 +181,9 @@ ORDER_PHASES: dict[type, Phase] = {
     Give: Phase.TRADE,
     Build: Phase.PURCHASE,
     Buy: Phase.PURCHASE,
+    Sail: Phase.MILITARY,
+    NavalAttack: Phase.MILITARY,
+    Move: Phase.MILITARY,
+    Conquest: Phase.MILITARY,
+    Standing: Phase.MILITARY,
 }  # a TurnOrder belongs to the phase it is sent in (purchase or military)

@@ -1,0 +1,126 @@
+"""Battles (E8.1-E8.4): one roll, a die per unit, the faces summed, one hit per full 5; a
+fortress adds 5 and cancels one enemy hit; heroes add to dice and totals (E11.1)."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, replace
+from types import MappingProxyType
+
+from adjudicator.dice import Dice
+from adjudicator.events import Event, event
+from adjudicator.rulesets.empires.board import Board, Effect
+from adjudicator.rulesets.empires.model import Position, ProvinceState, SeaState
+
+FORTRESS_POINTS = 5  # E8.3
+POINTS_PER_HIT = 5  # E8.2
+
+
+@dataclass(frozen=True, slots=True)
+class Side:
+    empire: str
+    units: int  # legions or triremes
+    fortress: bool = False
+
+
+def _effects(board: Board, position: Position, empire: str, kind: str) -> list[Effect]:
+    return [e for t in position.players[empire].tiles for e in board.tiles[t].effects if e.kind == kind]
+
+
+def _applies(effect: Effect, unit: str, side: str, own: bool) -> bool:
+    if effect.parameters.get("unit", unit) != unit:
+        return False
+    if effect.parameters.get("side", "any") not in ("any", side):
+        return False
+    return effect.parameters.get("where", "any") != "own" or own
+
+
+def _roll_side(
+    board: Board, position: Position, side: Side, role: str, place: str, unit: str, dice: Dice
+) -> tuple[list[int], int, list[str]]:
+    """(faces, total, notes) for one side: E8.1 with its heroes' bonuses and a fortress."""
+    own = position.provinces[place].influence == side.empire if place in position.provinces else False
+    count = side.units + sum(
+        1 for e in _effects(board, position, side.empire, "extra_die") if side.units and _applies(e, unit, role, own)
+    )
+    bonus = sum(
+        int(e.parameters.get("amount", 0))
+        for e in _effects(board, position, side.empire, "die_bonus")
+        if _applies(e, unit, role, own)
+    )
+    faces_table = board.land_dice if unit == "legion" else board.sea_dice
+    faces = [faces_table[dice.roll(f"E8.1 {role} die for {side.empire} in {place}") - 1] for _ in range(count)]
+    total = sum(faces) + bonus * len(faces)
+    notes = [f"+{bonus} a die"] if bonus and faces else []
+    for effect in _effects(board, position, side.empire, "battle_bonus"):
+        if _applies(effect, unit, role, own) and side.units:
+            total += int(effect.parameters.get("amount", 0))
+            notes.append(f"+{effect.parameters.get('amount', 0)} battle bonus")
+    if side.fortress:
+        total += FORTRESS_POINTS
+        notes.append(f"+{FORTRESS_POINTS} fortress")
+    return faces, total, notes
+
+
+def fight(
+    board: Board, position: Position, attacker: Side, defender: Side, place: str, dice: Dice
+) -> tuple[int, int, Event]:
+    """E8.1-E8.3: (hits on the attacker, hits on the defender, the battle event)."""
+    unit = "trireme" if place in position.seas else "legion"
+    a_faces, a_total, a_notes = _roll_side(board, position, attacker, "attack", place, unit, dice)
+    d_faces, d_total, d_notes = _roll_side(board, position, defender, "defence", place, unit, dice)
+    on_defender = max(0, a_total // POINTS_PER_HIT - (1 if defender.fortress else 0))
+    on_attacker = max(0, d_total // POINTS_PER_HIT - (1 if attacker.fortress else 0))
+    battle = event(
+        "battle",
+        place=place,
+        at="sea" if unit == "trireme" else "land",
+        attacker=attacker.empire,
+        defender=defender.empire,
+        attacker_dice=a_faces,
+        defender_dice=d_faces,
+        attacker_total=a_total,
+        defender_total=d_total,
+        attacker_notes=a_notes,
+        defender_notes=d_notes,
+        attacker_hits=on_defender,
+        defender_hits=on_attacker,
+        rule="E8.2",
+    )
+    return on_attacker, on_defender, battle
+
+
+def land_losses(province: ProvinceState, empire: str, hits: int) -> tuple[ProvinceState, int, bool]:
+    """ED13, ED14: hits fall on free legions, then occupying ones, the converting one last; a
+    hit left with no legion destroys the fortress. (province, legions lost, fortress lost)."""
+    legions = province.legions.get(empire, 0)
+    lost = min(hits, legions)
+    left = legions - lost
+    occupied = dict(province.occupied)
+    converting = province.converting
+    free = legions - province.stationed(empire)
+    bound_lost = max(0, lost - free)
+    for building in sorted(b for b, who in province.occupied.items() if who == empire):
+        if bound_lost == 0:
+            break
+        del occupied[building]
+        bound_lost -= 1
+    if bound_lost and converting == empire:
+        converting = None
+    fortress_lost = hits > legions and province.fortress == empire
+    changed = replace(
+        province,
+        legions=MappingProxyType({e: n for e, n in {**province.legions, empire: left}.items() if n}),
+        occupied=MappingProxyType(occupied),
+        converting=converting,
+        converting_since=province.converting_since if converting else 0,
+        fortress=None if fortress_lost else province.fortress,
+    )
+    return changed, lost, fortress_lost
+
+
+def sea_losses(sea: SeaState, empire: str, hits: int) -> tuple[SeaState, int]:
+    ships = sea.triremes.get(empire, 0)
+    lost = min(hits, ships)
+    triremes: Mapping[str, int] = {e: n for e, n in {**sea.triremes, empire: ships - lost}.items() if n}
+    return SeaState(MappingProxyType(dict(triremes))), lost
