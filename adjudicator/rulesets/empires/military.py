@@ -41,7 +41,7 @@ def resolve_military(
     order = military_order(position, orders)
     events.append(event("military_order", order=order, rule="E7.1"))
     position = record_standing(position, orders)
-    peace = _peace(board, position, orders, events)
+    peace = peace_pairs(board, position, orders, events)
     for empire in order:
         position = military_turn(board, position, empire, orders.get(empire, ()), dice, events, peace)
     position = replace(position, sequence=tuple(order))
@@ -60,7 +60,7 @@ def record_standing(position: Position, orders: Mapping[str, Sequence[Order]]) -
     return replace(position, standing=standing)
 
 
-def _peace(
+def peace_pairs(
     board: Board, position: Position, orders: Mapping[str, Sequence[Order]], events: list[Event]
 ) -> frozenset[frozenset[str]]:
     """E11.1 impose peace: the tile's owner names one player; neither attacks the other."""

@@ -22,6 +22,7 @@ from adjudicator.rulesets.empires.orders import Build, Buy, Order, TurnOrder
 from adjudicator.rulesets.empires.trade import table_order_from
 from adjudicator.rulesets.payment import TAX, plan_payment, set_problem
 
+TRACK_SPACES = 5  # E2.4, E6.7
 TILES_TO_WIN = 5  # E10.1: the fifth hero or wonder, the starting hero included
 TAX_KEPT = 2  # E6.9
 BUILDINGS = ("caravan", "market", "city", "capital", "legendary", "temple")
@@ -60,21 +61,15 @@ def resolve_purchase(
     events: list[Event] = []
     order = purchase_order(position, orders, board)
     events.append(event("purchase_order", order=order, rule="E6.1"))
-    bought_tiles: list[str] = []
     for empire in order:
-        position = purchase_turn(board, position, empire, orders.get(empire, ()), events, bought_tiles)
+        position = purchase_turn(board, position, empire, orders.get(empire, ()), events)
         if position.winner:
             return position, events
-    return _refill_track(position, bought_tiles, dice, events), events
+    return refill_track(replace(position, sequence=tuple(order)), dice, events), events
 
 
 def purchase_turn(
-    board: Board,
-    position: Position,
-    empire: str,
-    orders: Sequence[Order],
-    events: list[Event],
-    bought_tiles: list[str] | None = None,
+    board: Board, position: Position, empire: str, orders: Sequence[Order], events: list[Event]
 ) -> Position:
     """One player's purchase turn (E6.1-E6.9)."""
     events.append(event("turn_of", empire=empire, phase="purchase"))
@@ -111,8 +106,6 @@ def purchase_turn(
                 line=item.line,
             )
         )
-        if isinstance(item.order, Buy) and bought_tiles is not None:
-            bought_tiles.append(item.order.tile)
         winner, why = _purchase_win(board, position, empire)
         if winner:
             events.append(event("victory", empire=empire, rule="E10.1", why=why))
@@ -440,13 +433,11 @@ def _end_of_turn(board: Board, position: Position, empire: str, events: list[Eve
     return replace(position, players={**position.players, empire: player}, legendary_pile=_frozen(pile))
 
 
-def _refill_track(position: Position, bought: list[str], dice: Dice, events: list[Event]) -> Position:
-    """E6.7, ED7: each space emptied this phase gets a face-down tile, drawn by the dice."""
+def refill_track(position: Position, dice: Dice, events: list[Event]) -> Position:
+    """E6.7, ED7: after everyone's purchase each empty space gets a face-down tile, drawn by the dice."""
     track, hidden = list(position.track), sorted(position.hidden)
     drawn = []
-    for _ in bought:
-        if not hidden:
-            break
+    while len(track) < TRACK_SPACES and hidden:
         tile = hidden.pop(choose_index(dice, len(hidden), "E6.7 hero track refill"))
         track.append(tile)
         drawn.append(tile)

@@ -13,8 +13,7 @@ from adjudicator.errors import UsageError
 from adjudicator.events import Event, event
 from adjudicator.rulesets.empires.board import Board, Empire, TileKind, Title
 from adjudicator.rulesets.empires.model import TABLE_ORDER, Phase, PlayerState, Position, ProvinceState, SeaState
-
-TRACK_SPACES = 5  # E2.4: five tiles face up
+from adjudicator.rulesets.empires.purchase import TRACK_SPACES
 
 
 def new_position(board: Board, empires: Sequence[str], dice: Dice) -> tuple[Position, list[Event]]:
