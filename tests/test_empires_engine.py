@@ -143,3 +143,20 @@ def test_random_games_keep_every_invariant(board: Board, seed: int) -> None:
         )
         assert problems(board, position) == [], f"phase {number}: {[e.kind for e in events][:20]}"
     assert position.round > 1
+
+
+@pytest.mark.parametrize("seed", range(1, 5))
+def test_every_position_of_a_random_game_reads_back_as_written(board: Board, seed: int) -> None:
+    """The file shape round-trips (state.toml, history): written, read, written again, the same."""
+    from adjudicator.rulesets.empires.position import position_from_data, position_to_data
+
+    rng = random.Random(seed)
+    position, _ = new_position(board, FIVE, ScriptedDice([rng.randint(1, 6) for _ in range(80)]))
+    for number in range(1, 40):
+        data = position_to_data(board, position)
+        again = position_from_data(board, data)
+        assert again == position and position_to_data(board, again) == data, f"phase {number}"
+        if position.winner:
+            break
+        orders = {e: random_orders(rng, board, position, e) for e in due(position, False)}
+        position, _ = resolve_phase(board, position, orders, ChainDice("io", number, rng.randbytes(32)), False)
