@@ -229,7 +229,7 @@ def parse_board(data: Mapping[str, Any]) -> Board:
         sea_dice=_faces(dice, "sea"),
         tiles=tiles,
         places=_index("place", [*provinces.values(), *seas.values()]),
-        empire_names=_index("empire", empires.values()),
+        empire_names=_empire_index(empires.values()),
         goods=_index("commodity", commodities.values()),
         tile_names=_tile_index(tiles.values()),
     )
@@ -256,6 +256,14 @@ def _index(kind: str, entries: Any) -> NameIndex[str]:
     index: NameIndex[str] = NameIndex(kind)
     for entry in entries:
         index.add(entry.id, entry.name, (entry.id, entry.name, *entry.aliases))
+    return index
+
+
+def _empire_index(empires: Any) -> NameIndex[str]:
+    """Empires by name ("Rome"), as positions and orders call them; the file's id is a spelling."""
+    index: NameIndex[str] = NameIndex("empire")
+    for empire in empires:
+        index.add(empire.name, empire.name, (empire.id, empire.name, *empire.aliases))
     return index
 
 

@@ -102,7 +102,8 @@ def military_turn(
         if isinstance(order, Move):
             position = turn.move(position, order)
     position = turn.land_battles(position, dice)
-    choices = {o.province: o for o in orders if isinstance(o, Conquest)}
+    choices = {o.destination: replace(o.then, province=o.destination) for o in orders if isinstance(o, Move) and o.then}
+    choices |= {o.province: o for o in orders if isinstance(o, Conquest)}
     for province in turn.conquered:
         position = _conquest(board, position, empire, province, choices.get(province), dice, events)
     return position

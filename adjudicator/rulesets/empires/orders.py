@@ -131,12 +131,14 @@ class Move:
     origin: str
     destination: str
     via: tuple[str, ...] = ()
+    then: Conquest | None = None  # what he does if this move conquers the destination
     line: int = 0
 
     def to_text(self) -> str:
         legions = f"{self.count} legions" if self.count > 1 else "legion"
         via = f" via {', '.join(self.via)}" if self.via else ""
-        return f"move {legions} from {self.origin} to {self.destination}{via}"
+        then = f" then {self.then.consequence()}" if self.then else ""
+        return f"move {legions} from {self.origin} to {self.destination}{via}{then}"
 
 
 @dataclass(frozen=True, slots=True)
@@ -150,11 +152,21 @@ class Conquest:
     for_good: bool = False  # a sacked legendary city pays a legendary good instead of tax
     line: int = 0
 
-    def to_text(self) -> str:
+    def consequence(self) -> str:
+        """The words before `in PROVINCE` (also what follows `then` on a move line)."""
         if self.action == "convert":
-            return f"convert {self.province}"
-        named = ", ".join(b.replace("caravan:", "caravan on ") for b in self.buildings)
-        return f"{self.action} {named} in {self.province}" + (" for good" if self.for_good else "")
+            return "convert"
+        named = ", ".join(_building_text(b) for b in self.buildings)
+        return f"{self.action} {named}".rstrip() + (" for good" if self.for_good else "")
+
+    def to_text(self) -> str:
+        if self.for_good:  # the canonical place of `for good` is after the province
+            return f"{self.action} {', '.join(_building_text(b) for b in self.buildings)} in {self.province} for good"
+        return f"{self.consequence()} in {self.province}"
+
+
+def _building_text(building: str) -> str:
+    return {"legendary": "legendary city"}.get(building, building.replace("caravan:", "caravan on "))
 
 
 @dataclass(frozen=True, slots=True)
@@ -164,11 +176,16 @@ class Standing:
 
     key: str  # legendary | title:<title> | take | peace
     value: str
+    place: str = ""  # the legendary city a `legendary` line names
     line: int = 0
 
     def to_text(self) -> str:
         if self.key.startswith("title:"):
             return f"title {self.key.split(':', 1)[1]} to {self.value}"
+        if self.key == "legendary":
+            return f"legendary {self.place} {self.value}"
+        if self.key == "take":
+            return f"colossus {self.value}"
         return f"{self.key} {self.value}"
 
 

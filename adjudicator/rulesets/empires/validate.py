@@ -1,0 +1,224 @@
+"""Empires order validation when the orders arrive: names resolved to the board's ids, the
+phase, who may give the order; one result per line, never an exception. What depends on the
+position when the line's turn comes (where a piece may go, what can be paid, whose units stand
+where) is checked at resolution and reported there as skipped, with its rule (E6.1)."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, replace
+from typing import TypeVar
+
+from adjudicator.names import NameIndex
+from adjudicator.orders import OrderLine
+from adjudicator.problems import AmbiguousName, Problem, Rejection, UnknownName
+from adjudicator.rulesets.empires.board import Board, CityKind, Title
+from adjudicator.rulesets.empires.model import Phase, Position
+from adjudicator.rulesets.empires.orders import (
+    ORDER_PHASES,
+    Build,
+    Buy,
+    Conquest,
+    Give,
+    Move,
+    NavalAttack,
+    Offer,
+    Order,
+    Sail,
+    Standing,
+    Take,
+    TradeSide,
+    TurnOrder,
+)
+from adjudicator.rulesets.payment import TAX
+
+K = TypeVar("K")
+TAKE_CLASSES = {"good": "good", "goods": "good", "any": "any", "anything": "any"}
+BUILDINGS = {"city", "market", "temple", "legendary"}
+
+
+class _Refused(Exception):
+    def __init__(self, problem: Problem) -> None:
+        self.problem = problem
+
+
+@dataclass
+class _Context:
+    board: Board
+    position: Position
+    empire: str
+    line: int = 0
+
+    def refuse(self, rule: str, text: str) -> _Refused:
+        return _Refused(Rejection(self.line, rule, text))
+
+    def find(self, index: NameIndex[K], text: str, kind: str) -> K:
+        match = index.find(text)
+        if len(match.keys) == 1:
+            return match.keys[0]
+        if match.keys:
+            raise _Refused(AmbiguousName(self.line, kind, text, tuple(index.display(k) for k in match.keys)))
+        raise _Refused(UnknownName(self.line, kind, text, match.suggestions))
+
+    def province(self, text: str) -> str:
+        place = self.find(self.board.places, text, "province")
+        if place not in self.board.provinces:
+            raise self.refuse("E7.3", f"{self.board.seas[place].name} is a sea; name a province")
+        return place
+
+    def sea(self, text: str) -> str:
+        place = self.find(self.board.places, text, "sea")
+        if place not in self.board.seas:
+            raise self.refuse("E7.2", f"{self.board.provinces[place].name} is a province; name a sea")
+        return place
+
+    def empire_name(self, text: str, others_only: bool = False) -> str:
+        name = self.find(self.board.empire_names, text, "empire")
+        if name not in self.position.players:
+            raise self.refuse("E2.1", f"{name} does not play in this game")
+        if others_only and name == self.empire:
+            raise self.refuse("E7.2", "you cannot name yourself here")
+        return name
+
+    def good(self, text: str) -> str:
+        if text.strip().lower() == TAX:
+            return TAX
+        return self.find(self.board.goods, text, "good")
+
+    def tokens(self, texts: Sequence[str]) -> tuple[str, ...]:
+        return tuple(self.good(t) for t in texts)
+
+    def tile(self, text: str) -> str:
+        return self.find(self.board.tile_names, text, "hero or wonder")
+
+    def holds(self, title: Title, rule: str) -> None:
+        holder = self.position.titles.get(title)
+        if holder != self.empire:
+            label = {"commerce": "Master of Commerce", "political": "Political Leader", "military": "Military Leader"}
+            raise self.refuse(rule, f"only the {label[title]} ({holder or 'nobody'}) may give this order")
+
+    def owns_effect(self, kind: str, rule: str, what: str) -> None:
+        tiles = self.position.players[self.empire].tiles
+        if not any(e.kind == kind for t in tiles for e in self.board.tiles[t].effects):
+            raise self.refuse(rule, f"this order needs {what}, which you do not own")
+
+
+def validate_orders(
+    board: Board, position: Position, empire: str, lines: Sequence[OrderLine[Order]]
+) -> list[OrderLine[Order]]:
+    context = _Context(board, position, empire)
+    return [_check_line(context, line) for line in lines]
+
+
+def _check_line(c: _Context, line: OrderLine[Order]) -> OrderLine[Order]:
+    if line.problem is not None or line.order is None:
+        return line
+    c.line = line.number
+    try:
+        _check_phase(c, line.order)
+        order = _check(c, line.order)
+    except _Refused as refused:
+        return replace(line, problem=refused.problem)
+    return replace(line, order=replace(order, line=line.number))
+
+
+def _check_phase(c: _Context, order: Order) -> None:
+    phase = c.position.phase
+    if c.position.winner:
+        raise c.refuse("E10", f"the game is over: {c.position.winner} won")
+    if isinstance(order, TurnOrder):
+        if phase not in (Phase.PURCHASE, Phase.MILITARY):
+            raise c.refuse("E3.3", f"'sequence' orders the purchase or military turns; it is the {phase} phase")
+        return
+    wanted = ORDER_PHASES[type(order)]
+    if wanted is not phase:
+        verb = order.to_text().split()[0]
+        raise c.refuse("E3.1", f"'{verb}' is a {wanted}-phase order; it is round {c.position.round}, {phase} phase")
+
+
+def _check(c: _Context, order: Order) -> Order:
+    match order:
+        case TradeSide():
+            c.holds(Title.COMMERCE, "E5.1")
+            return order
+        case Offer():
+            return replace(order, tokens=c.tokens(order.tokens))
+        case Take():
+            choice = TAKE_CLASSES.get(order.choice.strip().lower()) or c.good(order.choice)
+            source = c.empire_name(order.source, others_only=True) if order.source else None
+            return replace(order, choice=choice, source=source)
+        case Give():
+            c.holds(Title.COMMERCE, "E5.5")
+            return replace(order, tokens=c.tokens(order.tokens))
+        case TurnOrder():
+            title = Title.POLITICAL if c.position.phase is Phase.PURCHASE else Title.MILITARY
+            c.holds(title, "E3.3")
+            return replace(order, empires=tuple(c.empire_name(e) for e in order.empires))
+        case Build():
+            return _check_build(c, order)
+        case Buy():
+            return replace(order, tile=c.tile(order.tile), pay=c.tokens(order.pay))
+        case Sail():
+            return replace(order, origin=c.sea(order.origin), destination=c.sea(order.destination))
+        case NavalAttack():
+            return replace(order, enemy=c.empire_name(order.enemy, others_only=True), sea=c.sea(order.sea))
+        case Move():
+            then = _check_conquest(c, replace(order.then, province=order.destination)) if order.then else None
+            return replace(
+                order,
+                origin=c.province(order.origin),
+                destination=c.province(order.destination),
+                via=tuple(c.sea(s) for s in order.via),
+                then=then,
+            )
+        case Conquest():
+            return _check_conquest(c, order)
+        case Standing():
+            return _check_standing(c, order)
+    raise c.refuse("", f"'{order.to_text()}' is not an order of this game")  # pragma: no cover
+
+
+def _check_build(c: _Context, order: Build) -> Build:
+    if order.count < 1:
+        raise c.refuse("E6.1", "the count starts at 1")
+    place = c.sea(order.place) if order.piece == "trireme" else c.province(order.place)
+    good = c.good(order.good) if order.good else None
+    if good == TAX:
+        raise c.refuse("E6.6", "a caravan stands on a good, not on tax")
+    return replace(order, place=place, good=good, pay=c.tokens(order.pay))
+
+
+def _check_conquest(c: _Context, order: Conquest) -> Conquest:
+    province = c.province(order.province)
+    buildings = []
+    for building in order.buildings:
+        if building.startswith("caravan:"):
+            good = c.good(building.split(":", 1)[1])
+            buildings.append(f"caravan:{good}")
+        else:
+            buildings.append(building)
+    if order.action == "sack" and order.for_good and c.board.provinces[province].city is not CityKind.LEGENDARY:
+        raise c.refuse("E8.6", "only a sacked legendary city pays a legendary good")
+    return replace(order, province=province, buildings=tuple(buildings))
+
+
+def _check_standing(c: _Context, order: Standing) -> Standing:
+    if order.key.startswith("title:"):
+        title = order.key.split(":", 1)[1]
+        if title not in Title.__members__.values():
+            raise c.refuse("E9.2", f"'{title}' is not a title; use commerce, political or military")
+        names = [c.empire_name(n.strip()) for n in order.value.split(",") if n.strip()]
+        return replace(order, value=", ".join(names))
+    if order.key == "legendary":
+        city = c.province(order.place)
+        if c.board.provinces[city].city is not CityKind.LEGENDARY:
+            raise c.refuse("E4.3", f"{c.board.provinces[city].name} has no legendary city site")
+        return replace(order, place=city)
+    if order.key == "take":
+        c.owns_effect("take_good", "E11.1", "the Colossus")
+        good = c.good(order.value)
+        if good == TAX:
+            raise c.refuse("E11.1", "the Colossus takes a good, not tax")
+        return replace(order, value=good)
+    c.owns_effect("impose_peace", "E11.1", "the Statue of Zeus")
+    return replace(order, value=c.empire_name(order.value, others_only=True))

@@ -1,0 +1,175 @@
+"""The Empires order language (grammar/empires.lark): every form of docs/rules-empires.md's
+"Orders by mail" parses, resolves against the board, and its canonical text parses back to the
+same order; wrong lines get one clear sentence."""
+
+from __future__ import annotations
+
+import tomllib
+from dataclasses import replace
+from pathlib import Path
+
+import pytest
+
+from adjudicator.dice import ScriptedDice
+from adjudicator.orders import OrderLine, OrderParser, parse_submission
+from adjudicator.resources import package_file
+from adjudicator.rulesets.empires.board import Board, parse_board
+from adjudicator.rulesets.empires.model import Phase, Position
+from adjudicator.rulesets.empires.orders import Order
+from adjudicator.rulesets.empires.setup import new_position
+from adjudicator.rulesets.empires.transformer import OrderTransformer
+from adjudicator.rulesets.empires.validate import validate_orders
+
+FIVE = ("Rome", "Greece", "Babylon", "Egypt", "Carthage")
+
+
+@pytest.fixture(scope="module")
+def board() -> Board:
+    path = package_file("adjudicator.rulesets.empires", "boards/empires-2016.toml")
+    with Path(path).open("rb") as handle:
+        return parse_board(tomllib.load(handle))
+
+
+@pytest.fixture(scope="module")
+def parser() -> OrderParser[Order]:
+    return OrderParser("empires", OrderTransformer())
+
+
+@pytest.fixture(scope="module")
+def opening(board: Board) -> Position:
+    position, _ = new_position(board, FIVE, ScriptedDice([1] * 60))
+    return position
+
+
+def checked(
+    parser: OrderParser[Order], board: Board, position: Position, empire: str, text: str
+) -> list[OrderLine[Order]]:
+    submission = parse_submission(text, parser, lambda v: hasattr(v, "to_text"))
+    return validate_orders(board, position, empire, list(submission.lines))
+
+
+def with_tiles(position: Position, empire: str, *tiles: str) -> Position:
+    player = position.players[empire]
+    return replace(position, players={**position.players, empire: replace(player, tiles=(*player.tiles, *tiles))})
+
+
+LINES = {
+    Phase.TRADE: (
+        "Carthage",
+        [
+            "trade 4",
+            "trade side 2",
+            "offer wine, 2 tax, gold x2",
+            "offer vino, oro",  # Spanish aliases from the data file
+            "take gold from Rome",
+            "take good",
+            "take any",
+            "give wine, tax",
+        ],
+    ),
+    Phase.PURCHASE: (
+        "Egypt",
+        [
+            "sequence Rome, Greece and Egypt",
+            "build influence in Dacia",
+            "build 2 legions in Aegyptus with 3 tax",
+            "build trireme in Mare Aegyptium",
+            "build caravan on grain in Aethiopia",
+            "build caravan in Aethiopia on gold",
+            "build legendary city in Judaea",
+            "build capital in Aegyptus",
+            "build city in Cyrenaica with papyrus, gold, grain",
+            "build fortress in Cyrenaica",
+            "build market in Aethiopia",
+            "build temple in Aegyptus",
+            "buy Hercules",
+            "buy Pyramids with 12 tax",
+        ],
+    ),
+    Phase.MILITARY: (
+        "Rome",
+        [
+            "sequence Egypt, Rome",
+            "sail 2 triremes from Mare Ionium to Mare Aegaeum",
+            "sail trireme from Mare Tyrrhenum to Mare Ionium",
+            "attack Carthage in Mare Ionium",
+            "move 2 legions from Latium to Gallia",
+            "move legion from Italia to Sicilia via Mare Ionium then sack city",
+            "move 3 legions from Gallia to Dacia then occupy caravan on wine, market",
+            "sack caravan on wine in Dacia",
+            "sack legendary city in Judaea for good",
+            "occupy city, market in Thracia",
+            "convert Dacia",
+            "title military to Greece",
+            "title commerce to Greece, Rome",
+            "legendary Asia good",
+        ],
+    ),
+}
+
+
+@pytest.mark.parametrize("phase", list(LINES), ids=[str(p) for p in LINES])
+def test_every_order_form_parses_resolves_and_reads_back(
+    parser: OrderParser[Order], board: Board, opening: Position, phase: Phase
+) -> None:
+    empire, lines = LINES[phase]
+    position = replace(opening, phase=phase)
+    for text in lines:
+        (line,) = checked(parser, board, position, empire, text)
+        assert line.ok and line.order is not None, f"{text}: {line.problem}"
+        canonical = line.order.to_text()
+        (again,) = checked(parser, board, position, empire, canonical)
+        assert again.order == replace(line.order, line=again.number), f"{text} -> {canonical}"
+
+
+def test_names_resolve_to_the_board_s_ids(parser: OrderParser[Order], board: Board, opening: Position) -> None:
+    position = replace(opening, phase=Phase.MILITARY)
+    (line,) = checked(parser, board, position, "Rome", "move 2 legions from latium to GAUL")
+    assert line.order is not None and line.order.to_text() == "move 2 legions from latium to gallia"
+
+
+@pytest.mark.parametrize(
+    ("empire", "phase", "text", "message"),
+    [
+        ("Rome", Phase.TRADE, "trade 3", "E5.1: only the Master of Commerce (Carthage) may give this order"),
+        ("Rome", Phase.PURCHASE, "sequence Rome", "E3.3: only the Political Leader (Egypt) may give this order"),
+        ("Rome", Phase.TRADE, "build legion in Latium", "E3.1: 'build' is a purchase-phase order; it is round 1"),
+        ("Rome", Phase.PURCHASE, "build legion in Latuim", "unknown province 'Latuim'; did you mean 'Latium'?"),
+        ("Rome", Phase.PURCHASE, "build legion in Mare Ionium", "E7.3: Mare Ionium is a sea; name a province"),
+        ("Rome", Phase.MILITARY, "attack Rome in Mare Ionium", "E7.2: you cannot name yourself here"),
+        ("Rome", Phase.MILITARY, "peace Greece", "E11.1: this order needs the Statue of Zeus, which you do not own"),
+        ("Rome", Phase.MILITARY, "legendary Latium good", "E4.3: Latium has no legendary city site"),
+        (
+            "Rome",
+            Phase.MILITARY,
+            "sack city in Dacia for good",
+            "E8.6: only a sacked legendary city pays a legendary good",
+        ),
+        ("Rome", Phase.PURCHASE, "build caravan on tax in Gallia", "E6.6: a caravan stands on a good, not on tax"),
+    ],
+)
+def test_a_wrong_line_gets_one_clear_sentence(
+    parser: OrderParser[Order], board: Board, opening: Position, empire: str, phase: Phase, text: str, message: str
+) -> None:
+    (line,) = checked(parser, board, replace(opening, phase=phase), empire, text)
+    assert line.problem is not None and line.problem.message.startswith(message), line.problem
+
+
+def test_three_players_cannot_name_an_absent_empire(parser: OrderParser[Order], board: Board) -> None:
+    three, _ = new_position(board, ("Rome", "Greece", "Carthage"), ScriptedDice([1] * 60))
+    (line,) = checked(parser, board, replace(three, phase=Phase.MILITARY), "Rome", "attack Egypt in Mare Ionium")
+    assert line.problem is not None and line.problem.message == "E2.1: Egypt does not play in this game"
+
+
+def test_a_syntax_error_shows_the_order_s_form(parser: OrderParser[Order], board: Board, opening: Position) -> None:
+    (line,) = checked(
+        parser, board, replace(opening, phase=Phase.MILITARY), "Rome", "move legions 3 from Latium to Gallia"
+    )
+    assert line.problem is not None
+    assert line.problem.message.startswith("the number goes before the unit, as in 'move 3 legions'; write it as: move")
+
+
+def test_the_colossus_choice_needs_the_colossus(parser: OrderParser[Order], board: Board, opening: Position) -> None:
+    position = with_tiles(replace(opening, phase=Phase.MILITARY), "Rome", "Colossus")
+    (line,) = checked(parser, board, position, "Rome", "colossus vino")
+    assert line.ok and line.order is not None and line.order.to_text() == "colossus wine"
