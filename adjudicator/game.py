@@ -245,7 +245,8 @@ class Game:
             )
             write_toml_atomic(directory.game_file, settings.to_data())
             setup_record = DiceRecord(0, DiceSource.CHAIN, setup_dice.seed.hex(), tuple(setup_dice.rolls))
-            game._write_history(phase_slug(0, game.phase_info.turn, "setup"), events, setup_record)
+            info = game.phase_info
+            game._write_history(phase_slug(0, info.turn, "setup", info.prefix), events, setup_record)
             game._open_phase()
         return game, secrets_by_civ
 
@@ -258,7 +259,7 @@ class Game:
     @property
     def slug(self) -> str:
         info = self.phase_info
-        return phase_slug(self.phase_number, info.turn, info.phase)
+        return phase_slug(self.phase_number, info.turn, info.phase, info.prefix)
 
     def state_data(self) -> dict[str, Any]:
         """The position in the stable `state --json` shape (DESIGN.md)."""

@@ -9,7 +9,7 @@ from email.message import EmailMessage
 from adjudicator.game import Game
 from adjudicator.intake.collect import ROOT_SETTINGS, game_smtp, moderator_address, to_player
 from adjudicator.mailer import mail_identity, make_message, pending, queue, send_queued
-from adjudicator.phase_reports import PhaseReports, load_record
+from adjudicator.phase_reports import PhaseReports, load_record, record_label
 from adjudicator.reports import Renderer
 from adjudicator.submissions import missing_orders
 
@@ -29,10 +29,12 @@ def report_messages(game: Game) -> list[Outgoing]:
     record = load_record(game)
     reports = PhaseReports(game, record)
     sender, tag = moderator_address(game), f"[{game.settings.id}]"
-    label = f"T{record.before['turn']} {record.before['phase']}"
+    label = record_label(game, record.before)
+    after = game.ruleset.position_from_data(game.board, record.after)
+    playing = game.ruleset.playing(after)
     messages = []
     for player in game.settings.players:
-        if player.civ in record.after["players"] and not record.after["players"][player.civ]["neutral"]:
+        if player.civ in playing:
             message = to_player(game, player, f"{label}: your report, {player.civ}", reports.private(player.civ))
             messages.append(_identified(game, record.slug, "report", message))
     settings = game_smtp(game)

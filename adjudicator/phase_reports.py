@@ -38,6 +38,11 @@ class PhaseRecord:
     receipts: dict[str, list[dict[str, Any]]]
 
 
+def record_label(game: Game, position: dict[str, Any]) -> str:
+    """`T3 build` (or `R3 trade`) for a position as history stores it."""
+    return f"{game.ruleset.turn_prefix}{position['turn']} {position['phase']}"
+
+
 def adjudicated_slugs(game: Game) -> list[str]:
     return [p.stem for p in sorted(game.directory.history.glob("*.toml")) if is_adjudicated(p.stem, read_toml(p))]
 
@@ -104,7 +109,7 @@ class PhaseReports:
         deadline = game.deadline()
         shown = game.settings.schedule.local(deadline) if deadline and current else ""
         return {
-            "title": f"{game.settings.id}: T{record.before['turn']} {record.before['phase']}",
+            "title": f"{game.settings.id}: {record_label(game, record.before)}",
             "game": {"id": game.settings.id, "title": game.ruleset.title},
             "phase": {
                 "number": record.number,
@@ -117,7 +122,7 @@ class PhaseReports:
             "state": record.after,
             "winner": record.after.get("winner"),
             "next": {
-                "label": f"T{record.after['turn']} {record.after['phase']}",
+                "label": record_label(game, record.after),
                 "step": record.after.get("step"),
                 "due": list(due),
                 "deadline": shown,

@@ -249,9 +249,10 @@ class _Builder:
             summary = self.history[slug]
             if summary["turn"] not in seen:
                 seen.add(summary["turn"])
-                points.append(_Point(f"T{summary['turn']}", [Standing(*row) for row in summary["standings"]]))
+                label = f"{game.ruleset.turn_prefix}{summary['turn']}"
+                points.append(_Point(label, [Standing(*row) for row in summary["standings"]]))
         info = game.phase_info
-        label = "end" if info.winner else "now" if info.turn in seen else f"T{info.turn}"
+        label = "end" if info.winner else "now" if info.turn in seen else f"{info.prefix}{info.turn}"
         points.append(_Point(label, game.ruleset.standings(game.board, game.position)))
         return points
 

@@ -206,9 +206,9 @@ class GameDirectory:
             )
 
 
-def phase_slug(phase_number: int, turn: int, phase: str) -> str:
+def phase_slug(phase_number: int, turn: int, phase: str, prefix: str = "T") -> str:
     """`007-T03-build`: sorts by running number and says what the phase was."""
-    return f"{phase_number:03d}-T{turn:02d}-{phase}"
+    return f"{phase_number:03d}-{prefix}{turn:02d}-{phase}"
 
 
 @contextmanager

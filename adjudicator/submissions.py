@@ -97,7 +97,7 @@ def _check_guards(game: Game, submission: Submission[Any]) -> None:
     info = game.phase_info
     if guard is not None and (guard.turn, guard.phase) != (info.turn, info.phase):
         raise SubmissionError(
-            f"these orders are for T{guard.turn} {guard.phase}, but the game is at {info.label}; "
+            f"these orders are for {info.prefix}{guard.turn} {guard.phase}, but the game is at {info.label}; "
             "remove the 'phase' line or send orders for the current phase"
         )
 
@@ -177,7 +177,7 @@ def order_files(game: Game) -> dict[str, Path]:
     info = game.phase_info
     folders = [game.directory.orders_folder(game.slug)]
     if game.settings.mode == "stepwise":
-        pattern = f"*-T{info.turn:02d}-{info.phase}"
+        pattern = f"*-{info.prefix}{info.turn:02d}-{info.phase}"
         folders = sorted(game.directory.orders.glob(pattern), reverse=True)
     found: dict[str, Path] = {}
     for folder in folders:

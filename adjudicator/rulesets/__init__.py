@@ -31,10 +31,11 @@ class PhaseInfo:
     phase: str
     step: str | None  # the civilization to move in stepwise mode
     winner: str | None
+    prefix: str = "T"  # the ruleset's word for a turn, as labels and file names abbreviate it
 
     @property
     def label(self) -> str:
-        return f"T{self.turn} {self.phase}"
+        return f"{self.prefix}{self.turn} {self.phase}"
 
 
 @dataclass(frozen=True, slots=True)
@@ -63,6 +64,7 @@ class Ruleset(Protocol, Generic[BoardT, PositionT, OrderT]):
     rules: str  # docs/<rules>: the rules in full, each clause headed by the number messages cite
     board: BoardResource
     player_counts: tuple[int, ...]
+    turn_prefix: str  # "T" for turns, "R" for rounds: in labels (T3 build) and file names (007-T03-build)
 
     def parse_board(self, data: Mapping[str, Any]) -> BoardT:
         """A validated board; raises DataError (with the key) or BoardError (every problem)."""

@@ -35,6 +35,7 @@ class MareNostrum:
     rules = "rules.md"
     board = BoardResource(__name__, "boards/mare-nostrum-2003.toml")
     player_counts = PLAYER_COUNTS
+    turn_prefix = "T"
 
     def parse_board(self, data: Mapping[str, Any]) -> Board:
         return parse_board(data)
@@ -75,7 +76,7 @@ class MareNostrum:
         return position_to_data(position)
 
     def phase_info(self, position: Position) -> PhaseInfo:
-        return PhaseInfo(position.turn, str(position.phase), position.step, position.winner)
+        return PhaseInfo(position.turn, str(position.phase), position.step, position.winner, self.turn_prefix)
 
     def playing(self, position: Position) -> tuple[str, ...]:
         return position.playing
