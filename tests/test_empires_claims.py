@@ -93,3 +93,13 @@ def test_e10_3_all_three_titles_win(opening: Position) -> None:
     assert titles_winner(opening)[0] is None
     all_rome = replace(opening, titles={t: "Rome" for t in Title})
     assert titles_winner(all_rome)[0] == "Rome"
+
+
+def test_standings_count_what_the_victory_conditions_count(board: Board, opening: Position) -> None:
+    from adjudicator.rulesets.empires.standings import standings
+
+    rows = {s.civ: s for s in standings(board, opening)}
+    assert set(rows) == set(FIVE)
+    assert rows["Rome"].counts["Provinces"] == 3 and rows["Rome"].counts["Capitals and legendary cities"] == 1
+    assert rows["Carthage"].counts["Titles"] == 1 and rows["Carthage"].colour == "#333333"
+    assert rows["Greece"].counts["Heroes and wonders"] == 1
