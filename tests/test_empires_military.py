@@ -192,7 +192,7 @@ def test_e11_impose_peace_keeps_two_players_apart(board: Board, opening: Positio
 
 
 def test_ed16_choices_for_claims_and_production_are_kept(board: Board, opening: Position) -> None:
-    orders: Orders = {"Rome": [Standing("title:military", "Greece"), Standing("legendary", "good")]}
+    orders: Orders = {"Rome": [Standing("title:military", "Greece"), Standing("legendary", "good", place="asia")]}
     after, _ = fight(board, opening, orders, [1])
-    assert after.standing["Rome"] == {"title:military": "Greece", "legendary": "good"}
+    assert after.standing["Rome"] == {"title:military": "Greece", "legendary:asia": "good"}
     assert TAX in after.players["Rome"].resources

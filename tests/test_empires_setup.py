@@ -171,9 +171,9 @@ def test_e4_3_with_a_temple_one_more_of_either_default_tax(
 ) -> None:
     position = opening(board)
     base = _gained(board, position, "Rome")
-    _, legendary = _legendary(board, position, "Rome", temple=True)
+    pid, legendary = _legendary(board, position, "Rome", temple=True)
     if choice:
-        legendary = replace(legendary, standing={"Rome": {LEGENDARY_CHOICE: choice}})
+        legendary = replace(legendary, standing={"Rome": {f"{LEGENDARY_CHOICE}:{pid}": choice}})
     gained = _gained(board, legendary, "Rome")
     assert gained.get(TAX, 0) - base.get(TAX, 0) == tax
     assert sum(n for k, n in gained.items() if k.startswith("legendary ")) == goods

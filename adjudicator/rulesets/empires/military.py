@@ -56,7 +56,8 @@ def record_standing(position: Position, orders: Mapping[str, Sequence[Order]]) -
     for empire, lines in orders.items():
         for order in lines:
             if isinstance(order, Standing) and order.key != "peace":
-                standing.setdefault(empire, {})[order.key] = order.value
+                key = f"{order.key}:{order.place}" if order.place else order.key  # legendary:<province>
+                standing.setdefault(empire, {})[key] = order.value
     return replace(position, standing=standing)
 
 

@@ -17,7 +17,7 @@ from adjudicator.rulesets.empires.board import Board, CityKind
 from adjudicator.rulesets.empires.model import Position
 from adjudicator.rulesets.payment import TAX
 
-LEGENDARY_CHOICE = "legendary"  # standing[empire]["legendary"] = "good" | "tax" (E4.3; default tax)
+LEGENDARY_CHOICE = "legendary"  # standing[empire]["legendary:<province>"] = "good" | "tax" (E4.3; default tax)
 
 
 def produce(board: Board, position: Position, dice: Dice) -> tuple[Position, list[Event]]:
@@ -37,7 +37,7 @@ def produce(board: Board, position: Position, dice: Dice) -> tuple[Position, lis
                 if board.provinces[pid].city is CityKind.LEGENDARY:
                     due[owner][TAX] += 1
                     legendary_due[owner] += 1
-                    if temple and _choice(position, owner) == "good":
+                    if temple and _choice(position, owner, pid) == "good":
                         legendary_due[owner] += 1
                     elif temple:
                         due[owner][TAX] += 1
@@ -105,8 +105,8 @@ def _take_good(board: Board, position: Position, empire: str, events: list[Event
     return replace(position, players=players)
 
 
-def _choice(position: Position, empire: str) -> str:
-    return position.standing.get(empire, {}).get(LEGENDARY_CHOICE, TAX)
+def _choice(position: Position, empire: str, province: str) -> str:
+    return position.standing.get(empire, {}).get(f"{LEGENDARY_CHOICE}:{province}", TAX)
 
 
 def _tile_production(board: Board, position: Position, empire: str, due: Counter[str]) -> None:
