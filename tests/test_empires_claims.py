@@ -2,34 +2,25 @@
 
 from __future__ import annotations
 
-import tomllib
 from dataclasses import replace
-from pathlib import Path
 from types import MappingProxyType
 
 import pytest
 
-from adjudicator.dice import ScriptedDice
-from adjudicator.resources import package_file
-from adjudicator.rulesets.empires.board import Board, CityKind, Title, parse_board
+from adjudicator.rulesets.empires.board import Board, CityKind, Title
 from adjudicator.rulesets.empires.claims import capital_winner, capitals_held, claim_titles, titles_winner
 from adjudicator.rulesets.empires.model import Position
-from adjudicator.rulesets.empires.setup import new_position
-
-FIVE = ("Rome", "Greece", "Babylon", "Egypt", "Carthage")
+from tests.empires_support import FIVE, empires_board, opening_position
 
 
 @pytest.fixture(scope="module")
 def board() -> Board:
-    path = package_file("adjudicator.rulesets.empires", "boards/empires-2016.toml")
-    with Path(path).open("rb") as handle:
-        return parse_board(tomllib.load(handle))
+    return empires_board()
 
 
 @pytest.fixture
-def opening(board: Board) -> Position:
-    position, _ = new_position(board, FIVE, ScriptedDice([1] * 60))
-    return position
+def opening() -> Position:
+    return opening_position()
 
 
 def with_legions(position: Position, pid: str, empire: str, count: int) -> Position:

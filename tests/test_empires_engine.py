@@ -4,29 +4,23 @@ invariants every position keeps while random orders are played."""
 from __future__ import annotations
 
 import random
-import tomllib
 from collections import Counter
-from pathlib import Path
 
 import pytest
 
 from adjudicator.dice import ChainDice, ScriptedDice
-from adjudicator.resources import package_file
-from adjudicator.rulesets.empires.board import Board, parse_board
+from adjudicator.rulesets.empires.board import Board
 from adjudicator.rulesets.empires.engine import due, resolve_phase
 from adjudicator.rulesets.empires.model import BUILDING_SUPPLY, Phase, Position
 from adjudicator.rulesets.empires.orders import Build, Buy, Move, Offer, Order, Sail, Take, TradeSide
 from adjudicator.rulesets.empires.setup import new_position
 from adjudicator.rulesets.payment import TAX
-
-FIVE = ("Rome", "Greece", "Babylon", "Egypt", "Carthage")
+from tests.empires_support import FIVE, empires_board
 
 
 @pytest.fixture(scope="module")
 def board() -> Board:
-    path = package_file("adjudicator.rulesets.empires", "boards/empires-2016.toml")
-    with Path(path).open("rb") as handle:
-        return parse_board(tomllib.load(handle))
+    return empires_board()
 
 
 def problems(board: Board, position: Position) -> list[str]:

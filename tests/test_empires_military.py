@@ -3,38 +3,31 @@ a case of its own."""
 
 from __future__ import annotations
 
-import tomllib
 from dataclasses import replace
-from pathlib import Path
 from types import MappingProxyType
 
 import pytest
 
 from adjudicator.dice import ScriptedDice
 from adjudicator.events import Event
-from adjudicator.resources import package_file
-from adjudicator.rulesets.empires.board import Board, parse_board
+from adjudicator.rulesets.empires.board import Board
 from adjudicator.rulesets.empires.military import military_order, resolve_military
 from adjudicator.rulesets.empires.model import Position
 from adjudicator.rulesets.empires.orders import Conquest, Move, NavalAttack, Order, Sail, Standing, TurnOrder
-from adjudicator.rulesets.empires.setup import new_position
 from adjudicator.rulesets.payment import TAX
+from tests.empires_support import empires_board, opening_position
 
-FIVE = ("Rome", "Greece", "Babylon", "Egypt", "Carthage")
 Orders = dict[str, list[Order]]
 
 
 @pytest.fixture(scope="module")
 def board() -> Board:
-    path = package_file("adjudicator.rulesets.empires", "boards/empires-2016.toml")
-    with Path(path).open("rb") as handle:
-        return parse_board(tomllib.load(handle))
+    return empires_board()
 
 
 @pytest.fixture
-def opening(board: Board) -> Position:
-    position, _ = new_position(board, FIVE, ScriptedDice([1] * 60))
-    return position
+def opening() -> Position:
+    return opening_position()
 
 
 def heroless(position: Position) -> Position:

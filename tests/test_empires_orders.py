@@ -4,30 +4,24 @@ same order; wrong lines get one clear sentence."""
 
 from __future__ import annotations
 
-import tomllib
 from dataclasses import replace
-from pathlib import Path
 
 import pytest
 
 from adjudicator.dice import ScriptedDice
 from adjudicator.orders import OrderLine, OrderParser, parse_submission
-from adjudicator.resources import package_file
-from adjudicator.rulesets.empires.board import Board, parse_board
+from adjudicator.rulesets.empires.board import Board
 from adjudicator.rulesets.empires.model import Phase, Position
 from adjudicator.rulesets.empires.orders import Order
 from adjudicator.rulesets.empires.setup import new_position
 from adjudicator.rulesets.empires.transformer import OrderTransformer
 from adjudicator.rulesets.empires.validate import validate_orders
-
-FIVE = ("Rome", "Greece", "Babylon", "Egypt", "Carthage")
+from tests.empires_support import empires_board, opening_position
 
 
 @pytest.fixture(scope="module")
 def board() -> Board:
-    path = package_file("adjudicator.rulesets.empires", "boards/empires-2016.toml")
-    with Path(path).open("rb") as handle:
-        return parse_board(tomllib.load(handle))
+    return empires_board()
 
 
 @pytest.fixture(scope="module")
@@ -36,9 +30,8 @@ def parser() -> OrderParser[Order]:
 
 
 @pytest.fixture(scope="module")
-def opening(board: Board) -> Position:
-    position, _ = new_position(board, FIVE, ScriptedDice([1] * 60))
-    return position
+def opening() -> Position:
+    return opening_position()
 
 
 def checked(

@@ -2,30 +2,24 @@
 
 from __future__ import annotations
 
-import tomllib
 from dataclasses import replace
-from pathlib import Path
 from types import MappingProxyType
 
 import pytest
 
 from adjudicator.dice import ScriptedDice
 from adjudicator.errors import UsageError
-from adjudicator.resources import package_file
-from adjudicator.rulesets.empires.board import Board, CityKind, TileKind, Title, parse_board
+from adjudicator.rulesets.empires.board import Board, CityKind, TileKind, Title
 from adjudicator.rulesets.empires.model import Phase, Position, ProvinceState
 from adjudicator.rulesets.empires.production import LEGENDARY_CHOICE, produce
 from adjudicator.rulesets.empires.setup import new_position
 from adjudicator.rulesets.payment import TAX
-
-FIVE = ("Rome", "Greece", "Babylon", "Egypt", "Carthage")
+from tests.empires_support import FIVE, empires_board, opening_position
 
 
 @pytest.fixture(scope="module")
 def board() -> Board:
-    path = package_file("adjudicator.rulesets.empires", "boards/empires-2016.toml")
-    with Path(path).open("rb") as handle:
-        return parse_board(tomllib.load(handle))
+    return empires_board()
 
 
 def dice(*values: int) -> ScriptedDice:
@@ -33,8 +27,7 @@ def dice(*values: int) -> ScriptedDice:
 
 
 def opening(board: Board, empires: tuple[str, ...] = FIVE) -> Position:
-    position, _ = new_position(board, empires, dice())
-    return position
+    return opening_position(empires)
 
 
 # ---- E2 setup -------------------------------------------------------------------------------

@@ -3,38 +3,31 @@
 from __future__ import annotations
 
 import itertools
-import tomllib
 from collections import Counter
 from dataclasses import replace
-from pathlib import Path
 from types import MappingProxyType
 
 import pytest
 
 from adjudicator.dice import ScriptedDice
 from adjudicator.events import Event
-from adjudicator.resources import package_file
-from adjudicator.rulesets.empires.board import Board, Title, parse_board
+from adjudicator.rulesets.empires.board import Board, Title
 from adjudicator.rulesets.empires.model import Position
 from adjudicator.rulesets.empires.orders import Give, Offer, Order, Take, TradeSide
 from adjudicator.rulesets.empires.setup import new_position
 from adjudicator.rulesets.empires.trade import resolve_trade
 from adjudicator.rulesets.payment import TAX
-
-FIVE = ("Rome", "Greece", "Babylon", "Egypt", "Carthage")
+from tests.empires_support import FIVE, empires_board, opening_position
 
 
 @pytest.fixture(scope="module")
 def board() -> Board:
-    path = package_file("adjudicator.rulesets.empires", "boards/empires-2016.toml")
-    with Path(path).open("rb") as handle:
-        return parse_board(tomllib.load(handle))
+    return empires_board()
 
 
 @pytest.fixture
-def opening(board: Board) -> Position:
-    position, _ = new_position(board, FIVE, ScriptedDice([1] * 60))
-    return position
+def opening() -> Position:
+    return opening_position()
 
 
 def trade(

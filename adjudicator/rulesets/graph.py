@@ -7,6 +7,27 @@ from __future__ import annotations
 from collections import deque
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
+from typing import Protocol
+
+from adjudicator.fields import Fields
+
+
+class _Province(Protocol):
+    @property
+    def id(self) -> str: ...
+    @property
+    def land(self) -> Sequence[str]: ...
+    @property
+    def seas(self) -> Sequence[str]: ...
+    @property
+    def island(self) -> bool: ...
+
+
+class _Sea(Protocol):
+    @property
+    def id(self) -> str: ...
+    @property
+    def seas(self) -> Sequence[str]: ...
 
 
 @dataclass(frozen=True, slots=True)
@@ -15,6 +36,16 @@ class PlaceGraph:
     coasts: Mapping[str, Sequence[str]]  # province -> the seas it touches
     seas: Mapping[str, Sequence[str]]  # sea -> its neighbouring seas
     islands: frozenset[str] = frozenset()
+
+    @classmethod
+    def of(cls, provinces: Iterable[_Province], seas: Iterable[_Sea]) -> PlaceGraph:
+        provinces = list(provinces)
+        return cls(
+            land={p.id: p.land for p in provinces},
+            coasts={p.id: p.seas for p in provinces},
+            seas={s.id: s.seas for s in seas},
+            islands=frozenset(p.id for p in provinces if p.island),
+        )
 
     def sea_coasts(self, sea: str) -> list[str]:
         return [p for p, seas in self.coasts.items() if sea in seas]
@@ -78,3 +109,20 @@ def _reachability_problems(graph: PlaceGraph) -> list[str]:
                 seen.add(nxt)
                 queue.append(nxt)
     return [f"{p} cannot be reached from {places[0]}" for p in places if p not in seen]
+
+
+def geo_position(f: Fields) -> tuple[float, float] | None:
+    """A place's `position = [longitude, latitude]` (WGS84 degrees), where the real map puts it."""
+    if "position" not in f:
+        return None
+    value = f.data["position"]
+    if not (
+        isinstance(value, list)
+        and len(value) == 2
+        and all(isinstance(v, int | float) and not isinstance(v, bool) for v in value)
+    ):
+        raise f.error("position", f"expected [longitude, latitude] with two numbers, found {value!r}")
+    longitude, latitude = float(value[0]), float(value[1])
+    if not (-180 <= longitude <= 180 and -90 <= latitude <= 90):
+        raise f.error("position", f"expected longitude -180..180 and latitude -90..90, found {value!r}")
+    return (longitude, latitude)

@@ -17,7 +17,7 @@ from typing import Any
 from adjudicator.errors import BoardError
 from adjudicator.fields import Fields
 from adjudicator.names import NameIndex
-from adjudicator.rulesets.graph import PlaceGraph, graph_problems
+from adjudicator.rulesets.graph import PlaceGraph, geo_position, graph_problems
 from adjudicator.rulesets.payment import TAX
 
 START_RESOURCES = 9  # every empire screen gives nine resources (E2)
@@ -302,7 +302,7 @@ def _province(f: Fields) -> Province:
         city_name=f.text("city_name", ""),
         temple=f.flag("temple", False),
         source=f.text("source", ""),
-        position=_position(f),
+        position=geo_position(f),
         position_source=f.text("position_source", ""),
     )
 
@@ -315,24 +315,9 @@ def _sea(f: Fields) -> Sea:
         aliases=tuple(f.texts("aliases", [])),
         seas=tuple(f.texts("seas", [])),
         source=f.text("source", ""),
-        position=_position(f),
+        position=geo_position(f),
         position_source=f.text("position_source", ""),
     )
-
-
-def _position(f: Fields) -> tuple[float, float] | None:
-    if "position" not in f:
-        return None
-    value = f.data["position"]
-    if not (
-        isinstance(value, list)
-        and len(value) == 2
-        and all(isinstance(v, int | float) and not isinstance(v, bool) for v in value)
-        and -180 <= value[0] <= 180
-        and -90 <= value[1] <= 90
-    ):
-        raise f.error("position", f"expected [longitude, latitude] in degrees, found {value!r}")
-    return (float(value[0]), float(value[1]))
 
 
 def _empire(f: Fields) -> Empire:
@@ -454,14 +439,7 @@ def _effect(f: Fields) -> Effect:
 
 def check_board(board: Board) -> list[str]:
     """Every way the board breaks its own consistency; empty when it is sound."""
-    problems = graph_problems(
-        PlaceGraph(
-            land={p.id: p.land for p in board.provinces.values()},
-            coasts={p.id: p.seas for p in board.provinces.values()},
-            seas={s.id: s.seas for s in board.seas.values()},
-            islands=frozenset(p.id for p in board.provinces.values() if p.island),
-        )
-    )
+    problems = graph_problems(PlaceGraph.of(board.provinces.values(), board.seas.values()))
     problems += _check_sites(board)
     problems += _check_names(board)
     problems += _check_empires(board)

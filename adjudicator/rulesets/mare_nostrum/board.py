@@ -13,7 +13,7 @@ from typing import Any
 from adjudicator.errors import BoardError
 from adjudicator.fields import Fields
 from adjudicator.names import NameIndex
-from adjudicator.rulesets.graph import PlaceGraph, graph_problems
+from adjudicator.rulesets.graph import PlaceGraph, geo_position, graph_problems
 from adjudicator.rulesets.mare_nostrum.components import (
     CIV_ALIASES,
     COMMODITY_CARDS,
@@ -169,7 +169,7 @@ def _province(f: Fields) -> Province:
         seas=tuple(SeaId(s) for s in f.texts("seas", [])),
         source=f.text("source", ""),
         map=_map_position(f),
-        position=_geo_position(f),
+        position=geo_position(f),
         position_source=f.text("position_source", ""),
     )
 
@@ -183,22 +183,6 @@ def _map_position(f: Fields) -> tuple[int, int] | None:
     return (value[0], value[1])
 
 
-def _geo_position(f: Fields) -> tuple[float, float] | None:
-    if "position" not in f:
-        return None
-    value = f.data["position"]
-    if not (
-        isinstance(value, list)
-        and len(value) == 2
-        and all(isinstance(v, int | float) and not isinstance(v, bool) for v in value)
-    ):
-        raise f.error("position", f"expected [longitude, latitude] with two numbers, found {value!r}")
-    longitude, latitude = float(value[0]), float(value[1])
-    if not (-180 <= longitude <= 180 and -90 <= latitude <= 90):
-        raise f.error("position", f"expected longitude -180..180 and latitude -90..90, found {value!r}")
-    return (longitude, latitude)
-
-
 def _sea(f: Fields) -> Sea:
     f.only({"id", "name", "aliases", "seas", "source", "map", "position", "position_source"})
     return Sea(
@@ -208,7 +192,7 @@ def _sea(f: Fields) -> Sea:
         seas=tuple(SeaId(s) for s in f.texts("seas", [])),
         source=f.text("source", ""),
         map=_map_position(f),
-        position=_geo_position(f),
+        position=geo_position(f),
         position_source=f.text("position_source", ""),
     )
 
@@ -244,14 +228,7 @@ def check_board(board: Board, raw_counts: tuple[int, int] | None = None) -> list
     problems: list[str] = []
     if raw_counts and raw_counts != (len(board.provinces), len(board.seas)):
         problems.append("two provinces or two seas share an id")
-    problems += graph_problems(
-        PlaceGraph(
-            land={p.id: p.land for p in board.provinces.values()},
-            coasts={p.id: p.seas for p in board.provinces.values()},
-            seas={s.id: s.seas for s in board.seas.values()},
-            islands=frozenset(p.id for p in board.provinces.values() if p.island),
-        )
-    )
+    problems += graph_problems(PlaceGraph.of(board.provinces.values(), board.seas.values()))
     problems += _check_contents(board)
     problems += _check_names(board)
     problems += _check_setups(board)
