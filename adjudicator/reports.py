@@ -65,8 +65,9 @@ class Renderer:
         self.environment = make_environment()
 
     def render(self, name: str, **context: Any) -> str:
+        """`templates_of` lets a shared template include the ruleset's own part of it."""
         template = self.environment.select_template([f"{self.ruleset}/{name}", name])
-        return template.render(**context)
+        return template.render(templates_of=self.ruleset, **context)
 
     def render_markup(self, name: str, **context: Any) -> Markup:
         """An autoescaped rendering (SVG, HTML) to embed in another such rendering."""

@@ -148,9 +148,10 @@ class Ruleset(Protocol, Generic[BoardT, PositionT, OrderT]):
 
 
 def _registry() -> dict[str, Ruleset[Any, Any, Any]]:
+    from adjudicator.rulesets.empires import EMPIRES
     from adjudicator.rulesets.mare_nostrum import MARE_NOSTRUM
 
-    return {MARE_NOSTRUM.name: MARE_NOSTRUM}
+    return {MARE_NOSTRUM.name: MARE_NOSTRUM, EMPIRES.name: EMPIRES}
 
 
 REGISTRY: Mapping[str, Ruleset[Any, Any, Any]] = _registry()

@@ -67,6 +67,7 @@ def fight(
 ) -> tuple[int, int, Event]:
     """E8.1-E8.3: (hits on the attacker, hits on the defender, the battle event)."""
     unit = "trireme" if place in position.seas else "legion"
+    first_roll = dice.used  # the report cites each die by its number (verify-dice)
     a_faces, a_total, a_notes = _roll_side(board, position, attacker, "attack", place, unit, dice)
     d_faces, d_total, d_notes = _roll_side(board, position, defender, "defence", place, unit, dice)
     on_defender = max(0, a_total // POINTS_PER_HIT - (1 if defender.fortress else 0))
@@ -85,6 +86,7 @@ def fight(
         defender_notes=d_notes,
         attacker_hits=on_defender,
         defender_hits=on_attacker,
+        first_roll=first_roll,
         rule="E8.2",
     )
     return on_attacker, on_defender, battle

@@ -1,8 +1,8 @@
 """The Empires position in its stable file shape (state.toml, history), read back strictly.
 
-`turn` is the round (the generic layer files every game's phases by turn). Stocks, the
-building supply and the title levels are derived: written for people to read, recomputed on
-reading, and a hand edit that contradicts them is named.
+`turn` is the round (the generic layer files every game's phases by turn). Stocks and the
+building supply are derived: written for people to read, recomputed on reading; the title
+levels are derived too, and the reports count them from the board (E3.4).
 """
 
 from __future__ import annotations
@@ -21,7 +21,6 @@ _KEYS = frozenset(
     {
         "game", "ruleset", "dice", "turn", "phase", "step", "winner", "titles", "players", "provinces", "seas",
         "track", "hidden", "legendary_pile", "tokens_used", "trade_size", "sequence", "used", "standing", "supply",
-        "levels",
     }
 )  # fmt: skip
 _PROVINCE_KEYS = frozenset(
@@ -36,7 +35,7 @@ def _counts(table: Mapping[str, int]) -> dict[str, int]:
     return {k: n for k, n in sorted(table.items()) if n}
 
 
-def position_to_data(board: Board, position: Position) -> dict[str, Any]:
+def position_to_data(position: Position) -> dict[str, Any]:
     return {
         "turn": position.round,
         "phase": str(position.phase),
@@ -52,7 +51,6 @@ def position_to_data(board: Board, position: Position) -> dict[str, Any]:
             }
             for empire, p in position.players.items()
         },
-        "levels": {e: {str(t): n for t, n in position.levels(board, e).items()} for e in position.playing},
         "provinces": {pid: _province(p) for pid, p in position.provinces.items()},
         "seas": {sid: {"triremes": _counts(s.triremes)} for sid, s in position.seas.items()},
         "track": list(position.track),

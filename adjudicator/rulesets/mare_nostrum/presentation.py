@@ -3,12 +3,10 @@ and player tables. Shaping only: the templates decide how anything looks."""
 
 from __future__ import annotations
 
-import functools
-import json
 from collections.abc import Mapping
 from typing import Any
 
-from adjudicator.resources import package_file
+from adjudicator.rulesets.map_data import baked_map
 from adjudicator.rulesets.mare_nostrum.board import Board
 
 
@@ -32,37 +30,8 @@ def report_data(board: Board, state: Mapping[str, Any], player_names: Mapping[st
     }
 
 
-@functools.cache
-def _geography(board_id: str) -> dict[str, Any] | None:
-    """The baked map of a shipped board (tools/bake_map.py), as SVG path data; None for a board
-    without one (a moderator's own board gets the schematic map)."""
-    path = package_file("adjudicator.rulesets.mare_nostrum", f"boards/{board_id}.map.json")
-    if not path.exists():
-        return None
-    data = json.loads(path.read_text(encoding="utf-8"))
-    return {
-        "width": data["view_box"][2],
-        "height": data["view_box"][3],
-        "land": _path_data(data["land"]),
-        "regions": {rid: _path_data(polygons) for rid, polygons in data["regions"].items()},
-        "labels": data["labels"],
-        "boxes": data["label_boxes"],
-        "pieces": data["pieces"],
-        "markers": {rid: {"x": x, "y": y} for rid, (x, y) in data["markers"].items()},
-        "caravans": data["caravans"],
-        "source": data["source"],
-    }
-
-
-def _path_data(polygons: list[list[list[list[float]]]]) -> str:
-    """Polygons (rings of [x, y]) as one SVG path's data; holes follow the even-odd rule."""
-    return " ".join(
-        "M" + " ".join(f"{x:g},{y:g}" for x, y in ring) + "Z" for polygon in polygons for ring in polygon if ring
-    )
-
-
 def _map(board: Board) -> dict[str, Any]:
-    geography = _geography(board.id)
+    geography = baked_map("adjudicator.rulesets.mare_nostrum", board.id)
     if geography is not None:
         return _geographic_map(board, geography)
     places: dict[str, dict[str, Any]] = {}

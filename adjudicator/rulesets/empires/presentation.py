@@ -1,0 +1,115 @@
+"""Plain data for Empires reports: names, colours, and the rows of the player, board, sea and
+hero-track tables. Shaping only: the templates decide how anything looks."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from adjudicator.rulesets.empires.board import Board, Title
+from adjudicator.rulesets.empires.position import position_from_data
+from adjudicator.rulesets.empires.standings import PALETTE
+from adjudicator.rulesets.map_data import baked_map
+
+SHIPPED_MAPS = {"mare-nostrum-empires-2016": "empires-2016"}  # board id -> boards/<name>.map.json
+TITLE_NAMES = {"commerce": "Master of Commerce", "political": "Political Leader", "military": "Military Leader"}
+
+
+def place_names(board: Board) -> dict[str, str]:
+    return {**{p.id: p.name for p in board.provinces.values()}, **{s.id: s.name for s in board.seas.values()}}
+
+
+def report_data(board: Board, state: Mapping[str, Any], player_names: Mapping[str, str]) -> dict[str, Any]:
+    names = place_names(board)
+    position = position_from_data(board, state)
+    levels = {e: {str(t): n for t, n in position.levels(board, e).items()} for e in position.playing}
+    return {
+        "levels": levels,
+        "names": names,
+        "colours": {e.name: PALETTE.get(e.colour, e.colour) for e in board.empires.values()},
+        "title_names": TITLE_NAMES,
+        "title_rows": [[TITLE_NAMES[str(t)], state["titles"].get(str(t)) or "nobody"] for t in Title],
+        "player_rows": _player_rows(state, levels, player_names),
+        "board_rows": _board_rows(board, state, names),
+        "sea_rows": [
+            [names[sid], _units(sea["triremes"], "trireme")] for sid, sea in state["seas"].items() if sea["triremes"]
+        ],
+        "track_rows": [[tile, str(board.tiles[tile].price(state["turn"]))] for tile in state["track"]],
+        "map": _map(board),
+        "city_kinds": {pid: str(p.city) for pid, p in board.provinces.items() if p.city is not None},
+        "pyramids_price": next((str(t.price(state["turn"])) for t in board.tiles.values() if t.kind == "pyramids"), ""),
+    }
+
+
+def _map(board: Board) -> dict[str, Any]:
+    """The baked map with each place's name, kind and region; empty for a board without one."""
+    shipped = SHIPPED_MAPS.get(board.id)  # a moderator's own board has no baked map
+    geography = baked_map("adjudicator.rulesets.empires", shipped) if shipped else None
+    if geography is None:
+        return {"geographic": False, "places": {}}
+    places = {}
+    for kind, table in (("province", board.provinces), ("sea", board.seas)):
+        for pid, place in table.items():
+            if pid in geography["labels"]:
+                x, y = geography["labels"][pid]
+                places[pid] = {
+                    "kind": kind,
+                    "name": place.name,
+                    "x": x,
+                    "y": y,
+                    "region": geography["regions"][pid],
+                    "pieces": geography["pieces"].get(pid),
+                    "marker": geography["markers"].get(pid),
+                }
+    return {"geographic": True, **{k: v for k, v in geography.items() if k != "regions"}, "places": places}
+
+
+def _units(table: Mapping[str, int], unit: str) -> str:
+    return ", ".join(f"{empire} {n} {unit}{'s' if n > 1 else ''}" for empire, n in table.items())
+
+
+def _player_rows(
+    state: Mapping[str, Any], levels: Mapping[str, Mapping[str, int]], player_names: Mapping[str, str]
+) -> list[list[str]]:
+    rows = []
+    for empire, p in state["players"].items():
+        tokens = sum(p["resources"].values()) + sum(p["legendary"].values())
+        level_text = " / ".join(str(levels.get(empire, {}).get(str(t), 0)) for t in Title)
+        s = p["stock"]
+        stock = f"{s['legion']} / {s['trireme']} / {s['fortress']} / {s['influence']}"
+        rows.append(
+            [empire, player_names.get(empire, ""), str(tokens), ", ".join(p["tiles"]) or "-", level_text, stock]
+        )
+    return rows
+
+
+def _board_rows(board: Board, state: Mapping[str, Any], names: Mapping[str, str]) -> list[list[str]]:
+    rows = []
+    for pid, p in state["provinces"].items():
+        if not (p["influence"] or p["legions"] or p["fortress"] or p["caravans"] or p["city"]):
+            continue
+        site = board.provinces[pid]
+        buildings = []
+        if p["city"]:
+            kind = {"capital": "capital", "legendary": "legendary city"}.get(str(site.city), "city")
+            buildings.append(f"{kind} {site.city_name}")
+        buildings += [f"caravan on {good}" for good in p["caravans"]]
+        buildings += [name for name in ("market", "temple") if p[name]]
+        units = [f"{empire} {n} legion{'s' if n > 1 else ''}" for empire, n in p["legions"].items()]
+        if p["fortress"]:
+            units.append(f"{p['fortress']} fortress")
+        status = []
+        if p["at_war"]:
+            status.append("at war (E8.4)")
+        if p["conqueror"]:
+            status.append(f"conquered by {p['conqueror']}")
+        status += [
+            f"{building.replace('caravan:', 'caravan on ')} occupied by {who}"
+            for building, who in p["occupied"].items()
+        ]
+        if p["converting"]:
+            status.append(f"{p['converting']} converting")
+        rows.append(
+            [names[pid], p["influence"] or "-", ", ".join(buildings) or "-", ", ".join(units) or "-", "; ".join(status)]
+        )
+    return rows

@@ -1,0 +1,117 @@
+"""An Empires game through the moderator's commands, as for the 2003 game: created, its welcome
+forms pasted back, phases adjudicated, every report rendered, the site built, history replayed
+and the dice verified. Shared code runs the second ruleset untouched."""
+
+from __future__ import annotations
+
+import email
+import email.policy
+import re
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from adjudicator.cli import app
+
+runner = CliRunner()
+PLAYERS = ["Rome:rome@example.org:rome-secret", "Greece:greece@example.org:greece-secret",
+           "Carthage:carthage@example.org:carthage-secret"]  # fmt: skip
+
+
+def run(*args: str) -> str:
+    result = runner.invoke(app, list(args))
+    assert result.exit_code == 0, result.output
+    assert "internal error" not in result.output
+    return result.output
+
+
+def pasted(form: str, keep: int) -> str:
+    """The form with the # removed before its first `keep` order lines, and the secret in."""
+    lines, kept, orders_begun = [], 0, False
+    for line in form.splitlines():
+        order = re.match(r"# (\S.*?)(\s+# .*)?$", line)
+        if order and orders_begun and kept < keep:
+            lines.append(order.group(1))
+            kept += 1
+        else:
+            lines.append(line)
+        orders_begun = orders_begun or line.startswith("phase ")
+    return "\n".join(lines).replace("YOUR-SECRET", "{secret}")
+
+
+@pytest.fixture(scope="module")
+def game(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    folder = tmp_path_factory.mktemp("empires") / "e1"
+    run("new", str(folder), "--ruleset", "empires", *(a for p in PLAYERS for a in ("--player", p)))
+    return folder
+
+
+def test_a_game_is_created_with_the_empires_board(game: Path) -> None:
+    assert "round 1, trade phase" in run("state", str(game))
+    assert sorted(p.name for p in (game / "history").iterdir()) == ["000-R01-setup.toml", "001-R01-trade.toml"]
+
+
+def test_the_welcome_forms_paste_back_and_three_phases_adjudicate(game: Path, tmp_path: Path) -> None:
+    for path in sorted((game / "outbox").glob("*.welcome.*.eml")):
+        body = email.message_from_bytes(path.read_bytes(), policy=email.policy.default).get_content()
+        empire = re.search(r"you play (\w+)", str(body))
+        assert empire is not None
+        orders = tmp_path / f"{empire.group(1)}.txt"
+        form = "# Orders for" + str(body).split("# Orders for", 1)[1]
+        orders.write_text(pasted(form, keep=3).format(secret=f"{empire.group(1).lower()}-secret"))
+        receipt = run("submit", str(game), str(orders))
+        assert "ERROR" not in receipt, receipt
+    trade = run("adjudicate", str(game))
+    assert "Offers revealed (E5.3)" in trade and "R1 purchase" in trade
+    for phase in ("purchase", "military"):
+        for empire in ("Rome", "Greece", "Carthage"):
+            form = run("report", str(game), "--power", empire).rsplit("# Orders for", 1)[1]
+            orders = tmp_path / f"{empire}-{phase}.txt"
+            orders.write_text(pasted("# Orders for" + form, keep=4).format(secret=f"{empire.lower()}-secret"))
+            receipt = run("submit", str(game), str(orders))
+            assert "ERROR" not in receipt, receipt
+        run("adjudicate", str(game))
+    assert "round 2, trade phase" in run("state", str(game))
+
+
+def test_every_report_renders_and_the_history_holds(game: Path, tmp_path: Path) -> None:
+    for fmt in ("txt", "md", "bbcode", "html"):
+        text = run("report", str(game), "--phase", "3", "--format", fmt)
+        assert "Titles" in text and "Hero track" in text
+    svg = (game / "reports" / "003-R01-military" / "map.svg").read_text()
+    assert "Mare Tyrrhenum" in svg and "Natural Earth" in svg, "the baked Empires map"
+    assert "identical" in run("replay", str(game))
+    assert "all match the commitment" in run("verify-dice", str(game))
+    assert "3 phase(s)" in run("site", str(game), str(tmp_path / "site"))
+    assert "E8.3 Fortresses" in run("rules", "E8.3", "--ruleset", "empires")
+
+
+@pytest.mark.parametrize("seed", [1, 2, 3])
+def test_random_games_from_the_forms_report_every_phase(tmp_path: Path, seed: int) -> None:
+    """Players who paste back a random part of their form every phase, for five rounds: every
+    phase's reports render (events as history stores them), in batch and stepwise mode."""
+    import random
+
+    from adjudicator.adjudication import adjudicate
+    from adjudicator.forms import order_form
+    from adjudicator.game import Game
+    from adjudicator.players import parse_player_spec
+    from adjudicator.submissions import check_submission, store_submission
+
+    rng = random.Random(seed)
+    specs = [parse_player_spec(p) for p in PLAYERS]
+    mode = "stepwise" if seed == 2 else "batch"
+    game, _ = Game.create(tmp_path / "g", specs, ruleset_name="empires", mode=mode)
+    for _ in range(60):
+        if game.phase_info.winner or game.phase_info.turn > 5:
+            break
+        for empire in game.ruleset.due(game.position, mode == "stepwise"):
+            lines = [line.order for line in order_form(game, game.position, empire)]
+            chosen = rng.sample(lines, min(len(lines), rng.randint(0, 6))) or ["no orders"]
+            text = f"power {empire}\n" + "\n".join(chosen) + "\n"
+            store_submission(game, check_submission(game, text, empire), text, source="test")
+        result = adjudicate(game, force=True)
+        assert not result.report_problem, result.report_problem
+        game = Game.load(tmp_path / "g")
+    assert game.phase_info.turn > 1 or game.phase_info.winner
