@@ -379,11 +379,13 @@ def verify_dice(directory: GameDir) -> Outcome:
 @_friendly
 def demo(
     directory: Annotated[Path | None, typer.Argument(help="A new folder (default: a temporary one).")] = None,
+    *,
+    ruleset: RulesetOption = "mare-nostrum",
 ) -> Outcome:
     """Play the shipped example game into a fresh folder and show where everything is."""
     from adjudicator.commands import demo as run_demo
 
-    return run_demo(directory)
+    return run_demo(directory, ruleset)
 
 
 @board_app.command("check")

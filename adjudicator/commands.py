@@ -182,12 +182,12 @@ def verify_dice(path: Path) -> Outcome:
     )
 
 
-def demo(path: Path | None) -> Outcome:
-    """Play the shipped example game into a fresh folder: create it, then for each scripted
-    phase enter every player's orders and adjudicate, as a moderator would."""
+def demo(path: Path | None, ruleset: str) -> Outcome:
+    """Play the shipped example game of a ruleset into a fresh folder: create it, then for each
+    scripted phase enter every player's orders and adjudicate, as a moderator would."""
     from adjudicator.adjudication import adjudicate
 
-    source = shipped_folder("games") / "demo"
+    source = _demo_folder(find_ruleset(ruleset).name)
     spec = read_toml(source / "demo.toml")["game"]
     target = path or Path(tempfile.mkdtemp(prefix="adjudicator-demo-")) / spec["id"]
     if target.exists() and any(target.iterdir()):
@@ -211,6 +211,15 @@ def demo(path: Path | None) -> Outcome:
     first = sorted((target / "reports").iterdir())[0] / "public.txt"
     shown.append(f"Reports of every phase are in {target / 'reports'}; start with {first}.")
     return Outcome("\n".join(shown))
+
+
+def _demo_folder(ruleset: str) -> Path:
+    """The shipped game (games/*/demo.toml) whose ruleset is this one."""
+    for folder in sorted(shipped_folder("games").iterdir()):
+        spec_file = folder / "demo.toml"
+        if spec_file.exists() and read_toml(spec_file)["game"]["ruleset"] == ruleset:
+            return folder
+    raise UsageError(f"the adjudicator ships no demo game of {ruleset}")
 
 
 def adjudicate_phase(path: Path, dice: str | None, force: bool, started: float | None = None) -> Outcome:

@@ -115,3 +115,14 @@ def test_random_games_from_the_forms_report_every_phase(tmp_path: Path, seed: in
         assert not result.report_problem, result.report_problem
         game = Game.load(tmp_path / "g")
     assert game.phase_info.turn > 1 or game.phase_info.winner
+
+
+def test_the_empires_demo_plays_three_rounds_through_the_cli(tmp_path: Path) -> None:
+    shown = run("demo", str(tmp_path / "demo"), "--ruleset", "empires")
+    assert "R3 military" in shown and "round 4, trade phase" in shown
+    reports = sorted(p.name for p in (tmp_path / "demo" / "reports").iterdir())
+    assert len(reports) == 9 and reports[-1] == "009-R03-military"
+    told = "".join((tmp_path / "demo" / "reports" / r / "public.txt").read_text() for r in reports)
+    for sentence in ("Naval battle in", "conquers", "buys Lighthouse", "becomes Military Leader"):
+        assert sentence in told, sentence
+    assert not (tmp_path / "demo" / "logs").exists(), "no internal error was logged"

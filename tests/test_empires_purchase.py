@@ -246,3 +246,37 @@ def test_e1_2_no_piece_left_in_the_stock(board: Board, opening: Position) -> Non
 
 def test_the_political_title_is_read_from_the_position(opening: Position) -> None:
     assert opening.titles[Title.POLITICAL] == "Egypt"
+
+
+def test_e6_3_the_planner_leaves_the_sets_later_lines_name(board: Board, opening: Position) -> None:
+    """Carthage's fortress and first legion are paid by the planner; it must not spend the
+    wine the third line names (found by the demo: the third line was skipped)."""
+    tokens = {"gladiators": 1, "gold": 1, "grain": 1, "metal": 1, "oil": 2, "perfume": 1, "sheep": 1, "wine": 2, TAX: 1}
+    position = holding(opening, "Carthage", tokens)
+    orders: Orders = {
+        "Carthage": [
+            Build("fortress", "libya"),
+            Build("legion", "libya"),
+            Build("legion", "africa", pay=("sheep", "wine", "wine")),
+        ]
+    }
+    _, events = buy(board, with_tiles(position, "Carthage"), orders)
+    assert skipped(events, "Carthage") == [] and len(bought(events, "Carthage")) == 3
+
+
+def test_ed19_a_set_named_on_a_counted_line_is_dealt_out(board: Board, opening: Position) -> None:
+    position = holding(opening, "Greece", {TAX: 12})
+    after, events = buy(board, position, {"Greece": [Build("legion", "achaea", count=2, pay=(TAX,) * 6)]})
+    assert [e.data["paid"] for e in events if e.kind == "purchase"] == [{TAX: 3}, {TAX: 3}]
+    assert after.players["Greece"].resources[TAX] == 2, "6 spent, 2 of the other 6 kept (E6.9)"
+
+
+def test_e6_3_a_named_set_the_player_lacks_says_what_he_holds(board: Board, opening: Position) -> None:
+    position = holding(opening, "Greece", {TAX: 5})
+    _, events = buy(board, position, {"Greece": [Build("market", "thracia", pay=(TAX,) * 6)]})
+    assert skipped(events, "Greece") == ["E6.3: you hold 5 tax, not 6"]
+
+
+def with_tiles(position: Position, empire: str, *tiles: str) -> Position:
+    player = position.players[empire]
+    return replace(position, players={**position.players, empire: replace(player, tiles=(*player.tiles, *tiles))})

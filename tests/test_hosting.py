@@ -149,7 +149,7 @@ def test_a_whole_three_turn_game_runs_hands_off(hosted: Hosted, tmp_path: Path) 
 
     # Hands-off comes to the same position as the moderator's own commands (the demo).
     by_hand = tmp_path / "by-hand"
-    demo(by_hand)
+    demo(by_hand, "mare-nostrum")
     assert hosted.game.state_data() == Game.load(by_hand).state_data()
 
 

@@ -73,12 +73,7 @@ def purchase_turn(
 ) -> Position:
     """One player's purchase turn (E6.1-E6.9)."""
     events.append(event("turn_of", empire=empire, phase="purchase"))
-    items = [
-        _Item(order, "tile" if isinstance(order, Buy) else order.piece)
-        for order in orders
-        if isinstance(order, Build | Buy)
-        for _ in range(order.count if isinstance(order, Build) else 1)
-    ]
+    items = [item for order in orders if isinstance(order, Build | Buy) for item in _items(order)]
     for index, item in enumerate(items):
         problem = _placement_problem(board, position, empire, item)
         if problem:
@@ -111,6 +106,18 @@ def purchase_turn(
             events.append(event("victory", empire=empire, rule="E10.1", why=why))
             return replace(position, winner=empire)
     return _end_of_turn(board, position, empire, events)
+
+
+def _items(order: Build | Buy) -> list[_Item]:
+    """One item per piece; ED19: a set named on a counted line is dealt out among its pieces
+    (`build 2 legions with 6 tax` pays 3 tax for each), different goods apart."""
+    if isinstance(order, Buy):
+        return [_Item(order, "tile")]
+    tokens = sorted(order.pay)
+    return [
+        _Item(replace(order, count=1, pay=tuple(tokens[index :: order.count])), order.piece)
+        for index in range(order.count)
+    ]
 
 
 # ---- where a piece may go (E6.4-E6.7) --------------------------------------------------------
@@ -225,8 +232,10 @@ def _payment(
     if named:
         problem = _named_problem(board, position, empire, holding, named, cost)
         return (None, problem) if problem else (named, "")
-    later = [_cost(board, position, empire, other) for other in rest[1:]]
-    plan = plan_payment(holding, [cost, *(c for c, restricted in later if restricted is None)])
+    # the sets later lines name are kept for them; the planner pays the rest (E6.3)
+    reserved = sum((Counter(other.order.pay) for other in rest[1:]), Counter())
+    later = [_cost(board, position, empire, other) for other in rest[1:] if not other.order.pay]
+    plan = plan_payment(holding - reserved, [cost, *(c for c, restricted in later if restricted is None)])
     if plan:
         return plan[0], ""
     exception = _exception_set(board, position, empire, holding, cost)
@@ -255,8 +264,10 @@ def _restricted(
 def _named_problem(
     board: Board, position: Position, empire: str, holding: Counter[str], named: Counter[str], cost: int
 ) -> str:
-    if named - holding:
-        return f"E6.3: you do not hold {', '.join(sorted((named - holding).elements()))}"
+    missing = named - holding
+    if missing:
+        short = ", ".join(f"{holding[kind]} {kind}, not {named[kind]}" for kind in sorted(missing))
+        return f"E6.3: you hold {short}"
     problem = set_problem(named, cost)
     if problem and _exception_allows(board, position, empire, named, cost):
         return ""
