@@ -30,7 +30,12 @@ app.add_typer(board_app, name="board")
 
 GameDir = Annotated[Path, typer.Argument(help="The game directory.", show_default=False)]
 PowerOption = Annotated[str | None, typer.Option("--power", "-p", help="Whose orders (else the 'power' line).")]
-RulesetOption = Annotated[str, typer.Option("--ruleset", help="The ruleset of the board.")]
+RulesetOption = Annotated[
+    str | None,
+    typer.Option(
+        "--ruleset", help="The ruleset by name or alias (default: the first the adjudicator knows).", show_default=False
+    ),
+]
 MapUrlOption = Annotated[
     str,
     typer.Option(
@@ -105,7 +110,7 @@ def new(
     option: Annotated[
         list[str] | None, typer.Option("--option", help="A ruleset option KEY=VALUE, e.g. setup=advanced.")
     ] = None,
-    ruleset: RulesetOption = "mare-nostrum",
+    ruleset: RulesetOption = None,
     map_url: MapUrlOption = "",
     site: Annotated[
         Path | None,
@@ -358,7 +363,7 @@ def accept_late(directory: GameDir, power: Annotated[str, typer.Argument(help="T
 def rules(
     number: Annotated[str | None, typer.Argument(help="A rule number as messages cite it, e.g. R6.4 or D5.")] = None,
     *,
-    ruleset: RulesetOption = "mare-nostrum",
+    ruleset: RulesetOption = None,
 ) -> Outcome:
     """Print the rules, or the one rule a message cites (to paste to a player)."""
     from adjudicator.commands import show_rules
@@ -380,7 +385,7 @@ def verify_dice(directory: GameDir) -> Outcome:
 def demo(
     directory: Annotated[Path | None, typer.Argument(help="A new folder (default: a temporary one).")] = None,
     *,
-    ruleset: RulesetOption = "mare-nostrum",
+    ruleset: RulesetOption = None,
 ) -> Outcome:
     """Play the shipped example game into a fresh folder and show where everything is."""
     from adjudicator.commands import demo as run_demo
@@ -393,7 +398,7 @@ def demo(
 def board_check(
     file: Annotated[Path | None, typer.Argument(help="A board file (default: the shipped board).")] = None,
     *,
-    ruleset: RulesetOption = "mare-nostrum",
+    ruleset: RulesetOption = None,
 ) -> Outcome:
     """Check a board: symmetric adjacency, reachability, names, setups."""
     from adjudicator.commands import board_check as check_board
@@ -406,7 +411,7 @@ def board_check(
 def board_show(
     file: Annotated[Path | None, typer.Argument(help="A board file (default: the shipped board).")] = None,
     *,
-    ruleset: RulesetOption = "mare-nostrum",
+    ruleset: RulesetOption = None,
 ) -> Outcome:
     """Show a board's provinces, seas and setups, with where each fact comes from."""
     from adjudicator.commands import board_show as show_board

@@ -52,7 +52,7 @@ def create_game(
     mode: str,
     board: Path | None,
     game_id: str | None,
-    ruleset: str,
+    ruleset: str | None,
     options: list[str] | None = None,
     map_url: str = "",
     site: Path | None = None,
@@ -139,7 +139,7 @@ def submit_orders(path: Path, file: str, power: str | None) -> Outcome:
     return Outcome(_renderer(game).render("receipt.txt.j2", checked=checked, stored=shown), ok=checked.errors == 0)
 
 
-def board_check(file: Path | None, ruleset_name: str) -> Outcome:
+def board_check(file: Path | None, ruleset_name: str | None) -> Outcome:
     ruleset = find_ruleset(ruleset_name)
     path = file or default_board_path(ruleset)
     try:
@@ -155,7 +155,7 @@ def board_check(file: Path | None, ruleset_name: str) -> Outcome:
     )
 
 
-def board_show(file: Path | None, ruleset_name: str) -> Outcome:
+def board_show(file: Path | None, ruleset_name: str | None) -> Outcome:
     ruleset = find_ruleset(ruleset_name)
     path = file or default_board_path(ruleset)
     board = load_board(ruleset, path)
@@ -164,7 +164,7 @@ def board_show(file: Path | None, ruleset_name: str) -> Outcome:
     )
 
 
-def show_rules(number: str | None, ruleset_name: str) -> Outcome:
+def show_rules(number: str | None, ruleset_name: str | None) -> Outcome:
     """The ruleset's rules (docs/), or the one clause a message cites, e.g. R6.4 or D5."""
     from adjudicator.rulebook import rules_text
 
@@ -182,7 +182,7 @@ def verify_dice(path: Path) -> Outcome:
     )
 
 
-def demo(path: Path | None, ruleset: str) -> Outcome:
+def demo(path: Path | None, ruleset: str | None) -> Outcome:
     """Play the shipped example game of a ruleset into a fresh folder: create it, then for each
     scripted phase enter every player's orders and adjudicate, as a moderator would."""
     from adjudicator.adjudication import adjudicate

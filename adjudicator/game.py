@@ -177,7 +177,7 @@ class Game:
         path: Path,
         specs: Sequence[PlayerSpec],
         *,
-        ruleset_name: str = "mare-nostrum",
+        ruleset_name: str | None = None,
         board_file: Path | None = None,
         position_file: Path | None = None,
         mode: str = "batch",

@@ -157,8 +157,10 @@ def _registry() -> dict[str, Ruleset[Any, Any, Any]]:
 REGISTRY: Mapping[str, Ruleset[Any, Any, Any]] = _registry()
 
 
-def find_ruleset(name: str) -> Ruleset[Any, Any, Any]:
-    """A ruleset by name or alias (`mare-nostrum`, `Mare Nostrum`, `mn`)."""
+def find_ruleset(name: str | None) -> Ruleset[Any, Any, Any]:
+    """A ruleset by name or alias (`mare-nostrum`, `Mare Nostrum`, `mn`); None is the first one."""
+    if name is None:
+        return next(iter(REGISTRY.values()))
     wanted = normalise(name)
     for ruleset in REGISTRY.values():
         if wanted in {normalise(n) for n in (ruleset.name, ruleset.title, *ruleset.aliases)}:
