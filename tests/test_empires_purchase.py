@@ -280,3 +280,13 @@ def test_e6_3_a_named_set_the_player_lacks_says_what_he_holds(board: Board, open
 def with_tiles(position: Position, empire: str, *tiles: str) -> Position:
     player = position.players[empire]
     return replace(position, players={**position.players, empire: replace(player, tiles=(*player.tiles, *tiles))})
+
+
+def test_e2_1_ed20_the_absent_empires_lands_are_out_of_play(board: Board) -> None:
+    from tests.empires_support import opening_position
+
+    three = opening_position(("Rome", "Greece", "Carthage"))
+    position = holding(three, "Carthage", {TAX: 9})
+    _, events = buy(board, position, {"Carthage": [Build("influence", "cyrenaica"), Build("influence", "phasania")]})
+    assert skipped(events, "Carthage") == ["E2.1: Cyrenaica is covered with this many players and out of play (ED20)"]
+    assert bought(events, "Carthage") == ["influence in Phasania"]

@@ -9,6 +9,12 @@ from adjudicator.rulesets.empires.board import Board
 from adjudicator.rulesets.empires.model import Position
 
 
+def covered(board: Board, position: Position) -> frozenset[str]:
+    """E2.1, ED20: with fewer than five players the absent empires' lands are covered by the
+    title and hero tracks and out of play."""
+    return frozenset(pid for e in board.empires.values() if e.name not in position.players for pid in e.provinces)
+
+
 def provinces_of(position: Position, empire: str) -> frozenset[str]:
     """Provinces under the empire's influence now (ED11: including one marked this turn)."""
     return frozenset(pid for pid, p in position.provinces.items() if p.influence == empire)

@@ -17,7 +17,7 @@ from adjudicator.events import Event, event
 from adjudicator.rulesets.empires.board import Board, CityKind, Effect, Title
 from adjudicator.rulesets.empires.claims import capital_winner
 from adjudicator.rulesets.empires.combat import Side, fight, land_losses, sea_losses
-from adjudicator.rulesets.empires.geography import borders_empire, chain_coasts
+from adjudicator.rulesets.empires.geography import borders_empire, chain_coasts, covered
 from adjudicator.rulesets.empires.model import Position, ProvinceState, SeaState
 from adjudicator.rulesets.empires.orders import Conquest, Move, NavalAttack, Order, Sail, Standing, TurnOrder
 from adjudicator.rulesets.empires.trade import table_order_from
@@ -189,6 +189,9 @@ class _Turn:
                 f"E7.3: {_name(board, order.destination)} is neither next to {_name(board, order.origin)} "
                 "nor joined to it by a chain of your triremes",
             )
+            return position
+        if order.destination in covered(board, position):
+            self.skip(order, f"E2.1: {_name(board, order.destination)} is covered and out of play (ED20)")
             return position
         target = position.provinces[order.destination]
         enemies = target.units() - {empire}

@@ -7,6 +7,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from adjudicator.rulesets.empires.board import Board, Title
+from adjudicator.rulesets.empires.geography import covered
 from adjudicator.rulesets.empires.position import position_from_data
 from adjudicator.rulesets.empires.standings import PALETTE
 from adjudicator.rulesets.map_data import baked_map
@@ -24,6 +25,7 @@ def report_data(board: Board, state: Mapping[str, Any], player_names: Mapping[st
     position = position_from_data(board, state)
     levels = {e: {str(t): n for t, n in position.levels(board, e).items()} for e in position.playing}
     return {
+        "covered": sorted(covered(board, position)),
         "levels": levels,
         "names": names,
         "colours": {e.name: PALETTE.get(e.colour, e.colour) for e in board.empires.values()},

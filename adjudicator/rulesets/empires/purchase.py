@@ -16,7 +16,7 @@ from types import MappingProxyType
 from adjudicator.dice import Dice, choose_index
 from adjudicator.events import Event, event
 from adjudicator.rulesets.empires.board import Board, CityKind, Effect, TileKind, Title
-from adjudicator.rulesets.empires.geography import borders_empire, provinces_of
+from adjudicator.rulesets.empires.geography import borders_empire, covered, provinces_of
 from adjudicator.rulesets.empires.model import PlayerState, Position, ProvinceState, SeaState
 from adjudicator.rulesets.empires.orders import Build, Buy, Order, TurnOrder
 from adjudicator.rulesets.empires.trade import table_order_from
@@ -137,6 +137,8 @@ def _placement_problem(board: Board, position: Position, empire: str, item: _Ite
     if place not in board.provinces:
         return f"E6.4: {place} is not a province"
     name, province = board.provinces[place].name, position.provinces[place]
+    if place in covered(board, position):
+        return f"E2.1: {name} is covered with this many players and out of play (ED20)"
     if piece == "influence":
         if province.influence is not None:
             return f"E6.4: {name} already has an influence marker"
