@@ -1,4 +1,4 @@
-"""The baked geometry of the report map (issue 15): read with the standard library only."""
+"""The baked geometry of the report maps (issue 15) of both boards: read with the standard library only."""
 
 from __future__ import annotations
 
@@ -7,7 +7,8 @@ import itertools
 import json
 import math
 import tomllib
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -16,31 +17,78 @@ import pytest
 from adjudicator.errors import DataError
 from adjudicator.game import default_board_path
 from adjudicator.rulesets import find_ruleset
-from adjudicator.rulesets.mare_nostrum.board import Board, Province, Sea, parse_board
+from adjudicator.rulesets.empires import board as empires_board
+from adjudicator.rulesets.mare_nostrum import board as mare_nostrum_board
 
 Ring = Sequence[Sequence[float]]
 Polygon = Sequence[Ring]
+Board = Any  # either ruleset's Board: provinces and seas with ids, positions and adjacency
 
-# Where the board may lie: from west of Cirta (Algeria) to east of Susa (Iran), from south of Thebae
-# (Luxor) to north of the Black Sea.
-LONGITUDES = (-10.0, 51.0)
-LATITUDES = (24.0, 47.0)
+
+@dataclass(frozen=True)
+class Case:
+    """A board and what its map must hold."""
+
+    board_path: Callable[[], Path]
+    parse: Callable[[Any], Board]
+    longitudes: tuple[float, float]  # where the board may lie
+    latitudes: tuple[float, float]
+    icons: Callable[[Any], int]  # a province's building icons: cities (sites), temple, market
+    caravans: Callable[[Any], Sequence[str]]  # the commodity of each of a province's caravan sites
+    units: int  # the units a province's label holds
+    seeds: int  # at most this many extra Voronoi seeds
+    mismatches: frozenset[frozenset[str]]  # where the drawn regions may disagree with the board (tools/README.md)
+
+
+CASES = {
+    # from west of Cirta (Algeria) to east of Susa (Iran), from south of Thebae (Luxor) to north of the
+    # Black Sea; a province reserves its printed city sites, a temple, a market and three units
+    "mare-nostrum": Case(
+        lambda: default_board_path(find_ruleset("mare-nostrum")),
+        mare_nostrum_board.parse_board,
+        (-10.0, 51.0),
+        (24.0, 47.0),
+        lambda p: len(p.cities) + 2,
+        lambda p: p.commodities,
+        3,
+        25,
+        frozenset(),
+    ),
+    # from west of Numidia to east of Babylonia, from south of Aethiopia to north of Germania; a province
+    # reserves its city site, market and temple where printed, and legions of three empires and a fortress
+    "empires": Case(
+        lambda: Path(empires_board.__file__).parent / "boards" / "empires-2016.toml",
+        empires_board.parse_board,
+        (0.0, 50.0),
+        (15.0, 52.0),
+        lambda p: (p.city is not None) + p.market + p.temple,
+        lambda p: p.caravans,
+        4,
+        40,
+        frozenset(),
+    ),
+}
+
+
+@pytest.fixture(scope="module", params=sorted(CASES))
+def case(request: pytest.FixtureRequest) -> Case:
+    return CASES[request.param]
 
 
 @pytest.fixture(scope="module")
-def board_data() -> dict[str, Any]:
-    with default_board_path(find_ruleset("mare-nostrum")).open("rb") as handle:
+def board_data(case: Case) -> dict[str, Any]:
+    with case.board_path().open("rb") as handle:
         return tomllib.load(handle)
 
 
 @pytest.fixture(scope="module")
-def board(board_data: dict[str, Any]) -> Board:
-    return parse_board(board_data)
+def board(case: Case, board_data: dict[str, Any]) -> Board:
+    return case.parse(board_data)
 
 
 @pytest.fixture(scope="module")
-def map_path() -> Path:
-    board_path = default_board_path(find_ruleset("mare-nostrum"))
+def map_path(case: Case) -> Path:
+    board_path = case.board_path()
     return board_path.with_name(board_path.stem + ".map.json")
 
 
@@ -54,8 +102,6 @@ def map_data(map_path: Path) -> dict[str, Any]:
 CLEARANCE = 2.5
 # Two regions touch when this much of one's outline (in view-box units) runs along the other's.
 TOUCHING = 8
-# Where the drawn regions may disagree with the board's adjacency (tools/README.md says why): none.
-MISMATCHES: set[frozenset[str]] = set()
 
 
 def apart(a: Sequence[float], b: Sequence[float]) -> float:
@@ -124,7 +170,7 @@ def places(board: Board) -> list[str]:
     return [*board.provinces, *board.seas]
 
 
-def entries(board: Board) -> list[Province | Sea]:
+def entries(board: Board) -> list[Any]:
     return [*board.provinces.values(), *board.seas.values()]
 
 
@@ -167,9 +213,10 @@ def test_each_position_lies_in_its_own_region(board: Board, map_data: dict[str, 
         assert inside(point, map_data["regions"][entry.id]), f"the position of {entry.id} is not in its region"
 
 
-def test_every_board_entry_has_a_position_and_its_source(board: Board, map_data: dict[str, Any]) -> None:
+def test_every_board_entry_has_a_position_and_its_source(case: Case, board: Board, map_data: dict[str, Any]) -> None:
     west, south, east, north = map_data["projection"]["frame"]
-    assert LONGITUDES[0] <= west < east <= LONGITUDES[1] and LATITUDES[0] <= south < north <= LATITUDES[1]
+    (lon0, lon1), (lat0, lat1) = case.longitudes, case.latitudes
+    assert lon0 <= west < east <= lon1 and lat0 <= south < north <= lat1
     for entry in entries(board):
         assert entry.position is not None, f"{entry.id} has no position"
         lon, lat = entry.position
@@ -203,11 +250,12 @@ def test_the_overlap_check_sees_an_overlap() -> None:
     assert apart([0, 0, 10, 10], [0, 30, 10, 40]) == 20
 
 
-def test_each_label_box_holds_the_most_its_place_can_show(board: Board, map_data: dict[str, Any]) -> None:
-    """The rows as the template draws them: every printed city site and commodity built on (a city, a
+def test_each_label_box_holds_the_most_its_place_can_show(case: Case, board: Board, map_data: dict[str, Any]) -> None:
+    """The rows as the template draws them: every printed city site and caravan site built on (a city, a
     temple and a market 14 wide, a caravan as wide as its commodity's tag, 2 apart), a temple and a
-    market; three units; three fleets at sea. Each fits its place's box, as does the influence marker
-    (with its ring) left of the name."""
+    market (on the 2003 board every province; on the Empires board where printed); three units (Empires:
+    four, legions of three empires and a fortress); three fleets at sea. Each fits its place's box, as does
+    the influence marker (with its ring) left of the name."""
     tags = map_data["caravans"]
     for place in places(board):
         box, rows = map_data["label_boxes"][place], map_data["pieces"][place]
@@ -215,23 +263,23 @@ def test_each_label_box_holds_the_most_its_place_can_show(board: Board, map_data
             assert inside_box(box, row(rows, 3 * 26 - 2, rows["fleets"], 5.5)), f"the fleets of {place} spill"
             continue
         province = board.provinces[place]
-        widths = [14.0] * (len(province.cities) + 2) + [tags[c]["width"] for c in province.commodities]
+        widths = [14.0] * case.icons(province) + [tags[c]["width"] for c in case.caravans(province)]
         for y in (rows["buildings"], rows["buildings_alone"]):
             assert inside_box(box, row(rows, sum(widths) + 2 * len(widths) - 2, y, 7)), (
                 f"the buildings of {place} spill"
             )
         for y in (rows["units"], rows["units_alone"]):
-            assert inside_box(box, row(rows, 3 * 22, y, 9)), f"the units of {place} spill"
+            assert inside_box(box, row(rows, case.units * 22, y, 9)), f"the units of {place} spill"
         mx, my = map_data["markers"][place]
         assert inside_box(box, (mx - 9.5, my - 9.5, mx + 9.5, my + 9.5)), f"the influence marker of {place} spills"
 
 
-def test_every_commodity_has_its_own_caravan_tag(board: Board, map_data: dict[str, Any]) -> None:
+def test_every_commodity_has_its_own_caravan_tag(case: Case, board: Board, map_data: dict[str, Any]) -> None:
     """A caravan is drawn as a tag naming its commodity: the word, or a short abbreviation (which the
     legend explains), at most 6 letters, never the same for two commodities, and wide enough for a
     diamond and the text."""
     tags = map_data["caravans"]
-    assert set(tags) == {c for p in board.provinces.values() for c in p.commodities}
+    assert set(tags) == {c for p in board.provinces.values() for c in case.caravans(p)}
     texts = [tag["text"] for tag in tags.values()]
     assert len(set(t.lower() for t in texts)) == len(texts), "two commodities share a tag"
     for commodity, tag in tags.items():
@@ -239,11 +287,11 @@ def test_every_commodity_has_its_own_caravan_tag(board: Board, map_data: dict[st
         assert commodity.startswith(tag["text"].lower()) or tag["text"].lower() in commodity, commodity
 
 
-def test_provinces_stay_within_reach_of_their_positions(board: Board, map_data: dict[str, Any]) -> None:
+def test_provinces_stay_within_reach_of_their_positions(case: Case, board: Board, map_data: dict[str, Any]) -> None:
     """An inland province no longer runs off across the desert: its land lies within `reach` degrees of
     its position or of one of its few extra seeds."""
     reach, seeds = map_data["reach"], map_data["seeds"]
-    assert reach <= 4 and sum(len(points) for points in seeds.values()) <= 25
+    assert reach <= 4 and sum(len(points) for points in seeds.values()) <= case.seeds
     scale = map_data["projection"]["scale"]
     for province in board.provinces.values():
         if province.island:
@@ -259,14 +307,14 @@ def test_provinces_stay_within_reach_of_their_positions(board: Board, map_data: 
         assert far <= reach * scale + 1, f"{province.id} reaches {far / scale:.1f} degrees from its position"
 
 
-def test_drawn_regions_touch_as_the_board_says(board: Board, map_data: dict[str, Any]) -> None:
+def test_drawn_regions_touch_as_the_board_says(case: Case, board: Board, map_data: dict[str, Any]) -> None:
     listed = {frozenset((p.id, other)) for p in board.provinces.values() for other in (*p.land, *p.seas)}
     listed |= {frozenset((s.id, other)) for s in board.seas.values() for other in s.seas}
     outlines = {place: Outline(map_data["regions"][place]) for place in places(board)}
     wrong = []
     for a, b in itertools.combinations(sorted(outlines), 2):
         touching = outlines[a].contact(outlines[b]) >= TOUCHING
-        if touching != (frozenset((a, b)) in listed) and frozenset((a, b)) not in MISMATCHES:
+        if touching != (frozenset((a, b)) in listed) and frozenset((a, b)) not in case.mismatches:
             wrong.append(f"{a} - {b}: {'on the map only' if touching else 'on the board only'}")
     assert not wrong, f"the map and the board disagree (tools/README.md): {wrong}"
 
@@ -279,11 +327,11 @@ def test_the_touch_check_sees_a_shared_edge_and_not_a_corner() -> None:
     assert square.contact(corner) < TOUCHING
 
 
-def test_a_position_must_be_two_numbers(board_data: dict[str, Any]) -> None:
+def test_a_position_must_be_two_numbers(case: Case, board_data: dict[str, Any]) -> None:
     data = copy.deepcopy(board_data)
     data["province"][0]["position"] = ["9.0E", 42.1]
     with pytest.raises(DataError, match=r"province\[0\]\.position"):
-        parse_board(data)
+        case.parse(data)
     data["province"][0]["position"] = [9.0, 142.1]
     with pytest.raises(DataError, match="latitude"):
-        parse_board(data)
+        case.parse(data)

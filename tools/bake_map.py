@@ -1,8 +1,11 @@
 """Bake the geometry of the report map: the land, and the region and label point of every province and sea.
 
-Development time only: the adjudicator never runs this and never imports shapely. The script reads each
-province's and sea's `position = [longitude, latitude]` from the board file and writes
-adjudicator/rulesets/mare_nostrum/boards/mare-nostrum-2003.map.json, which is what the reports read.
+Development time only: the adjudicator never runs this and never imports shapely. The script bakes two
+boards (BOARDS): the 2003 board, adjudicator/rulesets/mare_nostrum/boards/mare-nostrum-2003.toml, and the
+Empires board, adjudicator/rulesets/empires/boards/empires-2016.toml. It reads each province's and sea's
+`position = [longitude, latitude]` from the board file and writes the map file beside it
+(mare-nostrum-2003.map.json, empires-2016.map.json), which is what the reports read. Each board has its
+own frame, continents, seeds and reaches; everything else is shared.
 
 Source: Natural Earth 1:50m land polygons (public domain, naturalearthdata.com), as the TopoJSON file
 land-50m.json of the npm package world-atlas 2.0.2 by Mike Bostock (the package is under the ISC licence;
@@ -19,15 +22,16 @@ seed, so that an inland province does not run off across the desert; the land no
 drawn as plain land, off the board. The water connected to a sea position is divided among the seas in
 the same way, without a reach. A cell runs straight across water or land, so a piece of a region that
 holds none of its seeds (the far shore of a gulf) goes to the region it touches most. The seeds, the reach of
-Tyrus (REACHES) and three province positions (Ephesus, Tarsus and Antiochia: see their position_source
-in the board file) are chosen so that the regions touch as the board's adjacency says; tools/README.md
-tells how, and lists what is left. Last, every
-place gets a label: its name and a block of pieces placed clear of all the others (tools/map_labels.py).
+Tyrus (REACHES) and three province positions of the 2003 board (Ephesus, Tarsus and Antiochia: see their
+position_source in the board file), and the Empires seeds (EMPIRES_SEEDS), are chosen so that the regions
+touch as each board's adjacency says; tools/README.md tells how, and lists what is left. Last, every place
+gets a label: its name and a block of pieces placed clear of all the others (tools/map_labels.py).
 
 Needs shapely, numpy and fontTools (`pip install shapely fonttools`) and npm. `python tools/bake_map.py`
-regenerates the file. `--check` rebuilds it in memory and fails if the committed file differs.
-`--adjacency` lists the places where the drawn regions touch differently from the board's adjacency;
-that affects the drawing only, because the board file is what the rules use.
+regenerates both files (`--board mare-nostrum` or `--board empires`: only that one). `--check` rebuilds
+them in memory and fails if a committed file differs. `--adjacency` lists the places where the drawn
+regions touch differently from the board's adjacency; that affects the drawing only, because the board
+file is what the rules use.
 """
 
 from __future__ import annotations
@@ -41,7 +45,7 @@ import sys
 import tarfile
 import tempfile
 import tomllib
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -54,11 +58,10 @@ from shapely.geometry import MultiPoint, MultiPolygon, Point, Polygon, box
 from shapely.geometry.base import BaseGeometry
 from shapely.ops import unary_union, voronoi_diagram
 
-from adjudicator.rulesets.mare_nostrum.board import Board, Province, Sea, parse_board
+from adjudicator.rulesets.empires import board as empires_board
+from adjudicator.rulesets.mare_nostrum import board as mare_nostrum_board
 
 REPO = Path(__file__).resolve().parents[1]
-BOARD = REPO / "adjudicator" / "rulesets" / "mare_nostrum" / "boards" / "mare-nostrum-2003.toml"
-OUTPUT = BOARD.with_name("mare-nostrum-2003.map.json")
 
 PACKAGE = "world-atlas@2.0.2"
 PACKAGE_FILE = "package/land-50m.json"
@@ -130,6 +133,57 @@ SEEDS: dict[str, tuple[tuple[float, float], ...]] = {
     "cyrenae": ((24.3, 31.2), (19.8, 30.6)),
     "babylon": ((41.0, 32.0),),
 }
+
+
+# The Empires board (adjudicator/rulesets/empires/boards/empires-2016.toml) reaches further: from Gallia
+# (the Po valley), Germania (Noricum) and Corsica to Armenia, Babylonia and Arabia, and up the Nile to
+# Aethiopia. Italy and the Balkans are one continent here, so that Gallia, Germania and Dalmatia meet at the
+# head of the Adriatic: the outline of the rest of Europe above, which takes Italy too when Italy is not cut
+# off first, from Asia at the Dardanelles and the Bosporus. Africa as above; the rest is Asia.
+EMPIRES_FRAME = (3.0, 18.0, 49.0, 50.0)  # west, south, east, north (degrees)
+EMPIRES_CONTINENTS = {"Europe": CONTINENTS["the rest of Europe"], "Africa": CONTINENTS["Africa"]}
+EMPIRES_SEEDS: dict[str, tuple[tuple[float, float], ...]] = {
+    # the west: the Ligurian Sea is Tyrrhenian, the Sardinian Sea reaches west of Corsica and across to
+    # Sicily's western tip and Cap Bon, and Mare Africum holds Sicily's south coast
+    "mare-tyrrhenum": ((9.0, 43.8), (7.2, 43.4)),
+    "mare-sardum": ((7.4, 42.4), (11.3, 37.6)),
+    "mare-africum": ((12.5, 35.8), (22.3, 34.9)),
+    # Gallia holds Venetia (so it faces the Adriatic, and meets Dalmatia beyond Aquileia); Germania holds
+    # Pannonia, where it meets Dacia; Dacia holds the Dobruja coast
+    "gallia": ((12.0, 45.4),),
+    "germania": ((17.0, 47.2),),
+    "dacia": ((28.0, 45.0),),
+    "pontus-euxinus": ((29.8, 43.0),),  # the Black Sea's western shore, not the Aegean's beyond the Bosporus
+    # Greece and the islands: the Ionian Sea holds the south coast of the Peloponnese and meets the Aegean
+    # at Cape Malea; Crete faces Mare Africum to the west, the Aegean to the north and Mare Aegyptium to
+    # the south; Rhodes faces the Aegean and Mare Cyprium; Mare Cyprium holds the coast of the Levant down
+    # to Judaea, Mare Aegyptium the south coast of Cyprus and the coast of Judaea from Jaffa to Sinai
+    "achaea": ((22.9, 37.85),),  # Corinthia, so that Achaea meets the Peloponnese across it, not at the isthmus
+    "mare-ionium": ((22.0, 36.3),),
+    "mare-aegaeum": ((24.3, 36.5), (27.2, 36.0)),
+    "mare-aegyptium": ((25.5, 33.9), (33.3, 34.2), (33.5, 31.8)),
+    "mare-cyprium": ((28.9, 36.2), (35.3, 35.0), (34.8, 33.0)),
+    # Africa: Libya holds the Gulf of Sidra, Garamantia reaches Phasania and Nubia across the desert,
+    # Cyrenaica reaches Siwa, Aegyptus goes up the Nile to Thebes
+    "libya": ((17.0, 30.8),),
+    "cyrenaica": ((25.5, 29.2),),
+    "garamantia": ((13.5, 27.0), (21.0, 25.5)),
+    "aegyptus": ((32.6, 25.7),),
+    # Asia: Cappadocia holds the Pontic coast to Colchis; Cappadocia, Armenia, Assyria, Syria and Cilicia
+    # meet at one point by the Euphrates (a regular pentagon of seeds around it), and Judaea, Syria,
+    # Babylonia and Arabia at one point in the Syrian desert (a square); Judaea and Arabia share the
+    # isthmus of Suez with Aegyptus
+    "cappadocia": ((37.93, 38.45), (40.0, 40.9)),
+    "armenia": ((39.07, 38.45),),
+    "assyria": ((39.42, 37.55),),
+    "syria": ((38.5, 37.0), (37.5, 33.1)),
+    "cilicia": ((37.58, 37.55),),
+    "babylonia": ((38.46, 32.3),),
+    "arabia": ((37.5, 31.5), (33.3, 29.6)),
+    "judaea": ((36.54, 32.3), (33.2, 31.0)),
+}
+EMPIRES_REACHES: dict[str, float] = {}
+EMPIRES_UNITS = 4  # legions of up to three empires and a fortress
 
 
 # --- TopoJSON -----------------------------------------------------------------------------------------
@@ -262,6 +316,7 @@ class Place:
     id: str
     at: Point  # the projected position
     seeds: tuple[Point, ...]  # the position and the place's extra seeds (SEEDS), projected
+    reach: float = 1.0  # a fraction of the reach (REACHES)
 
 
 def polygons(geometry: BaseGeometry) -> list[Polygon]:
@@ -288,11 +343,12 @@ def land_pieces(topology: Mapping[str, Any], projection: Projection) -> tuple[Ba
 
 
 def continents(
-    mainland: BaseGeometry, places: Sequence[Place], projection: Projection
+    mainland: BaseGeometry, places: Sequence[Place], projection: Projection, outlines: Mapping[str, str]
 ) -> list[tuple[BaseGeometry, list[Place]]]:
-    """The mainland cut into continents, each with the mainland provinces whose positions lie on it."""
+    """The mainland cut into continents (`outlines`, then the rest: Asia), each with the mainland provinces
+    whose positions lie on it."""
     rest, cut = mainland, []
-    for outline in CONTINENTS.values():
+    for outline in outlines.values():
         area = projection.geometry(shapely.from_wkt(outline))
         cut.append(rest.intersection(area))
         rest = rest.difference(area)
@@ -312,7 +368,7 @@ def voronoi(
         parts = []
         for seed in place.seeds:
             (cell,) = [c for c in cells if c.intersects(seed)]
-            radius = None if reach is None else reach * REACHES.get(place.id, 1.0)
+            radius = None if reach is None else reach * place.reach
             parts.append(cell if radius is None else cell.intersection(seed.buffer(radius, quad_segs=32)))
         region = shapely.union_all(parts, grid_size=GRID).intersection(within)
         regions[place.id] = MultiPolygon([p for p in polygons(region) if p.area >= MIN_AREA])
@@ -372,26 +428,118 @@ def sea_water(water: BaseGeometry, seas: Sequence[Place]) -> BaseGeometry:
 # --- the bake -----------------------------------------------------------------------------------------
 
 
-def read_board(path: Path) -> Board:
-    with path.open("rb") as handle:
-        return parse_board(tomllib.load(handle))
+@dataclass(frozen=True, slots=True)
+class Entry:
+    """A province or a sea, as the map needs it, from either ruleset's board."""
+
+    id: str
+    name: str
+    position: tuple[float, float] | None
+    island: bool
+    land: tuple[str, ...]  # land neighbours
+    seas: tuple[str, ...]  # coasts (a province) or neighbouring seas (a sea)
+    icons: int  # the building icons a province's label reserves (cities, temples, markets)
+    caravans: tuple[str, ...]  # the commodity of each caravan site, drawn as its tag
 
 
-def places_of(board: Board, projection: Projection) -> tuple[list[Place], list[Place], list[Place]]:
+@dataclass(frozen=True, slots=True)
+class MapBoard:
+    provinces: dict[str, Entry]
+    seas: dict[str, Entry]
+
+
+def mare_nostrum_entries(data: Mapping[str, Any]) -> MapBoard:
+    """The 2003 board: a province reserves its printed city sites, a temple and a market."""
+    board = mare_nostrum_board.parse_board(data)
+    return MapBoard(
+        {
+            p.id: Entry(p.id, p.name, p.position, p.island, p.land, p.seas, len(p.cities) + 2, p.commodities)
+            for p in board.provinces.values()
+        },
+        {s.id: Entry(s.id, s.name, s.position, False, (), s.seas, 0, ()) for s in board.seas.values()},
+    )
+
+
+def empires_entries(data: Mapping[str, Any]) -> MapBoard:
+    """The Empires board: a province reserves its city site and a market and a temple where printed."""
+    board = empires_board.parse_board(data)
+    return MapBoard(
+        {
+            p.id: Entry(
+                p.id,
+                p.name,
+                p.position,
+                p.island,
+                p.land,
+                p.seas,
+                (p.city is not None) + p.market + p.temple,
+                p.caravans,
+            )
+            for p in board.provinces.values()
+        },
+        {s.id: Entry(s.id, s.name, s.position, False, (), s.seas, 0, ()) for s in board.seas.values()},
+    )
+
+
+@dataclass(frozen=True, slots=True)
+class Spec:
+    """What differs between the boards the script bakes."""
+
+    board: Path  # the board file; the map file is written beside it
+    read: Callable[[Mapping[str, Any]], MapBoard]
+    frame: tuple[float, float, float, float]
+    continents: Mapping[str, str]
+    seeds: Mapping[str, tuple[tuple[float, float], ...]]
+    reaches: Mapping[str, float]
+    units: int  # the units a province's label reserves
+
+    @property
+    def output(self) -> Path:
+        return self.board.with_name(self.board.name.removesuffix(".toml") + ".map.json")
+
+
+BOARDS = {
+    "mare-nostrum": Spec(
+        REPO / "adjudicator" / "rulesets" / "mare_nostrum" / "boards" / "mare-nostrum-2003.toml",
+        mare_nostrum_entries,
+        FRAME,
+        CONTINENTS,
+        SEEDS,
+        REACHES,
+        map_labels.UNITS,
+    ),
+    "empires": Spec(
+        REPO / "adjudicator" / "rulesets" / "empires" / "boards" / "empires-2016.toml",
+        empires_entries,
+        EMPIRES_FRAME,
+        EMPIRES_CONTINENTS,
+        EMPIRES_SEEDS,
+        EMPIRES_REACHES,
+        EMPIRES_UNITS,
+    ),
+}
+
+
+def read_board(spec: Spec) -> MapBoard:
+    with spec.board.open("rb") as handle:
+        return spec.read(tomllib.load(handle))
+
+
+def places_of(board: MapBoard, projection: Projection, spec: Spec) -> tuple[list[Place], list[Place], list[Place]]:
     """The mainland provinces, island provinces and seas of the board, each at its projected position."""
-    west, south, east, north = FRAME
-    entries: list[Province | Sea] = [*board.provinces.values(), *board.seas.values()]
-    for entry in entries:
+    west, south, east, north = spec.frame
+    for entry in [*board.provinces.values(), *board.seas.values()]:
         if entry.position is None:
             raise SystemExit(f"{entry.id} has no position = [longitude, latitude] in the board file")
         lon, lat = entry.position
         if not (west + MARGIN <= lon <= east - MARGIN and south + MARGIN <= lat <= north - MARGIN):
-            raise SystemExit(f"{entry.id} at {entry.position} is not {MARGIN}° inside the frame {FRAME}")
+            raise SystemExit(f"{entry.id} at {entry.position} is not {MARGIN}° inside the frame {spec.frame}")
 
-    def place(entry: Province | Sea) -> Place:
+    def place(entry: Entry) -> Place:
         assert entry.position is not None
         at = projection.point(*entry.position)
-        return Place(entry.id, at, (at, *(projection.point(*seed) for seed in SEEDS.get(entry.id, ()))))
+        seeds = (at, *(projection.point(*seed) for seed in spec.seeds.get(entry.id, ())))
+        return Place(entry.id, at, seeds, spec.reaches.get(entry.id, 1.0))
 
     provinces = list(board.provinces.values())
     return (
@@ -401,15 +549,16 @@ def places_of(board: Board, projection: Projection) -> tuple[list[Place], list[P
     )
 
 
-def bake_regions(topology: Mapping[str, Any], board: Board, projection: Projection) -> dict[str, Any]:
+def bake_regions(topology: Mapping[str, Any], board: MapBoard, spec: Spec) -> dict[str, Any]:
     """The land (key "") and the region of every province and sea, as planar geometry."""
+    projection = Projection(*spec.frame, WIDTH)
     view = box(0, 0, projection.width, projection.height)
     envelope = view.buffer(projection.width)  # Voronoi cells reach past the view box
-    mainland_places, island_places, sea_places = places_of(board, projection)
+    mainland_places, island_places, sea_places = places_of(board, projection, spec)
     mainland, islands = land_pieces(topology, projection)
     land = unary_union([mainland, *islands])
     regions: dict[str, Any] = {"": land}
-    for continent, on_it in continents(mainland, mainland_places, projection):
+    for continent, on_it in continents(mainland, mainland_places, projection, spec.continents):
         if on_it:
             regions |= voronoi(on_it, continent, envelope, REACH * projection.scale)
     regions |= island_regions(island_places, islands)
@@ -417,13 +566,13 @@ def bake_regions(topology: Mapping[str, Any], board: Board, projection: Projecti
     return regions
 
 
-def bake(topology: Mapping[str, Any], digest: str, board: Board) -> dict[str, Any]:
+def bake(topology: Mapping[str, Any], digest: str, board: MapBoard, spec: Spec) -> dict[str, Any]:
     """The map document."""
-    projection = Projection(*FRAME, WIDTH)
-    regions = bake_regions(topology, board, projection)
+    projection = Projection(*spec.frame, WIDTH)
+    regions = bake_regions(topology, board, spec)
     land = regions.pop("")
-    tags = map_labels.caravan_tags([c for p in board.provinces.values() for c in p.commodities], map_labels.Metrics())
-    placed = bake_labels(board, regions, land, projection, tags)
+    tags = map_labels.caravan_tags([c for p in board.provinces.values() for c in p.caravans], map_labels.Metrics())
+    placed = bake_labels(board, regions, land, projection, tags, spec.units)
     return {
         "source": SOURCE,
         "source_sha256": digest,
@@ -447,7 +596,7 @@ def bake(topology: Mapping[str, Any], digest: str, board: Board) -> dict[str, An
         "land": rounded(land),
         "regions": {pid: rounded(region) for pid, region in regions.items()},
         "reach": REACH,
-        "seeds": {pid: [list(seed) for seed in seeds] for pid, seeds in sorted(SEEDS.items())},
+        "seeds": {pid: [list(seed) for seed in seeds] for pid, seeds in sorted(spec.seeds.items())},
         "labels": {pid: list(p.label) for pid, p in placed.items()},
         "label_boxes": {pid: list(p.box) for pid, p in placed.items()},
         "pieces": {pid: p.rows for pid, p in placed.items()},
@@ -457,21 +606,21 @@ def bake(topology: Mapping[str, Any], digest: str, board: Board) -> dict[str, An
 
 
 def bake_labels(
-    board: Board,
+    board: MapBoard,
     regions: Mapping[str, BaseGeometry],
     land: BaseGeometry,
     projection: Projection,
     tags: Mapping[str, tuple[str, float]],
+    units: int,
 ) -> dict[str, map_labels.Placed]:
-    """The label card of every place (tools/map_labels.py), a caravan being as wide as its tag in `tags`."""
+    """The label card of every place (tools/map_labels.py), a caravan being as wide as its tag in `tags`
+    and a province reserving room for `units` units."""
     metrics = map_labels.Metrics()
     provinces = unary_union([regions[pid] for pid in board.provinces])
     view = box(0, 0, projection.width, projection.height)
     cover = {"province": provinces, "land": land.difference(provinces), "sea": view.difference(land)}
     cards = [
-        map_labels.province_card(
-            p.id, p.name, len(p.cities), [tags[c][1] for c in p.commodities], regions[p.id], metrics
-        )
+        map_labels.province_card(p.id, p.name, p.icons, [tags[c][1] for c in p.caravans], regions[p.id], metrics, units)
         for p in board.provinces.values()
     ]
     cards += [map_labels.sea_card(s.id, s.name, regions[s.id], metrics) for s in board.seas.values()]
@@ -529,15 +678,14 @@ def dumps(document: Mapping[str, Any]) -> str:
     return "{\n" + ",\n".join(lines) + "\n}\n"
 
 
-def adjacency_report(board: Board, regions: Mapping[str, BaseGeometry]) -> Iterator[str]:
+def adjacency_report(board: MapBoard, regions: Mapping[str, BaseGeometry], spec: Spec) -> Iterator[str]:
     """Where the drawn regions touch differently from the board's adjacency, and positions off their region."""
 
     def touches(a: str, b: str) -> bool:
         return bool(regions[a].buffer(2 * SIMPLIFY).intersection(regions[b]).area > 4.0)
 
-    projection = Projection(*FRAME, WIDTH)
-    entries: list[Province | Sea] = [*board.provinces.values(), *board.seas.values()]
-    for entry in entries:
+    projection = Projection(*spec.frame, WIDTH)
+    for entry in [*board.provinces.values(), *board.seas.values()]:
         assert entry.position is not None
         if not regions[entry.id].contains(projection.point(*entry.position)):
             yield f"{entry.id}: its position lies outside its region"
@@ -556,29 +704,34 @@ def adjacency_report(board: Board, regions: Mapping[str, BaseGeometry]) -> Itera
 
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description="Bake the report map's geometry (development time only).")
-    parser.add_argument("--check", action="store_true", help="fail if the committed file differs")
+    parser.add_argument("--board", choices=sorted(BOARDS), action="append", help="only this board (default: all)")
+    parser.add_argument("--check", action="store_true", help="fail if a committed file differs")
     parser.add_argument("--topojson", type=Path, help="a local copy of land-50m.json instead of npm pack")
     parser.add_argument("--adjacency", action="store_true", help="list where the map and the board disagree")
     args = parser.parse_args(argv)
-    board = read_board(BOARD)
     topology, digest = fetch_topology(args.topojson)
-    document = bake(topology, digest, board)
-    text = dumps(document)
-    assert json.loads(text) == document, "the writer lost something"
-    if args.adjacency:
-        regions = bake_regions(topology, board, Projection(*FRAME, WIDTH))
-        for line in adjacency_report(board, regions):
-            print(line, file=sys.stderr)
-    relative = OUTPUT.relative_to(REPO)
-    if args.check:
-        if not OUTPUT.exists() or OUTPUT.read_text(encoding="utf-8") != text:
-            print(f"{relative} is out of date: run python tools/bake_map.py", file=sys.stderr)
-            return 1
-        print(f"{relative} is up to date")
-        return 0
-    OUTPUT.write_text(text, encoding="utf-8")
-    print(f"wrote {relative} ({len(text.encode()):,} bytes)")
-    return 0
+    failed = False
+    for name in args.board or list(BOARDS):
+        spec = BOARDS[name]
+        board = read_board(spec)
+        document = bake(topology, digest, board, spec)
+        text = dumps(document)
+        assert json.loads(text) == document, "the writer lost something"
+        if args.adjacency:
+            regions = bake_regions(topology, board, spec)
+            for line in adjacency_report(board, regions, spec):
+                print(f"{name}: {line}", file=sys.stderr)
+        relative = spec.output.relative_to(REPO)
+        if args.check:
+            if not spec.output.exists() or spec.output.read_text(encoding="utf-8") != text:
+                print(f"{relative} is out of date: run python tools/bake_map.py --board {name}", file=sys.stderr)
+                failed = True
+            else:
+                print(f"{relative} is up to date")
+            continue
+        spec.output.write_text(text, encoding="utf-8")
+        print(f"wrote {relative} ({len(text.encode()):,} bytes)")
+    return 1 if failed else 0
 
 
 if __name__ == "__main__":

@@ -16,18 +16,20 @@ The block goes under the name, above it, or beside it (LAYOUTS), whichever costs
 
 (o) is the influence marker. The card's box is reserved for the most the province can hold: every
 printed city site and commodity icon built on (each caravan as wide as its tag), a temple, a market and
-UNITS units (a sea: FLEETS fleets); more units than that spill sideways. The sizes below are the
+UNITS units (a sea: FLEETS fleets); more units than that spill sideways. On the Empires board a province
+holds its city site and a market and a temple only where printed, and four units (legions of up to three
+empires and a fortress): bake_map.py passes the icons and units of each board. The sizes below are the
 template's (templates/mare-nostrum/map-geographic.svg.j2): change both together. Text widths come from
 the fonts the PNG is drawn with (adjudicator/fonts), so a box is as wide as its name really is.
 
-Placement is deterministic. Each card has candidates: label points on a STEP grid inside its region
-(the name's middle too), in each layout. A candidate costs its distance from the region's pole of
-inaccessibility (shapely's polylabel: the point farthest from the region's edge), its layout, and
-what its box covers that it should not: another province's land, for a province; land, for a sea, so
-that sea names sit in open water (areas are counted on a RASTER grid). The cards are placed most
-constrained first, each at its cheapest candidate, a box within PADDING of one already placed costing
-CLASH_COST a square unit; then each is placed again among all the others, until nothing moves. Boxes
-that still overlap are an error.
+Placement is deterministic. Each card has candidates: label points on a STEP grid inside its region (the
+name's middle too; a finer grid where that one misses a narrow island), in each layout. A candidate
+costs its distance from the region's pole of inaccessibility (shapely's polylabel: the point farthest
+from the region's edge), its layout, and what its box covers that it should not: another province's
+land, for a province; land, for a sea, so that sea names sit in open water (areas are counted on a
+RASTER grid). The cards are placed most constrained first, each at its cheapest candidate, a box within
+PADDING of one already placed costing CLASH_COST a square unit; then each is placed again among all the
+others, until nothing moves. Boxes that still overlap are an error.
 """
 
 from __future__ import annotations
@@ -57,7 +59,7 @@ ICON_GAP = 2.0  # between two buildings in their row
 TAG_SIZE = 10.0  # the bold text of a caravan's tag
 TAG_LEFT, TAG_RIGHT = 10.5, 2.5  # a tag's diamond (and the gap after it) left of its text, and its end after it
 # A caravan's commodity as its tag shows it: the word, capitalised, unless it is long.
-TAG_TEXTS = {"livestock": "Stock", "perfume": "Perf", "papyrus": "Papyr"}
+TAG_TEXTS = {"livestock": "Stock", "perfume": "Perf", "papyrus": "Papyr", "gladiators": "Glad", "pottery": "Pott"}
 UNIT = 22.0  # one unit in the units row
 UNITS = 3  # units reserved in a province's block
 ICON_ROW, UNIT_ROW = 14.0, 18.0  # the heights of the buildings row and of the units row
@@ -128,14 +130,20 @@ def caravan_tags(commodities: Sequence[str], metrics: Metrics) -> dict[str, tupl
 
 
 def province_card(
-    pid: str, name: str, sites: int, tags: Sequence[float], region: BaseGeometry, metrics: Metrics
+    pid: str,
+    name: str,
+    icons: int,
+    tags: Sequence[float],
+    region: BaseGeometry,
+    metrics: Metrics,
+    units: int = UNITS,
 ) -> Card:
-    """The card of a province with `sites` printed city sites and caravan tags `tags` wide (one for each
-    printed commodity icon)."""
+    """The card of a province with `icons` building icons (its city sites, temple and market), caravan
+    tags `tags` wide (one for each caravan site) and room for `units` units."""
     half = metrics.width(name, NAME_SIZE, True) / 2
-    row = ICON * (sites + 2) + sum(w + ICON_GAP for w in tags)  # its cities, caravans, temple and market
+    row = ICON * icons + sum(w + ICON_GAP for w in tags)  # its cities, caravans, temple and market
     box = (-half - MARKER, -NAME_ABOVE, half + 1, NAME_BELOW)
-    return Card(pid, False, box, (max(row, UNIT * UNITS), PROVINCE_BLOCK), region)
+    return Card(pid, False, box, (max(row, UNIT * units), PROVINCE_BLOCK), region)
 
 
 def sea_card(sid: str, name: str, region: BaseGeometry, metrics: Metrics) -> Card:
@@ -239,14 +247,18 @@ class Cover:
 def candidates(card: Card, at: Point, view: tuple[float, float], cover: Cover) -> Options:
     """The card's candidate label points inside its region, in every layout, and the cost of each."""
     start = pole(card.region, at)
-    offsets = np.arange(-SEARCH, SEARCH + STEP / 2, STEP)
-    gx, gy = np.meshgrid(start.x + offsets, start.y + offsets)
-    grid = np.column_stack((gx.ravel(), gy.ravel()))
-    grid = grid[np.hypot(grid[:, 0] - start.x, grid[:, 1] - start.y) <= SEARCH]
-    # the label point and the name's middle, a little above it, lie well inside the region
     core = card.region.buffer(-1.0)
-    inside = shapely.contains_xy(core, grid[:, 0], grid[:, 1]) & shapely.contains_xy(core, grid[:, 0], grid[:, 1] - 4)
-    grid = grid[inside]
+    for step in (STEP, STEP / 2, STEP / 4):  # a finer grid only where the coarse one misses a narrow region
+        offsets = np.arange(-SEARCH, SEARCH + step / 2, step)
+        gx, gy = np.meshgrid(start.x + offsets, start.y + offsets)
+        grid = np.column_stack((gx.ravel(), gy.ravel()))
+        grid = grid[np.hypot(grid[:, 0] - start.x, grid[:, 1] - start.y) <= SEARCH]
+        # the label point and the name's middle, a little above it, lie well inside the region
+        inside = shapely.contains_xy(core, grid[:, 0], grid[:, 1])
+        inside &= shapely.contains_xy(core, grid[:, 0], grid[:, 1] - 4)
+        grid = grid[inside]
+        if len(grid):
+            break
     weights = SEA_COVER if card.sea else PROVINCE_COVER
     own = cover.mask(card.region)
     tables = {kind: cover.table(cover.masks[kind] & ~own) for kind in weights}
