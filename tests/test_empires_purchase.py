@@ -70,7 +70,7 @@ def test_e6_3_tax_and_goods_do_not_mix(board: Board, opening: Position) -> None:
     position = holding(opening, "Rome", {"wine": 1, "metal": 1, TAX: 1})
     _, events = buy(board, position, {"Rome": [Build("legion", "latium", pay=("wine", "metal", TAX))]})
     assert skipped(events, "Rome") == [
-        "E6.3: a set is tax cards only or different commodities only; tax and commodities do not mix"
+        "E6.3: a set is tax tokens only or different goods only; tax and goods do not mix"
     ]
 
 

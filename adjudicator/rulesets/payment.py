@@ -25,13 +25,16 @@ TAX = "tax"  # the one resource that is not a commodity, in both games
 CardSet = Counter[str]
 
 
-def set_problem(cards: Mapping[str, int], cost: int) -> str | None:
-    """Why these cards are not one valid set paying `cost` (R6.1), or None if they are."""
+def set_problem(
+    cards: Mapping[str, int], cost: int, pieces: str = "cards", goods: str = "commodities"
+) -> str | None:
+    """Why these cards are not one valid set paying `cost` (R6.1, E6.3), or None if they are;
+    in the ruleset's words for the tokens (`cards`) and the goods (`commodities`)."""
     size = sum(cards.values())
     if TAX in cards and cards[TAX] != size:
-        return "a set is tax cards only or different commodities only; tax and commodities do not mix"
+        return f"a set is tax {pieces} only or different {goods} only; tax and {goods} do not mix"
     if TAX not in cards and any(n > 1 for n in cards.values()):
-        return "the commodities of one set must all be different"
+        return f"the {goods} of one set must all be different"
     if size < cost:
         return f"the set is worth {size} but the item costs {cost}"
     return None

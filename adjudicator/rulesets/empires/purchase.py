@@ -270,7 +270,7 @@ def _named_problem(
     if missing:
         short = ", ".join(f"{holding[kind]} {kind}, not {named[kind]}" for kind in sorted(missing))
         return f"E6.3: you hold {short}"
-    problem = set_problem(named, cost)
+    problem = set_problem(named, cost, pieces="tokens", goods="goods")
     if problem and _exception_allows(board, position, empire, named, cost):
         return ""
     return f"E6.3: {problem}" if problem else ""

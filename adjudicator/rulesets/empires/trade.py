@@ -43,12 +43,16 @@ class _Chain:
     received: dict[str, list[Token]]
     given: Counter[str] = field(default_factory=Counter)
     last: list[tuple[str, str]] = field(default_factory=list)
+    done: set[tuple[str, str]] = field(default_factory=set)  # (A, B): A took from B, B took back
 
     def blocked(self, picker: str, source: str) -> bool:
-        """E5.4: after A took from B and B took back from A, A may not take from B again."""
-        return self.last[-2:] == [(picker, source), (source, picker)]
+        """E5.4: once A has taken from B and B has taken back from A, A may not take from B
+        again, for the rest of this trade."""
+        return (picker, source) in self.done
 
     def take(self, picker: str, source: str, token: Token) -> None:
+        if self.last and self.last[-1] == (source, picker):
+            self.done.add((source, picker))  # a round trip: source took from picker, picker takes back
         self.face_up[source].remove(token)
         self.received[picker].append(token)
         self.given[source] += 1
