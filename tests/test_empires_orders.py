@@ -166,3 +166,33 @@ def test_the_colossus_choice_needs_the_colossus(parser: OrderParser[Order], boar
     position = with_tiles(replace(opening, phase=Phase.MILITARY), "Rome", "Colossus")
     (line,) = checked(parser, board, position, "Rome", "colossus vino")
     assert line.ok and line.order is not None and line.order.to_text() == "colossus wine"
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["build 2 cities in Thracia", "build 3 influence in Dacia", "build 2 legendary cities in Judaea",
+     "build 2 fortresses in Achaea", "build 2 caravans on wine in Dacia", "build 4 legions in Latium"],
+)  # fmt: skip
+def test_a_counted_build_reads_back(parser: OrderParser[Order], board: Board, opening: Position, text: str) -> None:
+    """The soak found `build 2 citys` written to history, which replay could not read."""
+    position = replace(opening, phase=Phase.PURCHASE)
+    (line,) = checked(parser, board, position, "Egypt", text)
+    assert line.order is not None, line.problem
+    (again,) = checked(parser, board, position, "Egypt", line.order.to_text())
+    assert again.order == replace(line.order, line=again.number)
+
+
+@pytest.mark.parametrize(
+    ("phase", "text", "message"),
+    [
+        (Phase.TRADE, "offer 1000000000000 tax", "E1.3: a line names at most 99 tokens"),
+        (Phase.TRADE, "offer tax x" + "9" * 40, "E1.3: a line names at most 99 tokens"),
+        (Phase.PURCHASE, "build 1000000000000 legions in Latium", "E1.2: an empire has at most 12 of any piece"),
+    ],
+)
+def test_absurd_counts_get_one_sentence_at_once(
+    parser: OrderParser[Order], board: Board, opening: Position, phase: Phase, text: str, message: str
+) -> None:
+    """The soak's 10^40 tokens crashed the parser (MemoryError, OverflowError)."""
+    (line,) = checked(parser, board, replace(opening, phase=phase), "Rome", text)
+    assert line.problem is not None and line.problem.message.startswith(message)

@@ -65,6 +65,15 @@ class TurnOrder:
         return "sequence " + ", ".join(self.empires)
 
 
+_PLURALS = {
+    "influence": "influence",
+    "fortress": "fortresses",
+    "city": "cities",
+    "legendary": "legendary cities",
+}
+MAX_COUNT = 99  # no holding or stock comes near it: a line naming more is refused, never expanded
+
+
 @dataclass(frozen=True, slots=True)
 class Build:
     """E6.4-E6.6: one piece, `count` times, into a province (a sea for a trireme); a caravan names
@@ -80,7 +89,7 @@ class Build:
     def to_text(self) -> str:
         what = {"legendary": "legendary city"}.get(self.piece, self.piece)
         if self.count > 1:
-            what = f"{self.count} {what}{'es' if what.endswith('s') else 's'}"
+            what = f"{self.count} {_PLURALS.get(self.piece, what + 's')}"
         on = f" on {self.good}" if self.good else ""
         paid = f" with {', '.join(self.pay)}" if self.pay else ""
         return f"build {what}{on} in {self.place}{paid}"

@@ -9,6 +9,7 @@ from dataclasses import dataclass
 from lark import Token, Transformer, v_args
 
 from adjudicator.rulesets.empires.orders import (
+    MAX_COUNT,
     Build,
     Buy,
     Conquest,
@@ -58,10 +59,10 @@ class OrderTransformer(Transformer[Token, Order]):
         return int(value)
 
     def counted_token(self, value: Token, kind: str) -> tuple[str, ...]:
-        return (kind,) * int(value)
+        return (kind,) * _bounded(str(value))
 
     def token_times(self, kind: str, value: Token) -> tuple[str, ...]:
-        return (kind,) * int(str(value).lstrip("xX"))
+        return (kind,) * _bounded(str(value).lstrip("xX"))
 
     def single_token(self, kind: str) -> tuple[str, ...]:
         return (kind,)
@@ -205,6 +206,12 @@ class OrderTransformer(Transformer[Token, Order]):
 
     def peace(self, empire: str) -> Standing:
         return Standing("peace", empire)
+
+
+def _bounded(digits: str) -> int:
+    """A count as written, but never more than one past MAX_COUNT: validation refuses that
+    line, and nothing is ever spelt out a billion times (the soak wrote 10^40)."""
+    return min(int(digits), MAX_COUNT + 1) if len(digits) < 6 else MAX_COUNT + 1
 
 
 def _paid(parts: tuple[object, ...]) -> tuple[str, ...]:

@@ -13,8 +13,9 @@ from adjudicator.names import NameIndex
 from adjudicator.orders import OrderLine
 from adjudicator.problems import AmbiguousName, Problem, Rejection, UnknownName
 from adjudicator.rulesets.empires.board import Board, CityKind, Title
-from adjudicator.rulesets.empires.model import Phase, Position
+from adjudicator.rulesets.empires.model import UNIT_STOCK, Phase, Position
 from adjudicator.rulesets.empires.orders import (
+    MAX_COUNT,
     ORDER_PHASES,
     Build,
     Buy,
@@ -86,6 +87,8 @@ class _Context:
         return self.find(self.board.goods, text, "good")
 
     def tokens(self, texts: Sequence[str]) -> tuple[str, ...]:
+        if len(texts) > MAX_COUNT:
+            raise self.refuse("E1.3", f"a line names at most {MAX_COUNT} tokens; nobody holds more")
         return tuple(self.good(t) for t in texts)
 
     def tile(self, text: str) -> str:
@@ -181,6 +184,9 @@ def _check(c: _Context, order: Order) -> Order:
 def _check_build(c: _Context, order: Build) -> Build:
     if order.count < 1:
         raise c.refuse("E6.1", "the count starts at 1")
+    most = max(UNIT_STOCK.values())
+    if order.count > most:
+        raise c.refuse("E1.2", f"an empire has at most {most} of any piece; build {most} or fewer")
     place = c.sea(order.place) if order.piece == "trireme" else c.province(order.place)
     good = c.good(order.good) if order.good else None
     if good == TAX:
