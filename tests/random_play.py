@@ -185,3 +185,76 @@ def purposeful_lines(rng: random.Random, position: Any, civ: str) -> list[str]:
     if lines and rng.random() < 0.5:
         lines.append(rng.choice(["casualties fortress, legion", "casualties legion, fortress"]))
     return lines
+
+
+# ---- Mare Nostrum: Empires ------------------------------------------------------------------
+
+EMPIRES_LEADERS = {"purchase": "political", "military": "military"}  # who orders the turns (E3.3)
+EMPIRES_WRONG = [
+    "build legion in Atlantis",
+    "build 3 legions in Latium with wine, wine",
+    "build legendary city in Roma",
+    "take unicorn",
+    "offer tax, tax, tax, tax, tax, tax, tax, tax",
+    "trade 9",
+    "sail trireme from Latium to Aegyptus",
+    "move legion from Roma to Roma then sack temple",
+    "sack market in Atlantis",
+    "occupy city, temple in Roma",
+    "convert in Carthago",
+    "title commerce to nobody",
+    "legendary Babylon tax",
+    "colossus unicorn",
+    "peace Atlantis",
+    "buy Pyramids with 40 tax",
+]
+
+
+def empires_orders(rng: random.Random, game: Any, civ: str) -> list[str]:
+    """An Empires player's lines: a random part of his order form (each line accepted alone,
+    not all together; at least one order line, as `random_orders` gives for 2003, or the text
+    is refused), maybe in the form's order (ranked offers and takes), maybe his turn order
+    if he leads the phase (E3.3, ED16: a partial one too), now and then a line of another
+    player's form or one that is wrong."""
+    from adjudicator.forms import order_form
+
+    form = [line.order for line in order_form(game, game.position, civ)]
+    chosen = rng.sample(form, min(len(form), rng.randint(1, 9))) or [f"sequence {civ}"]  # an order line, as 2003's
+    if rng.random() < 0.5:
+        chosen = [line for line in form if line in chosen]
+    data = game.state_data()
+    leader = EMPIRES_LEADERS.get(data["phase"])
+    playing = list(data["players"])
+    if leader and data["titles"].get(leader) == civ and rng.random() < 0.4:
+        chosen.insert(0, "sequence " + ", ".join(rng.sample(playing, rng.randint(1, len(playing)))))
+    others = [other for other in playing if other != civ]
+    if others and rng.random() < 0.15:
+        theirs = [line.order for line in order_form(game, game.position, rng.choice(others))]
+        chosen += rng.sample(theirs, min(len(theirs), 2))
+    if rng.random() < 0.2:
+        chosen.insert(rng.randint(0, len(chosen)), rng.choice(EMPIRES_WRONG))
+    return chosen
+
+
+def empires_huge_lines(rng: random.Random, game: Any, civ: str) -> list[str]:
+    """Empires orders with absurd counts for the phase (`build 1000 legions in X`)."""
+    from adjudicator.rulesets.empires.presentation import place_names
+
+    board, data, names = game.board, game.state_data(), place_names(game.board)
+    n, tokens = rng.choice(HUGE), rng.choice(HUGE)
+    mine = sorted(p for p, s in data["provinces"].items() if s["influence"] == civ) or sorted(data["provinces"])
+    place = rng.choice(mine)
+    if data["phase"] == "trade":
+        return [f"trade {n}", f"offer {tokens} tax", f"offer tax x{tokens}", f"give {tokens} tax", f"take {n} tax"]
+    if data["phase"] == "purchase":
+        piece = rng.choice(["legions", "fortresses", "caravans", "markets", "temples", "cities", "influence"])
+        lines = [f"build {n} {piece} in {names[place]}", f"build {n} legions in {names[place]} with {tokens} tax"]
+        if board.provinces[place].seas:
+            lines.append(f"build {n} triremes in {names[rng.choice(board.provinces[place].seas)]}")
+        return lines
+    neighbours = list(board.provinces[place].land) or [place]
+    lines = [f"move {n} legions from {names[place]} to {names[rng.choice(neighbours)]}"]
+    if board.provinces[place].seas:
+        sea = rng.choice(board.provinces[place].seas)
+        lines.append(f"sail {n} triremes from {names[sea]} to {names[rng.choice(board.seas[sea].seas or (sea,))]}")
+    return lines

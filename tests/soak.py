@@ -1,12 +1,15 @@
 """The soak test (issue 11): random whole games played through the functions the CLI calls.
 
-One seed makes one game: its parameters (3 to 5 players, batch or stepwise, the basic or the
-advanced setup or an imported position with empty hands, roles each turn or each phase, how
-many turns) and every order, junk line, absurd count, missing player, empty or replaced
-submission and intake path (`submit`, `collect --from` with forum posts and mails). After every
-adjudication the position is checked against the limits RULES.md sets (`position_problems`),
-every report is rendered again in every format and for every player, the history is replayed,
-and now and then the phase is rolled back and adjudicated again, which must give the same files.
+One seed makes one game: its parameters (Mare Nostrum 2003 or, one game in four, Mare Nostrum:
+Empires; 3 to 5 players, batch or stepwise, for 2003 the basic or the advanced setup or an
+imported position with empty hands and roles each turn or each phase, how many turns) and every
+order (for Empires, a part of each player's order form), junk line, absurd count, missing
+player, empty or replaced submission and intake path (`submit`, `collect --from` with forum
+posts and mails). After every adjudication the position is checked against the limits the
+rules set (`position_problems` and `transition_problems` for 2003, `empires_position_problems`
+for Empires), every report is rendered again in every format and for every player, the history
+is replayed, and now and then the phase is rolled back and adjudicated again, which must give
+the same files.
 
 Nothing may escape but the project's own errors where a command legitimately refuses (each
 call names the refusals it allows, and they are counted); a crash, a hang (each command has
@@ -23,6 +26,7 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import dataclasses
 import email
 import email.policy
 import functools
@@ -58,19 +62,30 @@ from adjudicator.rulesets.mare_nostrum.components import CARD_TOTALS, UNIT_STOCK
 from adjudicator.site import build_site, site_folder
 from adjudicator.storage import GameDirectory, compact, read_toml
 from adjudicator.submissions import SubmissionError, check_submission, submitted
-from tests.random_play import BUYABLE, huge_lines, junk_lines, purposeful_lines, random_orders
-from tests.soak_invariants import position_problems, transition_problems
+from tests.random_play import (
+    BUYABLE,
+    empires_huge_lines,
+    empires_orders,
+    huge_lines,
+    junk_lines,
+    purposeful_lines,
+    random_orders,
+)
+from tests.soak_invariants import empires_position_problems, position_problems, transition_problems
 
 CIVS = ("Rome", "Carthage", "Greece", "Babylon", "Egypt")
+EMPIRES = "empires"  # the ruleset of one game in four; the others are "mare-nostrum" (2003)
+EMPIRES_CIVS = ("Rome", "Greece", "Carthage", "Egypt", "Babylon")  # the first 3, 4 or 5 play (E2.1)
 HOSTILE_NAME = "<script>alert(1)</script> [url=http://x.invalid]Anna[/url] **Bela** {{ 7*7 }}"
 CALL_SECONDS = float(os.environ.get("ADJUDICATOR_SOAK_CALL_SECONDS", "30"))  # any one command
 GAME_SECONDS = float(os.environ.get("ADJUDICATOR_SOAK_GAME_SECONDS", "240"))  # one whole game
 REPLAY_EVERY_PHASE = os.environ.get("ADJUDICATOR_SOAK_REPLAY", "turn") == "phase"  # else as each turn starts
 FORM_ORDER = re.compile(
     r"^# (offer|take|trade|give|ulysses|sequence|build|buy|exchange|keep|sail|attack|move|casualties|helen|role"
-    r"|artemis) "
+    r"|artemis|title) "
 )  # a form's line that is an order once its '#' goes
 REQUESTS = ("status", "orders", "help", "rules R6.4")  # requests a mail may hold besides its orders
+EMPIRES_REQUESTS = ("status", "orders", "help", "rules E6.4")
 BEHAVIOURS = {  # what a player does in a phase, with its weight
     "orders": 34,
     "junk": 14,
@@ -100,11 +115,12 @@ class Params:
     turns: int
     hostile_name: bool  # one player's name is markup and template syntax
     site: bool  # the game keeps a campaign site ([game] site), rebuilt at each adjudication
+    ruleset: str = "mare-nostrum"  # or EMPIRES: no options, so setup basic, roles_each and finite_bank unused
 
     @classmethod
     def from_seed(cls, seed: int) -> Params:
         rng = random.Random(f"soak-params/{seed}")
-        return cls(
+        params = cls(
             seed=seed,
             civs=tuple(rng.sample(CIVS, rng.choice((3, 4, 5)))),
             mode=rng.choice(("batch", "stepwise")),
@@ -113,14 +129,28 @@ class Params:
             finite_bank=rng.random() < 0.75,
             turns=rng.randint(2, 4),
             hostile_name=rng.random() < 0.3,
-            site=rng.random() < 0.4,  # drawn last, so that every earlier draw stays what it was
+            site=rng.random() < 0.4,
+        )
+        # drawn last, so that every earlier draw, and so every 2003 game, stays what it was
+        if rng.random() >= 0.25:
+            return params
+        empires = tuple(rng.sample(EMPIRES_CIVS[: len(params.civs)], len(params.civs)))  # in any order
+        return dataclasses.replace(
+            params, ruleset=EMPIRES, civs=empires, setup="basic", roles_each="turn", finite_bank=True
         )
 
+    @property
+    def empires(self) -> bool:
+        return self.ruleset == EMPIRES
+
     def __str__(self) -> str:
+        players = f"{len(self.civs)} players ({', '.join(self.civs)}), mode {self.mode}"
+        extras = f"{', a hostile player name' if self.hostile_name else ''}{', a campaign site' if self.site else ''}"
+        if self.empires:
+            return f"Empires, {players}, {self.turns} rounds{extras}"
         return (
-            f"{len(self.civs)} players ({', '.join(self.civs)}), mode {self.mode}, setup {self.setup}, "
-            f"roles_each {self.roles_each}{'' if self.finite_bank else ', finite_bank false'}, {self.turns} turns"
-            f"{', a hostile player name' if self.hostile_name else ''}{', a campaign site' if self.site else ''}"
+            f"{players}, setup {self.setup}, roles_each {self.roles_each}"
+            f"{'' if self.finite_bank else ', finite_bank false'}, {self.turns} turns{extras}"
         )
 
 
@@ -200,6 +230,7 @@ def alarm(seconds: float, what: str) -> Iterator[None]:
 class GameResult:
     seed: int
     params: str
+    ruleset: str = "mare-nostrum"
     seconds: float = 0.0
     cpu: float = 0.0  # processor seconds, which other work on the machine does not inflate
     adjudications: int = 0
@@ -234,7 +265,7 @@ class Soak:
         self.path = folder / f"soak-{params.seed}"
         self.rng = random.Random(params.seed)
         self.secrets = {civ: f"pw-{params.seed}-{civ.lower()}-Qx7" for civ in params.civs}
-        self.result = GameResult(params.seed, str(params))
+        self.result = GameResult(params.seed, str(params), params.ruleset)
         self.actions: list[str] = []
         self.where = "creating the game"
         self.posted = 0
@@ -312,16 +343,20 @@ class Soak:
         for index, civ in enumerate(self.p.civs):
             name = HOSTILE_NAME if self.p.hostile_name and index == 0 else f"{civ} player"
             players.append(f"{civ}:{civ.lower()}@example.org:{self.secrets[civ]}:{name}")
-        position = self.imported_position(players) if self.p.setup == "position" else None
-        options = [f"roles_each={self.p.roles_each}"] + ([] if self.p.finite_bank else ["finite_bank=false"])
-        if self.p.setup == "advanced":
-            options.append("setup=advanced")
+        if self.p.empires:  # no options, and no position to import (its shape is the 2003 one)
+            position, options = None, []
+        else:
+            position = self.imported_position(players) if self.p.setup == "position" else None
+            options = [f"roles_each={self.p.roles_each}"] + ([] if self.p.finite_bank else ["finite_bank=false"])
+            if self.p.setup == "advanced":
+                options.append("setup=advanced")
         root = hashlib.sha256(f"soak/{self.p.seed}".encode()).digest()
         with mock.patch("adjudicator.dice.new_root", return_value=root):  # reproducible dice
             self.call(
-                f"new {self.path.name} --mode {self.p.mode} --option {' --option '.join(options)}",
+                f"new {self.path.name} --ruleset {self.p.ruleset} --mode {self.p.mode}"
+                + "".join(f" --option {option}" for option in options),
                 functools.partial(commands.create_game, self.path, players, position=position, mode=self.p.mode),
-                board=None, game_id=None, ruleset="mare-nostrum", options=options,
+                board=None, game_id=None, ruleset=self.p.ruleset, options=options,
                 site=Path("site") if self.p.site else None,
             )  # fmt: skip
         for path in sorted((self.path / "outbox").glob("*.welcome.*.eml")):  # T1's forms
@@ -445,9 +480,25 @@ class Soak:
         if rng.random() < 0.2 and not wrong:
             header.append(f"game {game.settings.id}")
         if rng.random() < 0.15 and not wrong:
-            header.append(f"phase T{info.turn} {info.phase}")
+            header.append(f"phase {info.prefix}{info.turn} {info.phase}")
         if wrong:
-            header.append(rng.choice((f"game other-{self.p.seed}", f"phase T{info.turn + 7} {info.phase}")))
+            header.append(rng.choice((f"game other-{self.p.seed}", f"phase {info.prefix}{info.turn + 7} {info.phase}")))
+        # Empires: a part of the player's form (the orders he could give) and some wrong lines
+        body = empires_orders(rng, game, civ) if self.p.empires else self.orders_2003(game, civ)
+        extra = junk_lines(rng, rng.randint(1, 8)) if kind == "junk" else []
+        if kind == "huge":
+            extra += empires_huge_lines(rng, game, civ) if self.p.empires else huge_lines(rng, game.position, civ)
+        for line in extra:
+            body.insert(rng.randint(0, len(body)), line)
+        if mail and rng.random() < 0.3:  # a request to the judge, answered in the receipt
+            body.insert(rng.randint(0, len(body)), rng.choice(EMPIRES_REQUESTS if self.p.empires else REQUESTS))
+        if rng.random() < 0.1:
+            body += ["--", "Sent from my phone", "build 3 legions in Roma"]
+        return "\n".join([self.marker(), *header, *body]) + "\n"
+
+    def orders_2003(self, game: Game, civ: str) -> list[str]:
+        """Random orders, maybe a plan's, and a wonder or hero bought when R10 is in reach."""
+        rng, info = self.rng, game.phase_info
         body = random_orders(rng, game.position, civ).splitlines()
         if rng.random() < 0.7:
             body += purposeful_lines(rng, game.position, civ)
@@ -455,15 +506,7 @@ class Soak:
         if info.phase == "build" and sum(players[civ]["hand"].values()) >= 9 and rng.random() < 0.6:  # R10 in reach
             owned = {card for p in players.values() for card in p["cards"]}
             body.append(f"buy {rng.choice([c for c in BUYABLE if c not in owned] or BUYABLE)}")
-        extra = junk_lines(rng, rng.randint(1, 8)) if kind == "junk" else []
-        extra += huge_lines(rng, game.position, civ) if kind == "huge" else []
-        for line in extra:
-            body.insert(rng.randint(0, len(body)), line)
-        if mail and rng.random() < 0.3:  # a request to the judge, answered in the receipt
-            body.insert(rng.randint(0, len(body)), rng.choice(REQUESTS))
-        if rng.random() < 0.1:
-            body += ["--", "Sent from my phone", "build 3 legions in Roma"]
-        return "\n".join([self.marker(), *header, *body]) + "\n"
+        return body
 
     def marker(self) -> str:
         """A comment line naming this text, to tell which text is on file."""
@@ -475,9 +518,10 @@ class Soak:
         return path.read_text(encoding="utf-8") if path.exists() else None
 
     def is_empty(self, game: Game, text: str) -> bool:
-        """No order line at all (only headers, blanks, comments, quotes)."""
+        """No order line at all (only headers, blanks, comments, quotes), or none that is an
+        order (an Empires text may hold only junk when the player took nothing from his form)."""
         submission = parse_submission(text, game.parser, game.ruleset.is_order)
-        return not submission.lines and not submission.no_orders
+        return not submission.no_orders and all(line.order is None for line in submission.lines)
 
     def submit(self, game: Game, civ: str, text: str, power: str | None = None, must_refuse: bool = False) -> None:
         file = self.folder / "orders.txt"
@@ -610,7 +654,10 @@ class Soak:
         if game.phase_number != number + 1:
             self.fail("the phase number did not advance by one", f"{number} -> {game.phase_number}")
         after = game.state_data()
-        problems = position_problems(after, self.p.finite_bank) + transition_problems(before, after)
+        if self.p.empires:
+            problems = empires_position_problems(game.board, game.position)
+        else:
+            problems = position_problems(after, self.p.finite_bank) + transition_problems(before, after)
         if problems:
             self.fail("broken invariant", "\n".join(problems))
         self.check_reports(game, number, every=self.rng.random() < 0.1)
@@ -718,7 +765,7 @@ class Soak:
             self.call("send --dry-run", commands.send_reports, self.path, True)
             self.check_site(game)
         self.call("remind --dry-run", commands.send_reminders, self.path, True)
-        self.call("board show", commands.board_show, None, "mare-nostrum")
+        self.call("board show", commands.board_show, None, self.p.ruleset)
         for path in sorted(self.path.rglob("*")):
             if not path.is_file() or path.name == "secrets.toml" or "inbox" in path.relative_to(self.path).parts:
                 continue
@@ -796,7 +843,7 @@ def run_one(seed: int, keep: Path | None = None) -> GameResult:
         try:
             result = play_game(params, folder)
         except SoakFailure as failure:
-            result = failure.result or GameResult(seed, str(params))
+            result = failure.result or GameResult(seed, str(params), params.ruleset)
             result.failure, result.signature = str(failure), failure.signature
     result.seconds, result.cpu = time.monotonic() - started, time.process_time() - cpu
     return result
@@ -827,8 +874,10 @@ def summary(results: list[GameResult], seconds: float) -> str:
     failed = [r for r in results if r.failure]
     phases = sum(r.adjudications for r in results)
     slowest = max(results, key=lambda r: r.seconds, default=None)
+    empires = sum(1 for r in results if r.ruleset == EMPIRES)
     lines = [
-        f"{len(results)} games, {phases} adjudications, {len(failed)} failed, in {seconds:.1f} s "
+        f"{len(results)} games ({empires} of Empires), {phases} adjudications, {len(failed)} failed, "
+        f"in {seconds:.1f} s "
         f"({sum(r.cpu for r in results):.1f} s of processor time; slowest game: seed "
         f"{slowest.seed if slowest else '-'}, {slowest.seconds if slowest else 0:.1f} s); "
         f"{sum(1 for r in results if r.winner)} ended with a winner",
@@ -861,7 +910,7 @@ def main(argv: list[str] | None = None) -> int:
         state = "FAIL " + (result.signature or "") if result.failure else "ok"
         print(
             f"seed {result.seed:6d}  {result.seconds:6.1f} s ({result.cpu:5.1f} s cpu)  "
-            f"{result.adjudications:3d} phases  {state}",
+            f"{result.adjudications:3d} phases  {'E' if result.ruleset == EMPIRES else ' '}  {state}",
             flush=True,
         )
 

@@ -1,5 +1,7 @@
-"""What no adjudication may break, whatever the players wrote (RULES.md R1-R10): checked by
-the soak (tests/soak.py) on the `state --json` shape after every phase."""
+"""What no adjudication may break, whatever the players wrote: checked by the soak
+(tests/soak.py) after every phase. Mare Nostrum 2003 (RULES.md R1-R10) on the `state --json`
+shape (`position_problems`, `transition_problems`); Mare Nostrum: Empires on its position
+(`empires_position_problems`, also played by tests/test_empires_engine.py)."""
 
 from __future__ import annotations
 
@@ -7,6 +9,8 @@ from collections import Counter
 from collections.abc import Mapping
 from typing import Any
 
+from adjudicator.rulesets.empires import model as empires
+from adjudicator.rulesets.empires.board import Board as EmpiresBoard
 from adjudicator.rulesets.mare_nostrum.components import BUILDING_SUPPLY, CARD_TOTALS, UNIT_STOCK
 from tests.random_play import BOARD
 
@@ -168,3 +172,42 @@ def _building_problems(before: Mapping[str, Any], after: Mapping[str, Any]) -> l
             if armed - {civ} and capitals.get(pid) != civ:
                 problems.append(f"R6.3: {civ} built in {pid} under the units of {sorted(armed - {civ})}")
     return problems
+
+
+def empires_position_problems(board: EmpiresBoard, position: empires.Position) -> list[str]:
+    """What an Empires position breaks of docs/rules-empires.md's limits, one line each: no
+    negative stock, supply or holding, no legendary good twice, caravans and cities on their
+    sites, occupations by standing legions of built buildings, no more legions bound than stand."""
+    found = []
+    for empire in position.playing:
+        for piece, left in position.stock(empire).items():
+            if left < 0:
+                found.append(f"{empire} has {left} {piece} in stock")
+        player = position.players[empire]
+        if any(n < 0 for n in (*player.resources.values(), *player.legendary.values())):
+            found.append(f"{empire} holds a negative count")
+    for kind, left in position.supply().items():
+        if left < 0 or left > empires.BUILDING_SUPPLY[kind]:
+            found.append(f"supply of {kind} is {left}")
+    legendary = Counter(position.legendary_pile)
+    for player in position.players.values():
+        legendary.update(player.legendary)
+    if any(n > 1 for n in legendary.values()):
+        found.append(f"legendary goods duplicated: {legendary}")
+    for pid, province in position.provinces.items():
+        site = board.provinces[pid]
+        free = list(site.caravans)
+        for good in province.caravans:
+            if good not in free:
+                found.append(f"{pid}: a caravan on {good} without a site")
+            else:
+                free.remove(good)
+        if province.city and site.city is None:
+            found.append(f"{pid}: a city without a site")
+        for building, who in province.occupied.items():
+            if building not in province.buildings() or not province.legions.get(who):
+                found.append(f"{pid}: {building} occupied by {who} without a building or a legion")
+        for empire in province.legions:
+            if province.stationed(empire) > province.legions[empire]:
+                found.append(f"{pid}: {empire} has more legions bound than standing")
+    return found

@@ -4,59 +4,23 @@ invariants every position keeps while random orders are played."""
 from __future__ import annotations
 
 import random
-from collections import Counter
 
 import pytest
 
 from adjudicator.dice import ChainDice, ScriptedDice
 from adjudicator.rulesets.empires.board import Board
 from adjudicator.rulesets.empires.engine import due, resolve_phase
-from adjudicator.rulesets.empires.model import BUILDING_SUPPLY, Phase, Position
+from adjudicator.rulesets.empires.model import Phase, Position
 from adjudicator.rulesets.empires.orders import Build, Buy, Move, Offer, Order, Sail, Take, TradeSide
 from adjudicator.rulesets.empires.setup import new_position
 from adjudicator.rulesets.payment import TAX
 from tests.empires_support import FIVE, empires_board
+from tests.soak_invariants import empires_position_problems
 
 
 @pytest.fixture(scope="module")
 def board() -> Board:
     return empires_board()
-
-
-def problems(board: Board, position: Position) -> list[str]:
-    found = []
-    for empire in position.playing:
-        for piece, left in position.stock(empire).items():
-            if left < 0:
-                found.append(f"{empire} has {left} {piece} in stock")
-        player = position.players[empire]
-        if any(n < 0 for n in (*player.resources.values(), *player.legendary.values())):
-            found.append(f"{empire} holds a negative count")
-    for kind, left in position.supply().items():
-        if left < 0 or left > BUILDING_SUPPLY[kind]:
-            found.append(f"supply of {kind} is {left}")
-    legendary = Counter(position.legendary_pile)
-    for player in position.players.values():
-        legendary.update(player.legendary)
-    if any(n > 1 for n in legendary.values()):
-        found.append(f"legendary goods duplicated: {legendary}")
-    for pid, province in position.provinces.items():
-        site = board.provinces[pid]
-        free = list(site.caravans)
-        for good in province.caravans:
-            if good not in free:
-                found.append(f"{pid}: a caravan on {good} without a site")
-            else:
-                free.remove(good)
-        if province.city and site.city is None:
-            found.append(f"{pid}: a city without a site")
-        for building, who in province.occupied.items():
-            if building not in province.buildings() or not province.legions.get(who):
-                found.append(f"{pid}: {building} occupied by {who} without a building or a legion")
-        for empire in province.legions:
-            if province.stationed(empire) > province.legions[empire]:
-                found.append(f"{pid}: {empire} has more legions bound than standing")
-    return found
 
 
 def random_orders(rng: random.Random, board: Board, position: Position, empire: str) -> list[Order]:
@@ -135,7 +99,7 @@ def test_random_games_keep_every_invariant(board: Board, seed: int) -> None:
         position, events = resolve_phase(
             board, position, orders, ChainDice("soak", number, rng.randbytes(32)), stepwise
         )
-        assert problems(board, position) == [], f"phase {number}: {[e.kind for e in events][:20]}"
+        assert empires_position_problems(board, position) == [], f"phase {number}: {[e.kind for e in events][:20]}"
     assert position.round > 1
 
 

@@ -1,7 +1,8 @@
 """The soak test (issue 11): random whole games through the functions the CLI calls, with every
 invariant checked after every phase (tests/soak.py says what is played and checked).
 
-CI plays 20 games on two processes. Environment variables:
+CI plays 20 games on two processes, 4 of them Mare Nostrum: Empires games (seeds 5, 11, 18, 19).
+Environment variables:
 - ADJUDICATOR_SOAK_GAMES=500: a long soak (ADJUDICATOR_SOAK_FIRST=N starts at seed N, default 1);
 - ADJUDICATOR_SOAK_SEED=N: only the game with seed N, in this process (as a failure message says);
 - ADJUDICATOR_SOAK_JOBS=N: processes (default 2, or 1 on a one-processor machine).
@@ -31,6 +32,18 @@ def test_random_whole_games_keep_every_invariant(tmp_path: Path) -> None:
     report = soak.summary(results, time.monotonic() - started)
     assert not any(r.failure for r in results), report
     assert sum(r.adjudications for r in results) >= GAMES, f"the games hardly ran:\n{report}"
+
+
+def test_the_ci_slice_plays_empires_games_and_the_same_2003_games_as_before() -> None:
+    """The ruleset is drawn after everything else: a 2003 game's parameters are what they were
+    before Empires games came into the soak, and seeds 1-20 hold a few Empires games."""
+    params = [soak.Params.from_seed(seed) for seed in soak.seeds(20)]
+    assert [p.seed for p in params if p.empires] == [5, 11, 18, 19]
+    first = "4 players (Babylon, Egypt, Greece, Carthage), mode batch, setup advanced, roles_each turn, 4 turns"
+    assert str(params[0]) == first, "seed 1 plays the game it played before"
+    for p in params:
+        if p.empires:
+            assert set(p.civs) == set(soak.EMPIRES_CIVS[: len(p.civs)]) and p.setup == "basic", p
 
 
 def test_the_soak_sees_a_building_under_another_players_units() -> None:
