@@ -290,3 +290,21 @@ def test_e2_1_ed20_the_absent_empires_lands_are_out_of_play(board: Board) -> Non
     _, events = buy(board, position, {"Carthage": [Build("influence", "cyrenaica"), Build("influence", "phasania")]})
     assert skipped(events, "Carthage") == ["E2.1: Cyrenaica is covered with this many players and out of play (ED20)"]
     assert bought(events, "Carthage") == ["influence in Phasania"]
+
+
+def test_e11_castor_and_pollux_copy_another_player_s_tile(board: Board, opening: Position) -> None:
+    """Rome copies Carthage's Spartacus: its legions cost one gladiators or one tax this turn."""
+    from adjudicator.rulesets.empires.orders import Copy
+
+    position = holding(opening, "Rome", {TAX: 2}, tiles=("Castor and Pollux",))
+    position = with_tiles(position, "Carthage", "Spartacus")
+    orders: Orders = {"Rome": [Copy("Spartacus"), Build("legion", "latium", count=2)]}
+    after, events = buy(board, position, orders)
+    assert [e.data["paid"] for e in events if e.kind == "purchase" and e.data["empire"] == "Rome"] == [
+        {TAX: 1},
+        {TAX: 1},
+    ]
+    assert after.standing["Rome"]["copy"] == "Spartacus"
+    again, events = buy(board, holding(after, "Rome", {TAX: 2}), {"Rome": [Build("legion", "latium")]})
+    assert "copy" not in again.standing.get("Rome", {}), "a purchase turn without a copy line ends it"
+    assert skipped(events, "Rome") == ["E6.3: your tokens make no set worth 3 (legion in Latium)"]

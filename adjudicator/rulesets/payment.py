@@ -25,9 +25,7 @@ TAX = "tax"  # the one resource that is not a commodity, in both games
 CardSet = Counter[str]
 
 
-def set_problem(
-    cards: Mapping[str, int], cost: int, pieces: str = "cards", goods: str = "commodities"
-) -> str | None:
+def set_problem(cards: Mapping[str, int], cost: int, pieces: str = "cards", goods: str = "commodities") -> str | None:
     """Why these cards are not one valid set paying `cost` (R6.1, E6.3), or None if they are;
     in the ruleset's words for the tokens (`cards`) and the goods (`commodities`)."""
     size = sum(cards.values())

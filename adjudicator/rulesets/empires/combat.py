@@ -23,10 +23,6 @@ class Side:
     fortress: bool = False
 
 
-def _effects(board: Board, position: Position, empire: str, kind: str) -> list[Effect]:
-    return [e for t in position.players[empire].tiles for e in board.tiles[t].effects if e.kind == kind]
-
-
 def _applies(effect: Effect, unit: str, side: str, own: bool) -> bool:
     if effect.parameters.get("unit", unit) != unit:
         return False
@@ -41,18 +37,18 @@ def _roll_side(
     """(faces, total, notes) for one side: E8.1 with its heroes' bonuses and a fortress."""
     own = position.provinces[place].influence == side.empire if place in position.provinces else False
     count = side.units + sum(
-        1 for e in _effects(board, position, side.empire, "extra_die") if side.units and _applies(e, unit, role, own)
+        1 for e in position.effects(board, side.empire, "extra_die") if side.units and _applies(e, unit, role, own)
     )
     bonus = sum(
         int(e.parameters.get("amount", 0))
-        for e in _effects(board, position, side.empire, "die_bonus")
+        for e in position.effects(board, side.empire, "die_bonus")
         if _applies(e, unit, role, own)
     )
     faces_table = board.land_dice if unit == "legion" else board.sea_dice
     faces = [faces_table[dice.roll(f"E8.1 {role} die for {side.empire} in {place}") - 1] for _ in range(count)]
     total = sum(faces) + bonus * len(faces)
     notes = [f"+{bonus} a die"] if bonus and faces else []
-    for effect in _effects(board, position, side.empire, "battle_bonus"):
+    for effect in position.effects(board, side.empire, "battle_bonus"):
         if _applies(effect, unit, role, own) and side.units:
             total += int(effect.parameters.get("amount", 0))
             notes.append(f"+{effect.parameters.get('amount', 0)} battle bonus")

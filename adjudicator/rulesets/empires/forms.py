@@ -72,6 +72,8 @@ def _purchase(board: Board, position: Position, empire: str) -> list[Candidate]:
     lines += [
         (f"buy {tile}", f"costs {board.tiles[tile].price(position.round)} this round (E6.7)") for tile in position.track
     ]
+    others = sorted({t for e, p in position.players.items() if e != empire for t in p.tiles})
+    lines += [(f"copy {tile}", "Castor and Pollux: its effects until your next purchase (E11.1)") for tile in others]
     pyramids = next((t for t in board.tiles.values() if t.kind == "pyramids"), None)
     if pyramids is not None:
         lines.append((f"buy {pyramids.name}", f"costs {pyramids.price(position.round)}: you win (E10.1)"))

@@ -14,7 +14,7 @@ from types import MappingProxyType
 
 from adjudicator.dice import Dice, choose_index
 from adjudicator.events import Event, event
-from adjudicator.rulesets.empires.board import Board, CityKind, Effect, Title
+from adjudicator.rulesets.empires.board import Board, CityKind, Title
 from adjudicator.rulesets.empires.claims import capital_winner
 from adjudicator.rulesets.empires.combat import Side, fight, land_losses, sea_losses
 from adjudicator.rulesets.empires.geography import borders_empire, chain_coasts, covered
@@ -67,17 +67,13 @@ def peace_pairs(
     """E11.1 impose peace: the tile's owner names one player; neither attacks the other."""
     pairs = set()
     for empire, lines in orders.items():
-        if empire not in position.players or not _effects(board, position, empire, "impose_peace"):
+        if empire not in position.players or not position.effects(board, empire, "impose_peace"):
             continue
         named = [o.value for o in lines if isinstance(o, Standing) and o.key == "peace"]
         if named and named[-1] in position.players and named[-1] != empire:
             pairs.add(frozenset((empire, named[-1])))
             events.append(event("peace", empire=empire, other=named[-1], rule="E11.1"))
     return frozenset(pairs)
-
-
-def _effects(board: Board, position: Position, empire: str, kind: str) -> list[Effect]:
-    return [e for t in position.players[empire].tiles for e in board.tiles[t].effects if e.kind == kind]
 
 
 def military_turn(
@@ -342,7 +338,7 @@ def _conquest(
             return _sack(board, position, empire, pid, building, choice.for_good, dice, events)
         events.append(event("order_skipped", empire=empire, line=choice.line, reason=f"E8.6: no {building} to sack"))
     if choice is not None and choice.action == "convert":
-        if _effects(board, position, empire, "auto_convert") and borders_empire(board, position, empire, pid):
+        if position.effects(board, empire, "auto_convert") and borders_empire(board, position, empire, pid):
             events.append(event("converted", empire=empire, place=pid, previous=province.influence, rule="E11.1"))
             return replace(position, provinces={**position.provinces, pid: _converted(province, empire)})
         changed = replace(province, converting=empire, converting_since=position.round)
@@ -395,11 +391,7 @@ def _sack(
     gain: Counter[str] = Counter()
     legendary: Counter[str] = Counter()
     pile = Counter(position.legendary_pile)
-    times = (
-        2
-        if any(e.kind == "plunder_double" for t in position.players[empire].tiles for e in board.tiles[t].effects)
-        else 1
-    )
+    times = 2 if position.effects(board, empire, "plunder_double") else 1
     if building.startswith("caravan:"):
         gain[building.split(":", 1)[1]] += times
         caravans = list(province.caravans)

@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 from types import MappingProxyType
 
-from adjudicator.rulesets.empires.board import Board, CityKind, Title
+from adjudicator.rulesets.empires.board import Board, CityKind, Effect, Title
 from adjudicator.rulesets.payment import TAX
 
 _EMPTY: Mapping[str, int] = MappingProxyType({})
@@ -21,6 +21,7 @@ UNIT_STOCK: Mapping[str, int] = MappingProxyType({"legion": 8, "trireme": 5, "fo
 # E1.4 (research E3, E4): the shared building tokens; capitals and legendary cities are among
 # the cities.
 BUILDING_SUPPLY: Mapping[str, int] = MappingProxyType({"caravan": 37, "market": 25, "city": 16, "temple": 14})
+COPY_CHOICE = "copy"  # standing[empire]["copy"] = the tile he copies this round (E11.1 copy ability)
 TABLE_ORDER = ("Rome", "Greece", "Babylon", "Egypt", "Carthage")  # E3.3, ED16
 
 
@@ -121,6 +122,16 @@ class Position:
 
     def owner_of(self, tile: str) -> str | None:
         return next((e for e, p in self.players.items() if tile in p.tiles), None)
+
+    def effects(self, board: Board, empire: str, kind: str) -> list[Effect]:
+        """The empire's tile effects of one kind (E11.1), a copied tile's included: an owner of
+        `copy ability` has the effects of the tile he named this round while another owns it."""
+        tiles = list(self.players[empire].tiles)
+        copied = self.standing.get(empire, {}).get(COPY_CHOICE)
+        copies = any(e.kind == "copy_ability" for t in tiles for e in board.tiles[t].effects)
+        if copied and copies and copied in board.tiles and self.owner_of(copied) not in (None, empire):
+            tiles.append(copied)
+        return [e for t in tiles for e in board.tiles[t].effects if e.kind == kind]
 
     def stock(self, empire: str) -> dict[str, int]:
         """E1.2: the empire's pieces not on the board."""

@@ -108,6 +108,17 @@ class Buy:
 
 
 @dataclass(frozen=True, slots=True)
+class Copy:
+    """E11.1 copy ability: the tile whose effects he has this round."""
+
+    tile: str
+    line: int = 0
+
+    def to_text(self) -> str:
+        return f"copy {self.tile}"
+
+
+@dataclass(frozen=True, slots=True)
 class Sail:
     """E7.2: triremes into a neighbouring sea."""
 
@@ -198,7 +209,9 @@ class Standing:
         return f"{self.key} {self.value}"
 
 
-Order = TradeSide | Offer | Take | Give | TurnOrder | Build | Buy | Sail | NavalAttack | Move | Conquest | Standing
+Order = (
+    TradeSide | Offer | Take | Give | TurnOrder | Build | Buy | Copy | Sail | NavalAttack | Move | Conquest | Standing
+)
 
 ORDER_PHASES: dict[type, Phase] = {
     TradeSide: Phase.TRADE,
@@ -207,6 +220,7 @@ ORDER_PHASES: dict[type, Phase] = {
     Give: Phase.TRADE,
     Build: Phase.PURCHASE,
     Buy: Phase.PURCHASE,
+    Copy: Phase.PURCHASE,
     Sail: Phase.MILITARY,
     NavalAttack: Phase.MILITARY,
     Move: Phase.MILITARY,

@@ -72,7 +72,7 @@ def produce(board: Board, position: Position, dice: Dice) -> tuple[Position, lis
     pile_left = {good: n for good, n in sorted(pile.items()) if n}
     position = replace(position, players=players, legendary_pile=MappingProxyType(pile_left))
     for empire in position.playing:
-        if any(e.kind == "take_good" for t in position.players[empire].tiles for e in board.tiles[t].effects):
+        if position.effects(board, empire, "take_good"):
             position = _take_good(board, position, empire, events)
     return position, events
 
@@ -110,19 +110,17 @@ def _choice(position: Position, empire: str, province: str) -> str:
 
 
 def _tile_production(board: Board, position: Position, empire: str, due: Counter[str]) -> None:
-    for tile in position.players[empire].tiles:
-        for effect in board.tiles[tile].effects:
-            if effect.kind == "free_tax":
-                due[TAX] += int(effect.parameters.get("count", 1))
-            elif effect.kind == "legion_as_caravan":
-                for pid, province in position.provinces.items():
-                    if province.influence != empire:
-                        continue
-                    free_sites = list(board.provinces[pid].caravans)
-                    for built in province.caravans:
-                        free_sites.remove(built)
-                    for good in free_sites[: province.legions.get(empire, 0)]:
-                        due[good] += 1
+    for effect in position.effects(board, empire, "free_tax"):
+        due[TAX] += int(effect.parameters.get("count", 1))
+    if position.effects(board, empire, "legion_as_caravan"):
+        for pid, province in position.provinces.items():
+            if province.influence != empire:
+                continue
+            free_sites = list(board.provinces[pid].caravans)
+            for built in province.caravans:
+                free_sites.remove(built)
+            for good in free_sites[: province.legions.get(empire, 0)]:
+                due[good] += 1
 
 
 def _add(held: Mapping[str, int], gained: Mapping[str, int]) -> Mapping[str, int]:

@@ -17,8 +17,8 @@ from adjudicator.dice import Dice, choose_index
 from adjudicator.events import Event, event
 from adjudicator.rulesets.empires.board import Board, CityKind, Effect, TileKind, Title
 from adjudicator.rulesets.empires.geography import borders_empire, covered, provinces_of
-from adjudicator.rulesets.empires.model import PlayerState, Position, ProvinceState, SeaState
-from adjudicator.rulesets.empires.orders import Build, Buy, Order, TurnOrder
+from adjudicator.rulesets.empires.model import COPY_CHOICE, PlayerState, Position, ProvinceState, SeaState
+from adjudicator.rulesets.empires.orders import Build, Buy, Copy, Order, TurnOrder
 from adjudicator.rulesets.empires.trade import table_order_from
 from adjudicator.rulesets.payment import TAX, plan_payment, set_problem
 
@@ -73,6 +73,7 @@ def purchase_turn(
 ) -> Position:
     """One player's purchase turn (E6.1-E6.9)."""
     events.append(event("turn_of", empire=empire, phase="purchase"))
+    position = _copy(board, position, empire, orders, events)
     items = [item for order in orders if isinstance(order, Build | Buy) for item in _items(order)]
     for index, item in enumerate(items):
         problem = _placement_problem(board, position, empire, item)
@@ -106,6 +107,21 @@ def purchase_turn(
             events.append(event("victory", empire=empire, rule="E10.1", why=why))
             return replace(position, winner=empire)
     return _end_of_turn(board, position, empire, events)
+
+
+def _copy(board: Board, position: Position, empire: str, orders: Sequence[Order], events: list[Event]) -> Position:
+    """E11.1 copy ability: the tile he names this purchase turn lends him its effects until his
+    next one; naming none ends the copy."""
+    if not any(e.kind == "copy_ability" for t in position.players[empire].tiles for e in board.tiles[t].effects):
+        return position
+    named = [o.tile for o in orders if isinstance(o, Copy) and position.owner_of(o.tile) not in (None, empire)]
+    choices = dict(position.standing.get(empire, {}))
+    choices.pop(COPY_CHOICE, None)
+    if named:
+        choices[COPY_CHOICE] = named[-1]
+        events.append(event("copy", empire=empire, tile=named[-1], owner=position.owner_of(named[-1]), rule="E11.1"))
+    standing = {e: c for e, c in position.standing.items() if e != empire}
+    return replace(position, standing={**standing, **({empire: choices} if choices else {})})
 
 
 def _items(order: Build | Buy) -> list[_Item]:
@@ -460,7 +476,7 @@ def refill_track(position: Position, dice: Dice, events: list[Event]) -> Positio
 
 
 def _effects(board: Board, position: Position, empire: str, kind: str) -> list[Effect]:
-    return [e for t in position.players[empire].tiles for e in board.tiles[t].effects if e.kind == kind]
+    return position.effects(board, empire, kind)
 
 
 def _has(board: Board, position: Position, empire: str, kind: str) -> bool:

@@ -100,7 +100,7 @@ def resolve_trade(
 
 
 def _has_effect(board: Board, position: Position, empire: str, kind: str) -> bool:
-    return any(e.kind == kind for t in position.players[empire].tiles for e in board.tiles[t].effects)
+    return bool(position.effects(board, empire, kind))
 
 
 def _choose_side(

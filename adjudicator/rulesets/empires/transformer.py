@@ -13,6 +13,7 @@ from adjudicator.rulesets.empires.orders import (
     Build,
     Buy,
     Conquest,
+    Copy,
     Give,
     Move,
     NavalAttack,
@@ -137,6 +138,9 @@ class OrderTransformer(Transformer[Token, Order]):
         count = next((p for p in parts if isinstance(p, int)), 1)
         place, good = [p for p in parts if isinstance(p, str)]
         return Build("caravan", place, count, good=good, pay=_paid(parts))
+
+    def copy(self, tile: str) -> Copy:
+        return Copy(tile)
 
     def buy(self, tile: str, payment: _Payment | None = None) -> Buy:
         return Buy(tile, payment.tokens if payment else ())

@@ -20,6 +20,7 @@ from adjudicator.rulesets.empires.orders import (
     Build,
     Buy,
     Conquest,
+    Copy,
     Give,
     Move,
     NavalAttack,
@@ -161,6 +162,13 @@ def _check(c: _Context, order: Order) -> Order:
             return _check_build(c, order)
         case Buy():
             return replace(order, tile=c.tile(order.tile), pay=c.tokens(order.pay))
+        case Copy():
+            c.owns_effect("copy_ability", "E11.1", "Castor and Pollux")
+            tile = c.tile(order.tile)
+            owner = c.position.owner_of(tile)
+            if owner in (None, c.empire):
+                raise c.refuse("E11.1", f"{tile} is not owned by another player; copy a tile someone else owns")
+            return replace(order, tile=tile)
         case Sail():
             return replace(order, origin=c.sea(order.origin), destination=c.sea(order.destination))
         case NavalAttack():
