@@ -186,6 +186,24 @@ def _unquoted(piece: str) -> str:
 
 
 @v_args(inline=True)
+class SharedPieces(Transformer[Token, OrderT]):
+    """The pieces of grammar/common.lark every ruleset's order rules use (names, lists, counts);
+    a ruleset's transformer inherits them."""
+
+    def start(self, item: OrderT) -> OrderT:
+        return item
+
+    def name(self, *words: Token) -> str:
+        return " ".join(str(w) for w in words)
+
+    def names(self, *names: str) -> tuple[str, ...]:
+        return names
+
+    def count(self, value: Token) -> int:
+        return int(value)
+
+
+@v_args(inline=True)
 class HeaderTransformer(Transformer[Token, Header]):
     def game_header(self, game: Token) -> GameHeader:
         return GameHeader(str(game).lower())

@@ -6,8 +6,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from lark import Token, Transformer, v_args
+from lark import Token, v_args
 
+from adjudicator.orders import SharedPieces
 from adjudicator.rulesets.empires.orders import (
     MAX_COUNT,
     Build,
@@ -45,20 +46,7 @@ class _Payment:
 
 
 @v_args(inline=True)
-class OrderTransformer(Transformer[Token, Order]):
-    def start(self, item: Order) -> Order:
-        return item
-
-    # shared pieces
-    def name(self, *words: Token) -> str:
-        return " ".join(str(w) for w in words)
-
-    def names(self, *names: str) -> tuple[str, ...]:
-        return names
-
-    def count(self, value: Token) -> int:
-        return int(value)
-
+class OrderTransformer(SharedPieces[Order]):
     def counted_token(self, value: Token, kind: str) -> tuple[str, ...]:
         return (kind,) * _bounded(str(value))
 

@@ -7,8 +7,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from lark import Token, Transformer, v_args
+from lark import Token, v_args
 
+from adjudicator.orders import SharedPieces
 from adjudicator.rulesets.mare_nostrum.components import Piece, Unit
 from adjudicator.rulesets.mare_nostrum.orders import (
     Artemis,
@@ -51,21 +52,8 @@ class _AtOnce:
 
 
 @v_args(inline=True)
-class OrderTransformer(Transformer[Token, Order]):
+class OrderTransformer(SharedPieces[Order]):
     """Parse tree -> order value. Line numbers are added by the caller."""
-
-    def start(self, item: Order) -> Order:
-        return item
-
-    # shared pieces
-    def name(self, *words: Token) -> str:
-        return " ".join(str(w) for w in words)
-
-    def names(self, *names: str) -> tuple[str, ...]:
-        return names
-
-    def count(self, value: Token) -> int:
-        return int(value)
 
     def counted_card(self, value: Token, card: str) -> CardCount:
         return CardCount(card, int(value))
