@@ -196,3 +196,14 @@ def test_absurd_counts_get_one_sentence_at_once(
     """The soak's 10^40 tokens crashed the parser (MemoryError, OverflowError)."""
     (line,) = checked(parser, board, replace(opening, phase=phase), "Rome", text)
     assert line.problem is not None and line.problem.message.startswith(message)
+
+
+def test_a_copied_tile_s_order_is_accepted(parser: OrderParser[Order], board: Board, opening: Position) -> None:
+    """Castor and Pollux copying Greece's Statue of Zeus may impose peace (E11.1)."""
+    position = with_tiles(with_tiles(replace(opening, phase=Phase.MILITARY), "Rome", "Castor and Pollux"),
+                          "Greece", "Statue of Zeus")  # fmt: skip
+    (refused,) = checked(parser, board, position, "Rome", "peace Carthage")
+    assert refused.problem is not None
+    copying = replace(position, standing={"Rome": {"copy": "Statue of Zeus"}})
+    (line,) = checked(parser, board, copying, "Rome", "peace Carthage")
+    assert line.ok, line.problem

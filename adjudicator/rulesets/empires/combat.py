@@ -3,9 +3,7 @@ fortress adds 5 and cancels one enemy hit; heroes add to dice and totals (E11.1)
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from dataclasses import dataclass, replace
-from types import MappingProxyType
 
 from adjudicator.dice import Dice
 from adjudicator.events import Event, event
@@ -93,32 +91,11 @@ def land_losses(province: ProvinceState, empire: str, hits: int) -> tuple[Provin
     hit left with no legion destroys the fortress. (province, legions lost, fortress lost)."""
     legions = province.legions.get(empire, 0)
     lost = min(hits, legions)
-    left = legions - lost
-    occupied = dict(province.occupied)
-    converting = province.converting
-    free = legions - province.stationed(empire)
-    bound_lost = max(0, lost - free)
-    for building in sorted(b for b, who in province.occupied.items() if who == empire):
-        if bound_lost == 0:
-            break
-        del occupied[building]
-        bound_lost -= 1
-    if bound_lost and converting == empire:
-        converting = None
     fortress_lost = hits > legions and province.fortress == empire
-    changed = replace(
-        province,
-        legions=MappingProxyType({e: n for e, n in {**province.legions, empire: left}.items() if n}),
-        occupied=MappingProxyType(occupied),
-        converting=converting,
-        converting_since=province.converting_since if converting else 0,
-        fortress=None if fortress_lost else province.fortress,
-    )
-    return changed, lost, fortress_lost
+    changed = province.without_legions(empire, lost)
+    return (replace(changed, fortress=None) if fortress_lost else changed), lost, fortress_lost
 
 
 def sea_losses(sea: SeaState, empire: str, hits: int) -> tuple[SeaState, int]:
-    ships = sea.triremes.get(empire, 0)
-    lost = min(hits, ships)
-    triremes: Mapping[str, int] = {e: n for e, n in {**sea.triremes, empire: ships - lost}.items() if n}
-    return SeaState(MappingProxyType(dict(triremes))), lost
+    lost = min(hits, sea.triremes.get(empire, 0))
+    return sea.with_ships(empire, -lost), lost

@@ -84,15 +84,16 @@ def _step(
     if phase is Phase.PURCHASE:
         position = refill_track(position, dice, events)
         return replace(position, phase=Phase.MILITARY, step=None), events
-    winner, won = capital_winner(board, position)
-    events += won
-    return _after_military(board, replace(position, step=None, winner=winner), dice, events)
+    return _after_military(board, replace(position, step=None), dice, events)
 
 
 def _after_military(board: Board, position: Position, dice: Dice, events: list[Event]) -> tuple[Position, list[Event]]:
-    """Claims (E9, E10.3), then the next round: Production (E4) and its Trade."""
-    if position.winner:
-        return position, events
+    """The four capitals (E10.2), Claims (E9, E10.3), then the next round: Production (E4) and
+    its Trade."""
+    winner, won = capital_winner(board, position)
+    events += won
+    if winner:
+        return replace(position, winner=winner), events
     events.append(event("phase_start", phase="claims", round=position.round))
     position, claimed = claim_titles(board, replace(position, phase=Phase.CLAIMS, step=None))
     events += claimed

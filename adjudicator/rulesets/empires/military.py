@@ -1,6 +1,6 @@
 """The military phase (E7, E8): each player's turn in the Military Leader's order: conversions
 due, trireme moves, naval battles, legion moves, land battles, conquests and what the conqueror
-does; at the end the four-capitals victory (E10.2).
+does. The four-capitals victory (E10.2) is checked after the phase, by the engine.
 
 A line that cannot be carried out when its turn comes is skipped with the reason and the rule.
 """
@@ -15,10 +15,9 @@ from types import MappingProxyType
 from adjudicator.dice import Dice, choose_index
 from adjudicator.events import Event, event
 from adjudicator.rulesets.empires.board import Board, CityKind, Title
-from adjudicator.rulesets.empires.claims import capital_winner
 from adjudicator.rulesets.empires.combat import Side, fight, land_losses, sea_losses
 from adjudicator.rulesets.empires.geography import borders_empire, chain_coasts, covered
-from adjudicator.rulesets.empires.model import Position, ProvinceState, SeaState
+from adjudicator.rulesets.empires.model import Position, ProvinceState
 from adjudicator.rulesets.empires.orders import Conquest, Move, NavalAttack, Order, Sail, Standing, TurnOrder
 from adjudicator.rulesets.empires.trade import table_order_from
 from adjudicator.rulesets.payment import TAX
@@ -44,10 +43,7 @@ def resolve_military(
     peace = peace_pairs(board, position, orders, events)
     for empire in order:
         position = military_turn(board, position, empire, orders.get(empire, ()), dice, events, peace)
-    position = replace(position, sequence=tuple(order))
-    winner, won = capital_winner(board, position)
-    events += won
-    return replace(position, winner=winner or position.winner), events
+    return replace(position, sequence=tuple(order)), events
 
 
 def record_standing(position: Position, orders: Mapping[str, Sequence[Order]]) -> Position:
@@ -138,8 +134,8 @@ class _Turn:
             )
             return position
         seas = dict(position.seas)
-        seas[order.origin] = _ships(seas[order.origin], empire, -order.count)
-        seas[order.destination] = _ships(seas[order.destination], empire, order.count)
+        seas[order.origin] = seas[order.origin].with_ships(empire, -order.count)
+        seas[order.destination] = seas[order.destination].with_ships(empire, order.count)
         self.sailed[order.destination] += order.count
         self.events.append(
             event("sail", empire=empire, count=order.count, origin=order.origin, destination=order.destination)
@@ -268,34 +264,11 @@ def _name(board: Board, place: str) -> str:
     return board.seas[place].name if place in board.seas else place
 
 
-def _ships(sea: SeaState, empire: str, change: int) -> SeaState:
-    counts = {e: n for e, n in {**sea.triremes, empire: sea.triremes.get(empire, 0) + change}.items() if n}
-    return SeaState(MappingProxyType(counts))
-
-
 def _leave(province: ProvinceState, empire: str, count: int) -> ProvinceState:
-    """Legions leave: free ones first; then occupations end (E8.7) and the converting legion goes."""
-    free = province.legions.get(empire, 0) - province.stationed(empire)
-    released = max(0, count - free)
-    occupied = dict(province.occupied)
-    for building in sorted(b for b, who in province.occupied.items() if who == empire):
-        if released == 0:
-            break
-        del occupied[building]
-        released -= 1
-    converting = province.converting
-    if released and converting == empire:
-        converting = None
-    legions = {e: n for e, n in {**province.legions, empire: province.legions.get(empire, 0) - count}.items() if n}
-    conqueror = province.conqueror if legions.get(empire) or province.conqueror != empire else None
-    return replace(
-        province,
-        legions=MappingProxyType(legions),
-        occupied=MappingProxyType(occupied),
-        converting=converting,
-        converting_since=province.converting_since if converting else 0,
-        conqueror=conqueror,
-    )
+    """Legions leave (E8.7: what they stood on is released); a conqueror who takes all his
+    legions out is conqueror no more."""
+    left = province.without_legions(empire, count)
+    return replace(left, conqueror=None) if left.conqueror == empire and not left.legions.get(empire) else left
 
 
 # ---- conversions and conquests ---------------------------------------------------------------

@@ -7,7 +7,7 @@ derived, never stored, so that it can never disagree with the board.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from enum import StrEnum
 from types import MappingProxyType
 
@@ -71,6 +71,25 @@ class ProvinceState:
         """His legions bound to a building or the marker (E8.7, E8.8): they fall last (ED14)."""
         return sum(1 for who in self.occupied.values() if who == empire) + (self.converting == empire)
 
+    def without_legions(self, empire: str, count: int) -> ProvinceState:
+        """`count` of his legions gone (ED14: free ones first, then those on buildings, the one
+        on the influence marker last); what they stood on is released."""
+        legions = self.legions.get(empire, 0)
+        bound = max(0, min(count, legions) - (legions - self.stationed(empire)))
+        occupied = dict(self.occupied)
+        for building in sorted(b for b, who in self.occupied.items() if who == empire)[:bound]:
+            del occupied[building]
+        bound -= len(self.occupied) - len(occupied)
+        converting = None if bound and self.converting == empire else self.converting
+        left = {e: n for e, n in {**self.legions, empire: max(0, legions - count)}.items() if n}
+        return replace(
+            self,
+            legions=MappingProxyType(left),
+            occupied=MappingProxyType(occupied),
+            converting=converting,
+            converting_since=self.converting_since if converting else 0,
+        )
+
     def units(self) -> set[str]:
         """Empires with legions or a fortress here."""
         found = {e for e, n in self.legions.items() if n}
@@ -95,6 +114,10 @@ class ProvinceState:
 @dataclass(frozen=True, slots=True)
 class SeaState:
     triremes: Mapping[str, int] = field(default_factory=lambda: _EMPTY)
+
+    def with_ships(self, empire: str, change: int) -> SeaState:
+        counts = {e: n for e, n in {**self.triremes, empire: self.triremes.get(empire, 0) + change}.items() if n}
+        return SeaState(MappingProxyType(counts))
 
 
 @dataclass(frozen=True, slots=True)

@@ -15,9 +15,9 @@ from types import MappingProxyType
 
 from adjudicator.dice import Dice, choose_index
 from adjudicator.events import Event, event
-from adjudicator.rulesets.empires.board import Board, CityKind, Effect, TileKind, Title
+from adjudicator.rulesets.empires.board import Board, CityKind, TileKind, Title
 from adjudicator.rulesets.empires.geography import borders_empire, covered, provinces_of
-from adjudicator.rulesets.empires.model import COPY_CHOICE, PlayerState, Position, ProvinceState, SeaState
+from adjudicator.rulesets.empires.model import COPY_CHOICE, PlayerState, Position, ProvinceState
 from adjudicator.rulesets.empires.orders import Build, Buy, Copy, Order, TurnOrder
 from adjudicator.rulesets.empires.trade import table_order_from
 from adjudicator.rulesets.payment import TAX, plan_payment, set_problem
@@ -49,7 +49,7 @@ def purchase_order(position: Position, orders: Mapping[str, Sequence[Order]], bo
     wanted = [e for e in (named[-1].empires if named else ()) if e in position.playing]
     order = list(dict.fromkeys([*wanted, *table_order_from(leader, position.playing)]))
     for empire in list(order):
-        if _has(board, position, empire, "first_when_winning") and _could_win(board, position, empire):
+        if position.effects(board, empire, "first_when_winning") and _could_win(board, position, empire):
             order.remove(empire)
             order.insert(0, empire)
     return order
@@ -233,7 +233,7 @@ def _cost(board: Board, position: Position, empire: str, item: _Item) -> tuple[i
     """What the item costs, and the kinds each token must be when a tile changes it (else None)."""
     if isinstance(item.order, Buy):
         return board.tiles[item.order.tile].price(position.round), None
-    for effect in _effects(board, position, empire, "cost_change"):
+    for effect in position.effects(board, empire, "cost_change"):
         if effect.parameters.get("piece") == item.piece:
             return int(effect.parameters.get("cost", 1)), frozenset(effect.parameters.get("pay", ()))
     return board.costs[item.piece], None
@@ -297,7 +297,7 @@ def _exception_allows(board: Board, position: Position, empire: str, paid: Count
     of identical goods (identical)."""
     if sum(paid.values()) < cost:
         return False
-    for effect in _effects(board, position, empire, "set_exception"):
+    for effect in position.effects(board, empire, "set_exception"):
         allow = effect.parameters.get("allow")
         goods = Counter({k: n for k, n in paid.items() if k != TAX})
         one_tax_among_goods = paid[TAX] == 1 and all(n == 1 for n in goods.values())
@@ -380,9 +380,7 @@ def _place(board: Board, position: Position, empire: str, item: _Item) -> Positi
         player = replace(player, tiles=(*player.tiles, order.tile))
         return replace(position, players={**position.players, empire: player}, track=track)
     if item.piece == "trireme":
-        sea = position.seas[order.place]
-        triremes = {**sea.triremes, empire: sea.triremes.get(empire, 0) + 1}
-        return replace(position, seas={**position.seas, order.place: SeaState(MappingProxyType(triremes))})
+        return replace(position, seas={**position.seas, order.place: position.seas[order.place].with_ships(empire, 1)})
     province = position.provinces[order.place]
     changes: dict[str, object] = {}
     if item.piece == "influence":
@@ -425,21 +423,18 @@ def _could_win(board: Board, position: Position, empire: str) -> bool:
     """Whether his holding could pay for a win now (E11.1 first when winning)."""
     holding = _holding(position.players[empire])
     heroes = sum(1 for t in position.players[empire].tiles if board.tiles[t].kind is not TileKind.PYRAMIDS)
-    prices: list[int] = []
     pyramids = [t for t in board.tiles.values() if t.kind is TileKind.PYRAMIDS and not position.owner_of(t.name)]
     if pyramids and plan_payment(holding, [pyramids[0].price(position.round)]):
         return True
-    if heroes == TILES_TO_WIN - 1:
-        prices = sorted(board.tiles[t].price(position.round) for t in position.track)
-        return bool(prices and plan_payment(holding, prices[:1]))
-    return False
+    cheapest = min((board.tiles[t].price(position.round) for t in position.track), default=None)
+    return heroes == TILES_TO_WIN - 1 and cheapest is not None and bool(plan_payment(holding, [cheapest]))
 
 
 def _end_of_turn(board: Board, position: Position, empire: str, events: list[Event]) -> Position:
     """E6.9: goods go back (a tile may keep some different ones, E11.1 keep goods), legendary
     ones to their pile (ED8); at most two tax tokens are kept."""
     player = position.players[empire]
-    keep = max((int(e.parameters.get("count", 0)) for e in _effects(board, position, empire, "keep_goods")), default=0)
+    keep = max((int(e.parameters.get("count", 0)) for e in position.effects(board, empire, "keep_goods")), default=0)
     goods = _holding(player)
     del goods[TAX]
     kept_goods = sorted(goods, key=lambda k: (-goods[k], k))[:keep]
@@ -473,11 +468,3 @@ def refill_track(position: Position, dice: Dice, events: list[Event]) -> Positio
     if drawn:
         events.append(event("track_refill", tiles=drawn, rule="E6.7"))
     return replace(position, track=tuple(track), hidden=tuple(hidden))
-
-
-def _effects(board: Board, position: Position, empire: str, kind: str) -> list[Effect]:
-    return position.effects(board, empire, kind)
-
-
-def _has(board: Board, position: Position, empire: str, kind: str) -> bool:
-    return bool(_effects(board, position, empire, kind))

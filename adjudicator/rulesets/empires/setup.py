@@ -75,7 +75,7 @@ def _place_start(board: Board, empire: Empire, provinces: dict[str, ProvinceStat
         )
     for sid, count in start.triremes.items():
         if count:
-            seas[sid] = SeaState(MappingProxyType({**seas[sid].triremes, empire.name: count}))
+            seas[sid] = seas[sid].with_ships(empire.name, count)
 
 
 def _draw_track(board: Board, dice: Dice, events: list[Event]) -> tuple[tuple[str, ...], tuple[str, ...]]:

@@ -72,7 +72,7 @@ def resolve_trade(
         events.append(event("trade_none", reason="the side chosen is 0", rule="E5.1"))
         return position, events
     held = {e: _tokens(p) for e, p in position.players.items()}
-    choosers = {e for e in position.playing if _has_effect(board, position, e, "trade_choice")}
+    choosers = {e for e in position.playing if position.effects(board, e, "trade_choice")}
     participants = []
     for empire in table_order_from(master, position.playing):
         if empire in choosers or sum(held[empire].values()) >= size:
@@ -97,10 +97,6 @@ def resolve_trade(
     _even_out(board, master, chain, held, orders.get(master, ()), events)
     players = {e: _with_tokens(p, held[e]) for e, p in position.players.items()}
     return replace(position, players=players), events
-
-
-def _has_effect(board: Board, position: Position, empire: str, kind: str) -> bool:
-    return bool(position.effects(board, empire, kind))
 
 
 def _choose_side(

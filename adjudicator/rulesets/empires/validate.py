@@ -102,8 +102,7 @@ class _Context:
             raise self.refuse(rule, f"only the {label[title]} ({holder or 'nobody'}) may give this order")
 
     def owns_effect(self, kind: str, rule: str, what: str) -> None:
-        tiles = self.position.players[self.empire].tiles
-        if not any(e.kind == kind for t in tiles for e in self.board.tiles[t].effects):
+        if not self.position.effects(self.board, self.empire, kind):
             raise self.refuse(rule, f"this order needs {what}, which you do not own")
 
 
