@@ -17,7 +17,7 @@ from adjudicator.events import Event, event
 from adjudicator.rulesets.empires.board import Board, CityKind, Title
 from adjudicator.rulesets.empires.combat import Side, fight, land_losses, sea_losses
 from adjudicator.rulesets.empires.geography import borders_empire, chain_coasts, covered
-from adjudicator.rulesets.empires.model import Position, ProvinceState
+from adjudicator.rulesets.empires.model import Position, ProvinceState, frozen_counts
 from adjudicator.rulesets.empires.orders import Conquest, Move, NavalAttack, Order, Sail, Standing, TurnOrder
 from adjudicator.rulesets.empires.trade import table_order_from
 from adjudicator.rulesets.payment import TAX
@@ -387,8 +387,8 @@ def _sack(
     player = position.players[empire]
     player = replace(
         player,
-        resources=MappingProxyType(dict(Counter(player.resources) + gain)),
-        legendary=MappingProxyType(dict(Counter(player.legendary) + legendary)),
+        resources=frozen_counts(Counter(player.resources) + gain),
+        legendary=frozen_counts(Counter(player.legendary) + legendary),
     )
     events.append(
         event(
@@ -404,5 +404,5 @@ def _sack(
         position,
         provinces={**position.provinces, pid: province},
         players={**position.players, empire: player},
-        legendary_pile=MappingProxyType({k: n for k, n in sorted(pile.items()) if n}),
+        legendary_pile=frozen_counts(pile),
     )

@@ -25,6 +25,11 @@ COPY_CHOICE = "copy"  # standing[empire]["copy"] = the tile he copies this round
 TABLE_ORDER = ("Rome", "Greece", "Babylon", "Egypt", "Carthage")  # E3.3, ED16
 
 
+def frozen_counts(counts: Mapping[str, int]) -> Mapping[str, int]:
+    """A table of tokens as positions keep it: sorted, read-only, nothing at zero or below."""
+    return MappingProxyType({k: n for k, n in sorted(counts.items()) if n > 0})
+
+
 class Phase(StrEnum):
     PRODUCTION = "production"
     TRADE = "trade"

@@ -9,12 +9,11 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Mapping
 from dataclasses import replace
-from types import MappingProxyType
 
 from adjudicator.dice import Dice, choose_index
 from adjudicator.events import Event, event
 from adjudicator.rulesets.empires.board import Board, CityKind
-from adjudicator.rulesets.empires.model import Position
+from adjudicator.rulesets.empires.model import Position, frozen_counts
 from adjudicator.rulesets.payment import TAX
 
 LEGENDARY_CHOICE = "legendary"  # standing[empire]["legendary:<province>"] = "good" | "tax" (E4.3; default tax)
@@ -69,8 +68,7 @@ def produce(board: Board, position: Position, dice: Dice) -> tuple[Position, lis
         events.append(
             event("produce", empire=empire, gained=dict(sorted(gained.items())), legendary=sorted(legendary.elements()))
         )
-    pile_left = {good: n for good, n in sorted(pile.items()) if n}
-    position = replace(position, players=players, legendary_pile=MappingProxyType(pile_left))
+    position = replace(position, players=players, legendary_pile=frozen_counts(pile))
     for empire in position.playing:
         if position.effects(board, empire, "take_good"):
             position = _take_good(board, position, empire, events)
@@ -126,4 +124,4 @@ def _tile_production(board: Board, position: Position, empire: str, due: Counter
 def _add(held: Mapping[str, int], gained: Mapping[str, int]) -> Mapping[str, int]:
     total = Counter(held)
     total.update(gained)
-    return MappingProxyType({k: n for k, n in sorted(total.items()) if n})
+    return frozen_counts(total)

@@ -17,7 +17,7 @@ from adjudicator.dice import Dice, choose_index
 from adjudicator.events import Event, event
 from adjudicator.rulesets.empires.board import Board, CityKind, TileKind, Title
 from adjudicator.rulesets.empires.geography import borders_empire, covered, provinces_of
-from adjudicator.rulesets.empires.model import COPY_CHOICE, PlayerState, Position, ProvinceState
+from adjudicator.rulesets.empires.model import COPY_CHOICE, PlayerState, Position, ProvinceState, frozen_counts
 from adjudicator.rulesets.empires.orders import Build, Buy, Copy, Order, TurnOrder
 from adjudicator.rulesets.empires.trade import table_order_from
 from adjudicator.rulesets.payment import TAX, plan_payment, set_problem
@@ -344,12 +344,8 @@ def _pay(position: Position, empire: str, paid: Counter[str]) -> Position:
         resources[kind] -= plain
         legendary[kind] -= n - plain
         pile[kind] += n - plain
-    player = replace(player, resources=_frozen(resources), legendary=_frozen(legendary))
-    return replace(position, players={**position.players, empire: player}, legendary_pile=_frozen(pile))
-
-
-def _frozen(counts: Counter[str]) -> Mapping[str, int]:
-    return MappingProxyType({k: n for k, n in sorted(counts.items()) if n > 0})
+    player = replace(player, resources=frozen_counts(resources), legendary=frozen_counts(legendary))
+    return replace(position, players={**position.players, empire: player}, legendary_pile=frozen_counts(pile))
 
 
 def _free_placement(board: Board, position: Position, empire: str, item: _Item) -> str:
@@ -453,8 +449,8 @@ def _end_of_turn(board: Board, position: Position, empire: str, events: list[Eve
             rule="E6.9",
         )
     )
-    player = replace(player, resources=_frozen(resources), legendary=_frozen(legendary))
-    return replace(position, players={**position.players, empire: player}, legendary_pile=_frozen(pile))
+    player = replace(player, resources=frozen_counts(resources), legendary=frozen_counts(legendary))
+    return replace(position, players={**position.players, empire: player}, legendary_pile=frozen_counts(pile))
 
 
 def refill_track(position: Position, dice: Dice, events: list[Event]) -> Position:
