@@ -13,6 +13,7 @@ import pytest
 from typer.testing import CliRunner
 
 from adjudicator.cli import app
+from adjudicator.pictures import svg_to_png
 
 runner = CliRunner()
 PLAYERS = ["Rome:rome@example.org:rome-secret", "Greece:greece@example.org:greece-secret",
@@ -126,3 +127,19 @@ def test_the_empires_demo_plays_three_rounds_through_the_cli(tmp_path: Path) -> 
     for sentence in ("Naval battle in", "conquers", "buys Lighthouse", "becomes Military Leader"):
         assert sentence in told, sentence
     assert not (tmp_path / "demo" / "logs").exists(), "no internal error was logged"
+
+
+def test_the_empires_map_legend_fits_inside_the_drawing(tmp_path: Path) -> None:
+    """The right-hand 12 units of the legend and its last 6 rows hold no ink: nothing is cut off
+    (the caravan abbreviations once ran past the right edge)."""
+    from tests.test_pictures import pixels
+
+    run("demo", str(tmp_path / "demo"), "--ruleset", "empires")
+    svg = (tmp_path / "demo" / "reports" / "009-R03-military" / "map.svg").read_text()
+    width, height = (float(v) for v in re.search(r'viewBox="0 0 ([\d.]+) ([\d.]+)"', svg).groups())  # type: ignore[union-attr]
+    band = float(re.search(r'<g transform="translate\(0,([\d.]+)\)"', svg).group(1))  # type: ignore[union-attr]
+    assert "Caravan tags: Glad: gladiators" in svg
+    for view, size in ((f"{width - 12} {band} 12 {height - band}", 12), (f"0 {height - 6} {width} 6", 600)):
+        strip = re.sub(r'viewBox="[^"]*"', f'viewBox="{view}"', svg, count=1)
+        _, _, rows = pixels(svg_to_png(strip, width=size))
+        assert not any(sum(row[i : i + 3]) < 300 for row in rows for i in range(0, len(row), 4)), f"ink in {view}"
