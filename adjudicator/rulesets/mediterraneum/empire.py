@@ -1,0 +1,186 @@
+"""The empire's lines and bills (M5-M8): founding, the turn's tax and upkeep, bankruptcy,
+buildings, warehouses, art patronage, raising armies and making a taken city a province."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+from adjudicator.rulesets.mediterraneum.board import BuildingKind
+from adjudicator.rulesets.mediterraneum.context import Turn
+from adjudicator.rulesets.mediterraneum.model import Army, Status, taxing
+from adjudicator.rulesets.mediterraneum.orders import Build, Found, RaiseArmy, Upgrade
+
+WAREHOUSE = "warehouse"
+
+
+def found(turn: Turn, order: Found) -> None:
+    """T:43-46, T:60: the tower on one of his provinces; a dormant capital wakes for the same X."""
+    text, position = order.to_text(), turn.position
+    state = position.cities[order.city]
+    name = turn.board.cities[order.city].name
+    if position.capital(turn.colour) is not None:
+        turn.refuse(text, "you have an empire already", "M5.1")
+        return
+    if state.owner != turn.colour or state.status is not Status.PROVINCE:
+        turn.refuse(text, f"{name} is not your province", "M5.1")
+        return
+    price = turn.board.prices["restore" if state.dormant else "empire"]
+    if not turn.pay(price, text, "M5.1"):
+        return
+    turn.position = turn.position.with_city(order.city, status=Status.CAPITAL, dormant=False)
+    player = turn.position.players[turn.colour]
+    state_card = player.state
+    if state_card is None and turn.position.decks.states:
+        state_card = turn.position.decks.states[0]
+        decks = replace(turn.position.decks, states=turn.position.decks.states[1:])
+        turn.position = replace(turn.position, decks=decks)
+    turn.position = turn.position.with_player(turn.colour, state=state_card, founded_at=turn.position.count)
+    turn.position = replace(turn.position, founded=True)
+    turn.note("founded", city=name, price=price, restored=state.dormant, rule="M5.1")
+    if turn.position.stone is None:
+        turn.position = replace(turn.position, stone=0, stone_owner=turn.colour)
+        turn.note("stone_placed", space=turn.board.tax_chart[0], rule="M5.2")
+
+
+def collect(turn: Turn) -> None:
+    """T:53, T:56, M3.2: the tax due (none on a founding turn, T:45), then the upkeep of a tax
+    turn (T:68, T:75), plundering armies free (T:83); short of money he goes bankrupt (T:60)."""
+    position = turn.position
+    if position.founded:
+        if position.due:
+            turn.note("tax_forfeit", due=position.due, rule="M5.3")
+    elif position.due:
+        turn.position = position.paid(turn.colour, -position.due)
+        turn.note("tax_collected", amount=position.due, rule="M6.1")
+    turn.position = replace(turn.position, due=0)
+    if not taxing(turn.board, turn.position):
+        return
+    armies = [a for a in turn.position.armies_of(turn.colour) if a.at not in turn.board.cities]
+    artist = turn.position.players[turn.colour].patron is not None
+    bill = len(armies) * turn.board.prices["army_upkeep"] + artist * turn.board.prices["artist_upkeep"]
+    if not bill:
+        return
+    if bill <= turn.money:
+        turn.position = turn.position.paid(turn.colour, bill)
+        turn.note("upkeep", armies=len(armies), artist=artist, amount=bill, rule="M6.5")
+        return
+    bankrupt(turn, bill)
+
+
+def bankrupt(turn: Turn, bill: int) -> None:
+    """T:60, MD: all his money goes, the armies and the artist he cannot keep go, and his capital
+    is a province again; its buildings, his art and warehouses wait for X to wake them."""
+    capital = turn.position.capital(turn.colour)
+    lost = [a.number for a in turn.position.armies_of(turn.colour)]
+    armies = tuple(a for a in turn.position.armies if a.owner != turn.colour)
+    turn.position = replace(turn.position, armies=armies).with_player(turn.colour, money=0, patron=None)
+    if capital is not None:
+        turn.position = turn.position.with_city(capital, status=Status.PROVINCE, dormant=True)
+    city = turn.board.cities[capital].name if capital else ""
+    turn.note("bankrupt", bill=bill, city=city, armies=lost, rule="M6.6")
+
+
+def build(turn: Turn, order: Build) -> None:
+    text = order.to_text()
+    capital = turn.position.capital(turn.colour)
+    if capital is None:
+        turn.refuse(text, "you build only once you have founded your empire", "M7.1")
+        return
+    if order.building == WAREHOUSE:
+        if turn.pay(turn.board.prices["warehouse"], text, "M7.8"):
+            houses = (*turn.position.cities[capital].warehouses, ())
+            turn.position = turn.position.with_city(capital, warehouses=houses)
+            turn.note("warehouse_built", city=turn.board.cities[capital].name, rule="M7.8")
+        return
+    building = turn.board.buildings[order.building]
+    have = [turn.board.buildings[b] for b in turn.position.cities[capital].buildings]
+    if turn.built:
+        turn.refuse(text, "one building a turn (T:73)", "M7.1")
+    elif turn.position.decks.buildings.get(building.id, 0) <= 0:
+        turn.refuse(text, f"no {building.name} is left to build", "M7.1")
+    elif building.kind is BuildingKind.DEFENCE and any(b.id == building.id for b in have):
+        turn.refuse(text, f"you have a {building.name} already; one of each (T:74)", "M7.3")
+    elif building.kind is BuildingKind.TEMPLE and any(b.temple == building.temple for b in have):
+        turn.refuse(text, f"you have a {building.temple} temple already; one of each size (T:74)", "M7.3")
+    elif turn.pay(building.cost, text, "M7.1"):
+        turn.built = True
+        supply = dict(turn.position.decks.buildings)
+        supply[building.id] -= 1
+        turn.position = replace(turn.position, decks=replace(turn.position.decks, buildings=supply))
+        built = (*turn.position.cities[capital].buildings, building.id)
+        turn.position = turn.position.with_city(capital, buildings=built)
+        turn.note("built", building=building.id, price=building.cost, rule="M7.1")
+
+
+def patron(turn: Turn, text: str) -> None:
+    """T:51, T:68: the patronage card on offer, once in a game."""
+    player, deck = turn.position.players[turn.colour], turn.position.decks.patronage
+    if turn.position.capital(turn.colour) is None:
+        turn.refuse(text, "art patronage comes with an empire", "M7.4")
+    elif player.patronised:
+        turn.refuse(text, "each player buys one art patronage card in a game (T:51)", "M7.4")
+    elif not deck:
+        turn.refuse(text, "no art patronage card is left", "M7.4")
+    elif turn.pay(turn.board.patronage[deck[0]].cost, text, "M7.4"):
+        turn.position = turn.position.with_player(turn.colour, patron=deck[0], patronised=True)
+        turn.position = replace(turn.position, decks=replace(turn.position.decks, patronage=deck[1:]))
+        turn.note("patron", card=deck[0], price=turn.board.patronage[deck[0]].cost, rule="M7.4")
+
+
+def dismiss(turn: Turn, text: str) -> None:
+    if turn.position.players[turn.colour].patron is None:
+        turn.refuse(text, "you have no artist", "M7.5")
+    else:
+        turn.dismiss = True
+
+
+def end_patronage(turn: Turn) -> None:
+    """M7.5: the artist leaves at the end of the turn, before the next tax dice (T:70)."""
+    card = turn.position.players[turn.colour].patron
+    if turn.dismiss and card:
+        turn.position = turn.position.with_player(turn.colour, patron=None)
+        turn.note("artist_dismissed", card=card, rule="M7.5")
+
+
+def raise_army(turn: Turn, order: RaiseArmy) -> None:
+    """T:75: IV, from the first tax turn after the founding, into the capital's land."""
+    text, position, limits = order.to_text(), turn.position, turn.board.limits
+    capital = position.capital(turn.colour)
+    if capital is None:
+        turn.refuse(text, "armies are raised by an empire", "M8.1")
+        return
+    land = turn.board.cities[capital].land
+    if not taxing(turn.board, position) or position.count <= position.players[turn.colour].founded_at:
+        turn.refuse(text, "armies are raised in a tax turn after the one you founded your empire in (T:75)", "M8.1")
+    elif len(position.armies_of(turn.colour)) + turn.new_armies >= limits["armies_per_player"]:
+        turn.refuse(text, f"you have all your {limits['armies_per_player']} armies", "M1.3")
+    elif len(position.armies_at(land)) + turn.new_armies >= limits["armies_per_land"]:
+        turn.refuse(text, f"{turn.board.lands[land].name} holds {limits['armies_per_land']} armies at most", "M1.3")
+    elif turn.pay(turn.board.prices["army"], text, "M8.1"):
+        turn.new_armies += 1
+
+
+def place_new_armies(turn: Turn) -> None:
+    capital = turn.position.capital(turn.colour)
+    if capital is None:
+        return
+    land = turn.board.cities[capital].land
+    for _ in range(turn.new_armies):
+        taken = {a.number for a in turn.position.armies_of(turn.colour)}
+        number = next(n for n in range(1, len(taken) + 2) if n not in taken)
+        army = Army(turn.colour, number, land, since=turn.position.count)
+        turn.position = replace(turn.position, armies=(*turn.position.armies, army))
+        turn.note("army_raised", army=number, land=turn.board.lands[land].name, rule="M8.1")
+
+
+def upgrade(turn: Turn, order: Upgrade) -> None:
+    """T:83-84: a taken city his army has left becomes a province for I."""
+    text, state = order.to_text(), turn.position.cities[order.city]
+    name = turn.board.cities[order.city].name
+    if state.owner != turn.colour or state.status is not Status.TAKEN:
+        turn.refuse(text, f"{name} is not a city you have taken", "M8.6")
+    elif turn.position.armies_at(order.city):
+        turn.refuse(text, f"your army is still in {name}; it becomes a province once the army leaves", "M8.6")
+    elif turn.pay(turn.board.prices["upgrade"], text, "M8.6"):
+        turn.position = turn.position.with_city(order.city, status=Status.PROVINCE)
+        turn.note("upgraded", city=name, price=turn.board.prices["upgrade"], rule="M8.6")

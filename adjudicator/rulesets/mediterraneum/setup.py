@@ -1,0 +1,82 @@
+"""A new game's opening position (M2, T:24-29): want disks on the cities, two Residenz cards a
+player, the decks shuffled, the first player by the blue die; then his first turn starts."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from types import MappingProxyType
+
+from adjudicator.dice import Dice
+from adjudicator.errors import UsageError
+from adjudicator.events import Event, event
+from adjudicator.rulesets.mediterraneum.board import PLAYER_COUNTS, Board
+from adjudicator.rulesets.mediterraneum.chance import highest, shuffled
+from adjudicator.rulesets.mediterraneum.model import CityState, Decks, Options, Phase, PlayerState, Position, Status
+from adjudicator.rulesets.mediterraneum.turns import start_turn
+
+
+def new_position(board: Board, colours: Sequence[str], dice: Dice, options: Options) -> tuple[Position, list[Event]]:
+    if len(colours) not in PLAYER_COUNTS:
+        raise UsageError(f"Mare Mediterraneum takes 2 to 6 players (M1.1), not {len(colours)}")
+    events: list[Event] = []
+    wants = place_want_disks(board, dice)
+    cities = {c: CityState(want=(wants[c],)) for c in board.cities}
+    residences = shuffled(sorted(c for c, city in board.cities.items() if city.residence), dice, "M2.2 Residenz cards")
+    players = {}
+    for index, colour in enumerate(colours):
+        drawn = residences[2 * index : 2 * index + 2]
+        players[colour] = PlayerState(colour, residences=drawn)
+        for city in drawn:
+            cities[city] = CityState(owner=colour, status=Status.PROVINCE, want=cities[city].want)
+        events.append(event("residences", player=colour, cities=[board.cities[c].name for c in drawn]))
+    events.append(event("want_disks", disks={board.cities[c].name: board.goods[g].name for c, g in wants.items()}))
+    first, rolls = highest(colours, dice, "M2.4 first player")
+    events.append(event("first_player", player=first, rolls=rolls))
+    start = colours.index(first)
+    position = Position(
+        turn=1,
+        phase=Phase.TURN,
+        step=first,
+        order=tuple(colours[start:]) + tuple(colours[:start]),
+        players=MappingProxyType(players),
+        cities=MappingProxyType(cities),
+        ships=(),
+        armies=(),
+        decks=_decks(board, dice),
+    )
+    events.append(event("turn_start", player=first, turn=1))
+    return start_turn(board, position, dice, options, events), events
+
+
+def place_want_disks(board: Board, dice: Dice) -> Mapping[str, str]:
+    """One disk a city, never a good of the city's own land (T:25): the disks in a shuffled
+    order each take the first city of a shuffled list that may have them, moving an earlier disk
+    on when that is the only way (augmenting paths), so every disk finds a city."""
+    disks = shuffled([g for g, n in sorted(board.want_disks.items()) for _ in range(n)], dice, "M2.1 want disks")
+    cities = shuffled(sorted(board.cities), dice, "M2.1 cities for the want disks")
+    holder: dict[str, int] = {}
+
+    def place(i: int, seen: set[str]) -> bool:
+        for city in cities:
+            if city not in seen and disks[i] not in board.produces(city):
+                seen.add(city)
+                if city not in holder or place(holder[city], seen):
+                    holder[city] = i
+                    return True
+        return False
+
+    for i in range(len(disks)):
+        if not place(i, set()):
+            raise UsageError("the board's want disks cannot be placed (T:25); run 'adjudicator board check'")
+    return {city: disks[i] for city, i in holder.items()}
+
+
+def _decks(board: Board, dice: Dice) -> Decks:
+    trade = [c.id for c in board.trade_cards.values() for _ in range(c.count)]
+    return Decks(
+        trade=shuffled(sorted(trade), dice, "M2.3 trade deck"),
+        art=shuffled(sorted(board.art), dice, "M2.3 art deck"),
+        patronage=shuffled(sorted(board.patronage), dice, "M2.3 patronage deck"),
+        states=shuffled(sorted(board.states), dice, "M2.3 State cards"),
+        buildings=MappingProxyType({b.id: b.count for b in board.buildings.values()}),
+    )

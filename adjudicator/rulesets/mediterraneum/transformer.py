@@ -1,0 +1,186 @@
+"""The Lark transformer: a parse tree of grammar/mediterraneum.lark -> an order value. Names stay
+as written; validate.py resolves them against the board."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from functools import partial
+
+from lark import Token, v_args
+
+from adjudicator.orders import SharedPieces
+from adjudicator.rulesets.mediterraneum.orders import (
+    ART,
+    MAX_MONEY,
+    NOT_ROMAN,
+    Attack,
+    Bid,
+    Build,
+    BuyShip,
+    CancelBuy,
+    Capture,
+    CardTo,
+    Dismiss,
+    Dump,
+    Embark,
+    Found,
+    Land,
+    Load,
+    March,
+    Mount,
+    Order,
+    Pass,
+    Patron,
+    Pay,
+    RaiseArmy,
+    Sail,
+    Sell,
+    StandingBuy,
+    Store,
+    Upgrade,
+    from_roman,
+)
+
+_Action = Callable[[int], Order]  # an order waiting for the number of its ship or army
+
+
+@dataclass(frozen=True, slots=True)
+class _Attack:
+    target: str
+    tactic: str = ""
+    retreat: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class _Named:
+    role: str
+    value: str
+
+
+def _money(value: Token) -> int:
+    """A sum as written; NOT_ROMAN for a malformed numeral (`IIII`) and never more than one past
+    MAX_MONEY, so that validation refuses the line with its reason."""
+    text = str(value)
+    if text.isdigit():
+        return min(int(text), MAX_MONEY + 1) if len(text) < 6 else MAX_MONEY + 1
+    amount = from_roman(text)
+    return NOT_ROMAN if amount is None else min(amount, MAX_MONEY + 1)
+
+
+@v_args(inline=True)
+class OrderTransformer(SharedPieces[Order]):
+    def money(self, value: Token) -> int:
+        return _money(value)
+
+    def found(self, city: str) -> Found:
+        return Found(city)
+
+    def buy_ship(self, city: str) -> BuyShip:
+        return BuyShip(city)
+
+    # ships
+    def ship_order(self, number: int, action: _Action) -> Order:
+        return action(number)
+
+    def art_cargo(self, card: str) -> str:
+        return ART + card
+
+    def good_cargo(self, good: str) -> str:
+        return good
+
+    def load(self, cargo: str) -> _Action:
+        return partial(Load, cargo=cargo)
+
+    def sail(self, path: tuple[str, ...]) -> _Action:
+        return partial(Sail, path=path)
+
+    def floor(self, amount: int) -> int:
+        return amount
+
+    def sell(self, floor: int | None = None) -> _Action:
+        return partial(Sell, floor=floor or 0)
+
+    def dump(self) -> _Action:
+        return Dump
+
+    def store(self) -> _Action:
+        return Store
+
+    def sink(self, *words: Token) -> bool:
+        return True
+
+    def capture(self, owner: str, target: int, sink: bool = False) -> _Action:
+        return partial(Capture, owner=owner, target=target, sink=sink)
+
+    # armies
+    def army_order(self, number: int, action: _Action | _Attack) -> Order:
+        if isinstance(action, _Attack):
+            return Attack((number,), action.target, action.tactic, action.retreat)
+        return action(number)
+
+    def pair_attack(self, first: int, second: int, action: _Attack) -> Attack:
+        return Attack((first, second), action.target, action.tactic, action.retreat)
+
+    def march(self, path: tuple[str, ...]) -> _Action:
+        return partial(March, path=path)
+
+    def board(self, ship: int) -> _Action:
+        return partial(Embark, ship=ship)
+
+    def land(self) -> _Action:
+        return Land
+
+    def mount(self) -> _Action:
+        return Mount
+
+    def tactic(self, name: str) -> _Named:
+        return _Named("tactic", name)
+
+    def retreat(self, name: str) -> _Named:
+        return _Named("retreat", name)
+
+    def attack(self, target: str, *named: _Named) -> _Attack:
+        roles = {n.role: n.value for n in named}
+        return _Attack(target, roles.get("tactic", ""), roles.get("retreat", ""))
+
+    def army_action(self, action: _Attack) -> _Attack:
+        return action
+
+    # the empire
+    def build(self, building: str) -> Build:
+        return Build(building)
+
+    def raise_army(self) -> RaiseArmy:
+        return RaiseArmy()
+
+    def patron(self) -> Patron:
+        return Patron()
+
+    def dismiss(self) -> Dismiss:
+        return Dismiss()
+
+    def upgrade(self, city: str) -> Upgrade:
+        return Upgrade(city)
+
+    # cards, money, standing orders
+    def gift_to(self, colour: str) -> CardTo:
+        return CardTo("gift", colour)
+
+    def coup_to(self, colour: str) -> CardTo:
+        return CardTo("coup", colour)
+
+    def pay(self, amount: int, colour: str) -> Pay:
+        return Pay(amount, colour)
+
+    def standing_buy(self, cargo: str, city: str, ceiling: int) -> StandingBuy:
+        return StandingBuy(cargo, city, ceiling)
+
+    def cancel_buy(self, cargo: str, city: str) -> CancelBuy:
+        return CancelBuy(cargo, city)
+
+    def bid(self, amount: int, city: str = "") -> Bid:
+        return Bid(amount, city)
+
+    def pass_turn(self) -> Pass:
+        return Pass()

@@ -1,0 +1,126 @@
+"""One player's turn from his orders (M3.2, T:52-57): the founding first (T:44), the tax and the
+upkeep, the cards he must hand on, then his lines in the order he wrote them, and last the
+ships and armies he bought (T:57) and the standing offers he posted."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from adjudicator.dice import Dice
+from adjudicator.events import Event
+from adjudicator.rulesets.mediterraneum import empire, trading, war
+from adjudicator.rulesets.mediterraneum.board import Board
+from adjudicator.rulesets.mediterraneum.cards import give_card
+from adjudicator.rulesets.mediterraneum.context import Turn
+from adjudicator.rulesets.mediterraneum.model import Options, Position
+from adjudicator.rulesets.mediterraneum.orders import (
+    Attack,
+    Bid,
+    Build,
+    BuyShip,
+    CancelBuy,
+    Capture,
+    CardTo,
+    Dismiss,
+    Dump,
+    Embark,
+    Found,
+    Land,
+    Load,
+    March,
+    Mount,
+    Order,
+    Pass,
+    Patron,
+    Pay,
+    RaiseArmy,
+    Sail,
+    Sell,
+    StandingBuy,
+    Store,
+    Upgrade,
+)
+
+_HANDLED_APART = (Found, CardTo, Pass, Bid)
+
+
+def play_turn(
+    board: Board,
+    position: Position,
+    colour: str,
+    orders: Sequence[Order],
+    dice: Dice,
+    options: Options,
+    events: list[Event],
+) -> Position:
+    turn = Turn(board, position, colour, options, events)
+    for order in orders:
+        if isinstance(order, Found):
+            empire.found(turn, order)
+            break
+    empire.collect(turn)
+    _hand_on_cards(turn, orders, dice)
+    for order in orders:
+        if not isinstance(order, _HANDLED_APART):
+            _carry_out(turn, order, dice)
+    trading.place_new_ships(turn)
+    empire.place_new_armies(turn)
+    empire.end_patronage(turn)
+    return turn.position
+
+
+def _carry_out(turn: Turn, order: Order, dice: Dice) -> None:
+    match order:
+        case BuyShip():
+            trading.buy_ship(turn, order)
+        case Load():
+            trading.load(turn, order)
+        case Sail():
+            trading.sail(turn, order, dice)
+        case Sell():
+            trading.sell(turn, order, dice)
+        case Dump():
+            trading.dump(turn, order)
+        case Store():
+            trading.store(turn, order)
+        case Pay():
+            trading.pay(turn, order)
+        case StandingBuy():
+            trading.standing_buy(turn, order)
+        case CancelBuy():
+            trading.cancel_buy(turn, order)
+        case Build():
+            empire.build(turn, order)
+        case RaiseArmy():
+            empire.raise_army(turn, order)
+        case Patron():
+            empire.patron(turn, order.to_text())
+        case Dismiss():
+            empire.dismiss(turn, order.to_text())
+        case Upgrade():
+            empire.upgrade(turn, order)
+        case March():
+            war.march(turn, order, dice)
+        case Embark():
+            war.embark(turn, order)
+        case Land():
+            war.land(turn, order)
+        case Mount():
+            war.mount(turn, order)
+        case Attack():
+            war.attack(turn, order, dice)
+        case Capture():
+            war.capture(turn, order, dice)
+
+
+def _hand_on_cards(turn: Turn, orders: Sequence[Order], dice: Dice) -> None:
+    """M11.4, M11.15: each gift or coup card he holds goes to the player his orders name, or
+    else to the next player in seating order (MD)."""
+    named = {o.kind: o.colour for o in orders if isinstance(o, CardTo)}
+    for card in turn.position.players[turn.colour].holding:
+        kind = str(turn.board.trade_cards[card].kind)
+        order = turn.position.order
+        target = named.get(kind) or order[(order.index(turn.colour) + 1) % len(order)]
+        if target == turn.colour:
+            target = order[(order.index(turn.colour) + 1) % len(order)]
+        turn.position = give_card(turn.board, turn.position, turn.colour, card, target, dice, turn.events)

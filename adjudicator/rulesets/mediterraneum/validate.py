@@ -1,0 +1,206 @@
+"""Order validation when the orders arrive: names resolved to the board's ids, the phase, and
+whose turn it is; one result per line, never an exception. What depends on the turn as it
+unfolds (where a ship is when its line comes, what money is left) is checked when the line is
+carried out and reported there with its rule (M3.2)."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, replace
+from typing import TypeVar
+
+from adjudicator.names import NameIndex
+from adjudicator.orders import OrderLine
+from adjudicator.problems import AmbiguousName, Problem, Rejection, UnknownName
+from adjudicator.rulesets.mediterraneum.board import COAST, Board
+from adjudicator.rulesets.mediterraneum.empire import WAREHOUSE
+from adjudicator.rulesets.mediterraneum.model import Phase, Position
+from adjudicator.rulesets.mediterraneum.orders import (
+    ART,
+    MAX_MONEY,
+    NOT_ROMAN,
+    Attack,
+    Bid,
+    Build,
+    BuyShip,
+    CancelBuy,
+    Capture,
+    CardTo,
+    Found,
+    Load,
+    March,
+    Order,
+    Pay,
+    Sail,
+    Sell,
+    StandingBuy,
+    Upgrade,
+)
+
+K = TypeVar("K")
+
+
+class _Refused(Exception):
+    def __init__(self, problem: Problem) -> None:
+        self.problem = problem
+
+
+@dataclass
+class _Context:
+    board: Board
+    position: Position
+    colour: str
+    line: int = 0
+
+    def refuse(self, rule: str, text: str) -> _Refused:
+        return _Refused(Rejection(self.line, rule, text))
+
+    def find(self, index: NameIndex[K], text: str, kind: str) -> K:
+        match = index.find(text)
+        if len(match.keys) == 1:
+            return match.keys[0]
+        if match.keys:
+            raise _Refused(AmbiguousName(self.line, kind, text, tuple(index.display(k) for k in match.keys)))
+        raise _Refused(UnknownName(self.line, kind, text, match.suggestions))
+
+    def city(self, text: str) -> str:
+        place = self.find(self.board.places, text, "city")
+        if place not in self.board.cities:
+            raise self.refuse("M1.2", f"{self._name(place)} is not a city; name a city")
+        return place
+
+    def land(self, text: str) -> str:
+        """A land area, or the land of a city named instead."""
+        place = self.find(self.board.places, text, "land")
+        if place in self.board.cities:
+            return self.board.cities[place].land
+        if place not in self.board.lands:
+            raise self.refuse("M8.3", f"{self._name(place)} is a sea; armies march over land")
+        return place
+
+    def space(self, text: str) -> str:
+        """A ship's space as canonical text: a sea id, a city id (its harbour), `<city> coast`."""
+        words = text.split()
+        if len(words) > 1 and words[-1].lower() == COAST:
+            return f"{self.city(' '.join(words[:-1]))} {COAST}"
+        place = self.find(self.board.places, text, "sea or city")
+        if place in self.board.lands:
+            raise self.refuse("M4.3", f"{self._name(place)} is land; ships sail to seas, harbours and coasts")
+        return place
+
+    def good(self, text: str) -> str:
+        return self.find(self.board.good_names, text, "good")
+
+    def cargo(self, text: str) -> str:
+        if text.startswith(ART):
+            return ART + self.find(self.board.art_names, text.removeprefix(ART), "artwork")
+        return self.good(text)
+
+    def player(self, text: str, others_only: bool = True) -> str:
+        name = self.find(self.board.colour_names, text, "player colour")
+        if name not in self.position.players:
+            raise self.refuse("M2.2", f"{name} does not play in this game")
+        if others_only and name == self.colour:
+            raise self.refuse("M3.6", "name another player, not yourself")
+        return name
+
+    def money(self, amount: int) -> None:
+        if amount == NOT_ROMAN:
+            raise self.refuse("M1.4", "that is not a Roman numeral; write III, IV, XIV, or the digits")
+        if amount > MAX_MONEY:
+            raise self.refuse("M1.4", f"no purse holds more than {MAX_MONEY} MILIA")
+
+    def _name(self, place: str) -> str:
+        for table in (self.board.cities, self.board.lands, self.board.seas):
+            if place in table:
+                return str(table[place].name)
+        return place
+
+
+def validate_orders(
+    board: Board, position: Position, colour: str, lines: Sequence[OrderLine[Order]]
+) -> list[OrderLine[Order]]:
+    context = _Context(board, position, colour)
+    founds = 0
+    checked = []
+    for line in lines:
+        result = _check_line(context, line)
+        if result.ok and isinstance(result.order, Found):
+            founds += 1
+            if founds > 1:
+                problem = Rejection(line.number, "M5.1", "one empire is founded a turn; this is a second")
+                result = replace(result, problem=problem, order=None)
+        checked.append(result)
+    return checked
+
+
+def _check_line(c: _Context, line: OrderLine[Order]) -> OrderLine[Order]:
+    if line.problem is not None or line.order is None:
+        return line
+    c.line = line.number
+    try:
+        _check_phase(c, line.order)
+        order = _check(c, line.order)
+    except _Refused as refused:
+        return replace(line, problem=refused.problem)
+    return replace(line, order=replace(order, line=line.number))
+
+
+def _check_phase(c: _Context, order: Order) -> None:
+    position = c.position
+    if position.winner:
+        raise c.refuse("M12.2", f"the game is over: {position.winner} won")
+    if position.phase is Phase.AUCTION:
+        if not isinstance(order, Bid):
+            raise c.refuse("M3.5", "an auction is on: send a bid ('bid III') or nothing")
+        return
+    if isinstance(order, Bid):
+        raise c.refuse("M3.5", "no auction is on; bids come when a card opens one")
+    if c.colour != position.step:
+        raise c.refuse("M3.1", f"it is {position.step}'s turn; your orders count in your own turn")
+
+
+def _check(c: _Context, order: Order) -> Order:
+    match order:
+        case Found() | BuyShip() | Upgrade():
+            return replace(order, city=c.city(order.city))
+        case Load():
+            return replace(order, cargo=c.cargo(order.cargo))
+        case Sail():
+            if len(order.path) > 2:
+                raise c.refuse("M4.3", "a ship moves one space a turn (an empty one two, in the fast variant)")
+            return replace(order, path=tuple(c.space(s) for s in order.path))
+        case Sell():
+            c.money(order.floor)
+            return order
+        case Capture():
+            return replace(order, owner=c.player(order.owner))
+        case March():
+            if len(order.path) > 2:
+                raise c.refuse("M8.3", "an army moves one land a turn, cavalry two")
+            return replace(order, path=tuple(c.land(x) for x in order.path))
+        case Attack():
+            target = c.find(c.board.places, order.target, "city or land")
+            if target in c.board.seas:
+                raise c.refuse("M9.4", "a sea is not attacked; warships capture ships ('ship N capture …')")
+            retreat = c.land(order.retreat) if order.retreat else ""
+            tactic = c.find(c.board.tactic_names, order.tactic, "tactic card") if order.tactic else ""
+            return replace(order, target=target, retreat=retreat, tactic=tactic)
+        case Build():
+            if order.building.strip().lower() == WAREHOUSE:
+                return replace(order, building=WAREHOUSE)
+            return replace(order, building=c.find(c.board.building_names, order.building, "building"))
+        case CardTo():
+            return replace(order, colour=c.player(order.colour))
+        case Pay():
+            c.money(order.amount)
+            return replace(order, colour=c.player(order.colour))
+        case StandingBuy():
+            c.money(order.ceiling)
+            return replace(order, cargo=c.cargo(order.cargo), city=c.city(order.city))
+        case CancelBuy():
+            return replace(order, cargo=c.cargo(order.cargo), city=c.city(order.city))
+        case Bid():
+            c.money(order.amount)
+            return replace(order, city=c.city(order.city)) if order.city else order
+    return order
