@@ -70,7 +70,7 @@ class BuyShip:
 
 @dataclass(frozen=True, slots=True)
 class Load:
-    """M4.4, M7.6: a good (I) or an art card of his onto the ship."""
+    """M4.4, M7.7: a good (I) or an art card of his onto the ship."""
 
     ship: int
     cargo: str  # a good, or `art:<card>`

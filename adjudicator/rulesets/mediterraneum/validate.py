@@ -99,7 +99,7 @@ class _Context:
     def player(self, text: str, others_only: bool = True) -> str:
         name = self.find(self.board.colour_names, text, "player colour")
         if name not in self.position.players:
-            raise self.refuse("M2.2", f"{name} does not play in this game")
+            raise self.refuse("M1.1", f"{name} does not play in this game")
         if others_only and name == self.colour:
             raise self.refuse("M3.6", "name another player, not yourself")
         return name
