@@ -124,3 +124,20 @@ def test_orders_out_of_turn_are_refused_with_the_rule() -> None:
     other = position.order[1]
     with pytest.raises(AssertionError, match=r"M3\.1"):
         orders(position, other, "pass")
+
+
+def test_a_storm_card_rolls_for_every_ship_in_its_sea() -> None:
+    from adjudicator.rulesets.mediterraneum.cards import draw_trade_cards
+    from adjudicator.rulesets.mediterraneum.model import Army, Decks
+
+    b = board()
+    position, _ = opening()
+    card = next(c for c in b.trade_cards.values() if c.kind == "storm")
+    ships = (Ship("Red", 1, card.sea, "wine"), Ship("Red", 2, card.sea, "wine"), Ship("Blue", 1, card.sea, "salt"))
+    position = replace(position, ships=ships, armies=(Army("Red", 1, "ship:2"),), decks=Decks(trade=(card.id,)))
+    events: list = []
+    after = draw_trade_cards(b, position, "Red", 1, ScriptedDice([6, 3, 1]), events)
+    assert [(s.owner, s.number, s.cargo) for s in after.ships] == [("Red", 1, "wine"), ("Red", 2, "")]
+    assert after.armies == position.armies  # its ship kept; Blue's sank, with nothing aboard
+    assert [e.data["outcome"] for e in events if e.kind == "storm_roll"] == ["safe", "cargo lost", "sunk"]
+    assert after.storm == card.id

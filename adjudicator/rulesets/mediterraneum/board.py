@@ -8,7 +8,7 @@ The translation gives few of these, so the data file carries them all, each entr
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Any
@@ -619,19 +619,26 @@ def _check_components(board: Board) -> list[str]:
 
 def placements_possible(board: Board) -> bool:
     """Whether the 40 disks can go one to a city with none on a city whose land produces its good
-    (T:25): a bipartite matching of disks to cities, by augmenting paths."""
+    (T:25)."""
     disks = [good for good, n in sorted(board.want_disks.items()) for _ in range(n)]
-    cities = sorted(board.cities)
-    allowed = {i: [c for c in cities if disks[i] not in board.produces(c)] for i in range(len(disks))}
+    return place_disks(board, disks, sorted(board.cities)) is not None
+
+
+def place_disks(board: Board, disks: Sequence[str], cities: Sequence[str]) -> dict[str, str] | None:
+    """City -> disk, no city taking a good of its own land (T:25), or None when impossible: each
+    disk in turn takes the first city in `cities` that may have it, moving an earlier disk on when
+    that is the only way (augmenting paths), so the given orders decide a random placement."""
     holder: dict[str, int] = {}
 
     def place(i: int, seen: set[str]) -> bool:
-        for city in allowed[i]:
-            if city not in seen:
+        for city in cities:
+            if city not in seen and disks[i] not in board.produces(city):
                 seen.add(city)
                 if city not in holder or place(holder[city], seen):
                     holder[city] = i
                     return True
         return False
 
-    return all(place(i, set()) for i in range(len(disks)))
+    if not all(place(i, set()) for i in range(len(disks))):
+        return None
+    return {city: disks[i] for city, i in holder.items()}

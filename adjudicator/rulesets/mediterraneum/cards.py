@@ -11,7 +11,16 @@ from adjudicator.dice import Dice
 from adjudicator.events import Event, event
 from adjudicator.rulesets.mediterraneum.board import Board, CardKind, TradeCard
 from adjudicator.rulesets.mediterraneum.chance import blue, highest, pick, shuffled
-from adjudicator.rulesets.mediterraneum.model import Army, Auction, Phase, Position, Status, storm_sea
+from adjudicator.rulesets.mediterraneum.model import (
+    Army,
+    Auction,
+    Phase,
+    Position,
+    Status,
+    lowest_free,
+    storm_outcome,
+    storm_sea,
+)
 from adjudicator.rulesets.mediterraneum.orders import Bid, Order
 
 COUP_ROUNDS = 60  # a coup card goes round at most this often before it is put away (never met in play)
@@ -108,22 +117,17 @@ def _storm(board: Board, position: Position, card: TradeCard, dice: Dice, events
     position = replace(position, storm=card.id)
     sea = storm_sea(board, position)
     events.append(event("storm", sea=board.seas[sea].name if sea else "", rule="M11.3"))
-    ships = list(position.ships)
-    armies = list(position.armies)
-    for ship in position.ships:
-        if ship.at != sea:
-            continue
+    for ship in [s for s in position.ships if s.at == sea]:
         roll = blue(dice, f"M11.3 storm, {ship.owner} ship {ship.number}")
-        outcome = "safe" if roll >= 5 else "cargo lost" if roll >= 3 else "sunk"
+        outcome = storm_outcome(roll)
         events.append(
             event("storm_roll", player=ship.owner, ship=ship.number, roll=roll, outcome=outcome, rule="M11.3")
         )
         if outcome == "cargo lost":
-            ships[ships.index(ship)] = replace(ship, cargo="")
+            position = replace(position, ships=tuple(replace(s, cargo="") if s == ship else s for s in position.ships))
         elif outcome == "sunk":
-            ships.remove(ship)
-            armies = [a for a in armies if not (a.owner == ship.owner and a.at == f"ship:{ship.number}")]
-    return replace(position, ships=tuple(ships), armies=tuple(armies))
+            position = position.without_ship(ship)
+    return position
 
 
 def _open_auction(board: Board, position: Position, colour: str, card: TradeCard, events: list[Event]) -> Position:
@@ -240,7 +244,7 @@ def _slave_revolt(board: Board, position: Position, colour: str, events: list[Ev
             len(mine) < board.limits["armies_per_player"]
             and len(position.armies_at(land)) < board.limits["armies_per_land"]
         ):
-            raised = next(n for n in range(1, len(mine) + 2) if n not in {a.number for a in mine})
+            raised = lowest_free(a.number for a in mine)
             army = Army(colour, raised, land, since=position.count)
             position = replace(position, armies=(*position.armies, army))
     events.append(event("slave_revolt", player=colour, paid=min(price, money), army=raised, rule="M11.12"))
@@ -314,10 +318,7 @@ def _strike(
     if card.kind is CardKind.PIRATES:
         laden = [s for s in position.ships_of(colour) if s.cargo]
         ship = pick(laden, dice, f"M11.9 pirates, which of {colour}'s ships")
-        if hit(f"ship {ship.number}"):
-            armies = tuple(a for a in position.armies if not (a.owner == colour and a.at == f"ship:{ship.number}"))
-            return replace(position, ships=tuple(s for s in position.ships if s != ship), armies=armies)
-        return position
+        return position.without_ship(ship) if hit(f"ship {ship.number}") else position
     if card.kind is CardKind.WAREHOUSE_LOSS:
         capital = position.capital(colour)
         assert capital is not None

@@ -7,7 +7,7 @@ from dataclasses import replace
 
 from adjudicator.rulesets.mediterraneum.board import BuildingKind
 from adjudicator.rulesets.mediterraneum.context import Turn
-from adjudicator.rulesets.mediterraneum.model import Army, Status, taxing
+from adjudicator.rulesets.mediterraneum.model import Army, Status, lowest_free, taxing
 from adjudicator.rulesets.mediterraneum.orders import Build, Found, RaiseArmy, Upgrade
 
 WAREHOUSE = "warehouse"
@@ -166,8 +166,7 @@ def place_new_armies(turn: Turn) -> None:
         return
     land = turn.board.cities[capital].land
     for _ in range(turn.new_armies):
-        taken = {a.number for a in turn.position.armies_of(turn.colour)}
-        number = next(n for n in range(1, len(taken) + 2) if n not in taken)
+        number = lowest_free(a.number for a in turn.position.armies_of(turn.colour))
         army = Army(turn.colour, number, land, since=turn.position.count)
         turn.position = replace(turn.position, armies=(*turn.position.armies, army))
         turn.note("army_raised", army=number, land=turn.board.lands[land].name, rule="M8.1")

@@ -32,14 +32,6 @@ def sea_of(board: Board, where: str) -> str:
     return where if city is None else board.cities[city].sea
 
 
-def land_neighbours(board: Board, land: str) -> tuple[str, ...]:
-    return board.lands[land].land
-
-
-def crosses_river(board: Board, start: str, end: str) -> bool:
-    return end in board.lands[start].rivers
-
-
 def space_id(board: Board, text: str) -> str:
     """A validated space (a sea id, a city id, `<city> coast`) as the position keeps it."""
     if text in board.seas:

@@ -5,7 +5,7 @@ derived, never stored."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field, replace
 from enum import StrEnum
 from types import MappingProxyType
@@ -164,9 +164,26 @@ class Position:
         cities[city] = replace(cities[city], **changes)  # type: ignore[arg-type]
         return replace(self, cities=MappingProxyType(cities))
 
+    def without_ship(self, ship: Ship) -> Position:
+        """A ship gone with its cargo and any army aboard (T:114, T:126)."""
+        aboard = f"ship:{ship.number}"
+        armies = tuple(a for a in self.armies if not (a.owner == ship.owner and a.at == aboard))
+        return replace(self, ships=tuple(s for s in self.ships if s != ship), armies=armies)
+
     def paid(self, colour: str, amount: int) -> Position:
         """His money after paying (negative: receiving) `amount`; never below zero."""
         return self.with_player(colour, money=max(0, self.players[colour].money - amount))
+
+
+def lowest_free(numbers: Iterable[int]) -> int:
+    """The number a new ship or army takes: the lowest not in use, from 1."""
+    taken = set(numbers)
+    return next(n for n in range(1, len(taken) + 2) if n not in taken)
+
+
+def storm_outcome(roll: int) -> str:
+    """T:114: 5-6 it rides the storm out, 3-4 the cargo goes overboard, 1-2 it sinks."""
+    return "safe" if roll >= 5 else "cargo lost" if roll >= 3 else "sunk"
 
 
 def taxing(board: Board, position: Position) -> bool:

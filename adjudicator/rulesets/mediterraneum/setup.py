@@ -9,7 +9,7 @@ from types import MappingProxyType
 from adjudicator.dice import Dice
 from adjudicator.errors import UsageError
 from adjudicator.events import Event, event
-from adjudicator.rulesets.mediterraneum.board import PLAYER_COUNTS, Board
+from adjudicator.rulesets.mediterraneum.board import PLAYER_COUNTS, Board, place_disks
 from adjudicator.rulesets.mediterraneum.chance import highest, shuffled
 from adjudicator.rulesets.mediterraneum.model import CityState, Decks, Options, Phase, PlayerState, Position, Status
 from adjudicator.rulesets.mediterraneum.turns import start_turn
@@ -49,26 +49,14 @@ def new_position(board: Board, colours: Sequence[str], dice: Dice, options: Opti
 
 
 def place_want_disks(board: Board, dice: Dice) -> Mapping[str, str]:
-    """One disk a city, never a good of the city's own land (T:25): the disks in a shuffled
-    order each take the first city of a shuffled list that may have them, moving an earlier disk
-    on when that is the only way (augmenting paths), so every disk finds a city."""
+    """One disk a city, never a good of the city's own land (T:25), the disks and the cities each
+    in an order drawn from the dice."""
     disks = shuffled([g for g, n in sorted(board.want_disks.items()) for _ in range(n)], dice, "M2.1 want disks")
     cities = shuffled(sorted(board.cities), dice, "M2.1 cities for the want disks")
-    holder: dict[str, int] = {}
-
-    def place(i: int, seen: set[str]) -> bool:
-        for city in cities:
-            if city not in seen and disks[i] not in board.produces(city):
-                seen.add(city)
-                if city not in holder or place(holder[city], seen):
-                    holder[city] = i
-                    return True
-        return False
-
-    for i in range(len(disks)):
-        if not place(i, set()):
-            raise UsageError("the board's want disks cannot be placed (T:25); run 'adjudicator board check'")
-    return {city: disks[i] for city, i in holder.items()}
+    placed = place_disks(board, disks, cities)
+    if placed is None:
+        raise UsageError("the board's want disks cannot be placed (T:25); run 'adjudicator board check'")
+    return placed
 
 
 def _decks(board: Board, dice: Dice) -> Decks:

@@ -8,12 +8,20 @@ from dataclasses import replace
 from types import MappingProxyType
 
 from adjudicator.dice import Dice
-from adjudicator.events import Event, event
+from adjudicator.events import event
 from adjudicator.rulesets.mediterraneum.board import COAST
 from adjudicator.rulesets.mediterraneum.chance import black, blue
 from adjudicator.rulesets.mediterraneum.context import Turn
 from adjudicator.rulesets.mediterraneum.geography import ship_neighbours, space_id, space_name
-from adjudicator.rulesets.mediterraneum.model import HARBOUR, Ship, Status, city_of_space, storm_sea
+from adjudicator.rulesets.mediterraneum.model import (
+    HARBOUR,
+    Ship,
+    Status,
+    city_of_space,
+    lowest_free,
+    storm_outcome,
+    storm_sea,
+)
 from adjudicator.rulesets.mediterraneum.orders import (
     ART,
     BuyShip,
@@ -69,8 +77,7 @@ def buy_ship(turn: Turn, order: BuyShip) -> None:
 def place_new_ships(turn: Turn) -> None:
     """T:57: the ships bought this turn come onto their coasts, each with the lowest free number."""
     for city in turn.new_ships:
-        taken = {s.number for s in turn.position.ships_of(turn.colour)}
-        number = next(n for n in range(1, len(taken) + 2) if n not in taken)
+        number = lowest_free(s.number for s in turn.position.ships_of(turn.colour))
         ship = Ship(turn.colour, number, f"{COAST}:{city}")
         turn.position = replace(turn.position, ships=(*turn.position.ships, ship))
         turn.note("ship_built", ship=number, at=space_name(turn.board, ship.at), rule="M4.2")
@@ -147,31 +154,24 @@ def _full(turn: Turn, where: str) -> str:
 
 
 def storm_roll(turn: Turn, ship: Ship, dice: Dice) -> Ship | None:
-    """T:114: 5-6 it rides the storm out, 3-4 the cargo goes overboard, 1-2 it sinks."""
+    """T:114: a ship that enters the storm's sea rolls as the ships there did."""
     roll = blue(dice, f"M11.3 storm, {ship.owner} ship {ship.number}")
-    if roll >= 5:
-        turn.events.append(_storm_event(ship, roll, "safe"))
+    outcome = storm_outcome(roll)
+    turn.events.append(
+        event("storm_roll", player=ship.owner, ship=ship.number, roll=roll, outcome=outcome, rule="M11.3")
+    )
+    if outcome == "safe":
         return ship
-    if roll >= 3:
-        turn.events.append(_storm_event(ship, roll, "cargo lost"))
-        kept = replace(ship, cargo="")
-        _set_ship(turn, ship, kept)
-        return kept
-    turn.events.append(_storm_event(ship, roll, "sunk"))
-    sink(turn, ship)
-    return None
-
-
-def _storm_event(ship: Ship, roll: int, outcome: str) -> Event:
-    return event("storm_roll", player=ship.owner, ship=ship.number, roll=roll, outcome=outcome, rule="M11.3")
+    if outcome == "sunk":
+        sink(turn, ship)
+        return None
+    kept = replace(ship, cargo="")
+    _set_ship(turn, ship, kept)
+    return kept
 
 
 def sink(turn: Turn, ship: Ship) -> None:
-    """A ship gone with its cargo, and any army aboard (T:114, T:126)."""
-    _set_ship(turn, ship, None)
-    aboard = f"ship:{ship.number}"
-    armies = tuple(a for a in turn.position.armies if not (a.owner == ship.owner and a.at == aboard))
-    turn.position = replace(turn.position, armies=armies)
+    turn.position = turn.position.without_ship(ship)
 
 
 def sell(turn: Turn, order: Sell, dice: Dice) -> None:
