@@ -132,7 +132,7 @@ class PhaseReports:
             "map_svg": "",
             "site": None,  # the campaign site's links, when rendered for it (adjudicator/site.py)
             "map_url": f"{game.settings.map_url.rstrip('/')}/{record.slug}/map.png" if game.settings.map_url else "",
-            **game.ruleset.report_data(game.board, record.after, names),
+            **game.ruleset.report_data(game.board, record.after, names, game.settings.options),
         }
 
     @functools.cached_property

@@ -80,8 +80,11 @@ class Ruleset(Protocol, Generic[BoardT, PositionT, OrderT]):
         """Place id -> display name, for reports."""
         ...
 
-    def report_data(self, board: BoardT, state: Mapping[str, Any], player_names: Mapping[str, str]) -> dict[str, Any]:
-        """Plain data the ruleset's report templates use besides events and state."""
+    def report_data(
+        self, board: BoardT, state: Mapping[str, Any], player_names: Mapping[str, str], options: Mapping[str, Any]
+    ) -> dict[str, Any]:
+        """Plain data the ruleset's report templates use besides events and state; `options` are
+        the game's (`check_options`), which can change what a player is told (a goal set)."""
         ...
 
     def check_options(self, data: Mapping[str, Any]) -> dict[str, Any]:
@@ -150,8 +153,9 @@ class Ruleset(Protocol, Generic[BoardT, PositionT, OrderT]):
 def _registry() -> dict[str, Ruleset[Any, Any, Any]]:
     from adjudicator.rulesets.empires import EMPIRES
     from adjudicator.rulesets.mare_nostrum import MARE_NOSTRUM
+    from adjudicator.rulesets.mediterraneum import MEDITERRANEUM
 
-    return {MARE_NOSTRUM.name: MARE_NOSTRUM, EMPIRES.name: EMPIRES}
+    return {MARE_NOSTRUM.name: MARE_NOSTRUM, EMPIRES.name: EMPIRES, MEDITERRANEUM.name: MEDITERRANEUM}
 
 
 REGISTRY: Mapping[str, Ruleset[Any, Any, Any]] = _registry()

@@ -9,7 +9,7 @@ Rulesets. A case file may say at its top `ruleset = "empires"`; a case may carry
 `ruleset`; the default is `mare-nostrum` (the 2003 game). The runner loads that ruleset, its
 shipped board and its order parser (once per ruleset). The players are the case's `players`,
 else the ruleset's default: all five civilizations (2003: Rome, Carthage, Greece, Babylon,
-Egypt; Empires: Rome, Greece, Babylon, Egypt, Carthage).
+Egypt; Empires: Rome, Greece, Babylon, Egypt, Carthage; Mare Mediterraneum: Red, Blue, Green).
 
 Positions, in the ruleset's own file shape (2003: DESIGN.md; Empires: `position_to_data` in
 adjudicator/rulesets/empires/position.py):
@@ -59,8 +59,12 @@ FIVE = ["Rome", "Carthage", "Greece", "Babylon", "Egypt"]
 PLAYERS = {
     "mare-nostrum": FIVE,
     "empires": ["Rome", "Greece", "Babylon", "Egypt", "Carthage"],
+    "mediterraneum": ["Red", "Blue", "Green"],
 }
 SETUP_DICE = [1] * 200  # the opening under a merged position: its tiles drawn with ones
+# Mare Mediterraneum's opening rolls for the first player until one is highest (M2.4): ones would
+# tie for ever, so its opening rolls 1, 2, 3, ... round (Red rolls 1, Blue 2, Green 3: Green starts).
+SETUP_DICE_OF = {"mediterraneum": [1, 2, 3, 4, 5, 6] * 200}
 ENTRY_DEPTH = 2  # tables merge down to root -> section -> entry; an entry's fields replace
 
 
@@ -125,7 +129,7 @@ def run_case(case: Mapping[str, Any]) -> CaseResult:
     options = ruleset.check_options(case.get("options", {}))
     events: list[Any] = []
     from_opening = bool(case.get("setup")) and "position" in case
-    setup_dice = ScriptedDice(case.get("setup_dice", SETUP_DICE))
+    setup_dice = ScriptedDice(case.get("setup_dice", SETUP_DICE_OF.get(name, SETUP_DICE)))
     if from_opening:
         opening, _ = ruleset.new_position(board, players, setup_dice, options)
         data = merged(without_none(ruleset.position_to_data(opening)), case["position"])

@@ -11,7 +11,7 @@ import pytest
 from tests.rules.runner import check_case, load_cases, run_case
 
 CASES = load_cases()
-PREFIXES = {"mare-nostrum": ("MN-", ("R", "D")), "empires": ("ME-", ("E",))}
+PREFIXES = {"mare-nostrum": ("MN-", ("R", "D")), "empires": ("ME-", ("E",)), "mediterraneum": ("MM-", ("M",))}
 
 
 def _param(case: dict[str, Any]) -> Any:
@@ -69,4 +69,13 @@ def test_every_empires_clause_has_a_case() -> None:
     decisions = {f"ED{n}" for n in (4, 8, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20)}
     covered = _covered("empires")
     missing = (clauses | decisions) - covered
+    assert not missing, f"clauses without a case: {sorted(missing)}"
+
+
+def test_every_mediterraneum_clause_has_a_case() -> None:
+    """Issue 17: numbered rule cases cover every M-clause of docs/rules-mediterraneum.md."""
+    page = (Path(__file__).resolve().parents[2] / "docs" / "rules-mediterraneum.md").read_text(encoding="utf-8")
+    clauses = set(re.findall(r"^\*\*(M\d+\.\d+)\*\*", page, flags=re.MULTILINE))
+    assert len(clauses) >= 90, sorted(clauses)
+    missing = clauses - _covered("mediterraneum")
     assert not missing, f"clauses without a case: {sorted(missing)}"

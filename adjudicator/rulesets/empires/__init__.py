@@ -48,7 +48,9 @@ class Empires:
     def place_names(self, board: Board) -> dict[str, str]:
         return place_names(board)
 
-    def report_data(self, board: Board, state: Mapping[str, Any], player_names: Mapping[str, str]) -> dict[str, Any]:
+    def report_data(
+        self, board: Board, state: Mapping[str, Any], player_names: Mapping[str, str], options: Mapping[str, Any]
+    ) -> dict[str, Any]:
         return report_data(board, state, player_names)
 
     def check_options(self, data: Mapping[str, Any]) -> dict[str, Any]:

@@ -46,7 +46,9 @@ class MareNostrum:
     def civilizations(self, board: Board) -> tuple[str, ...]:
         return tuple(board.civilizations)
 
-    def report_data(self, board: Board, state: Mapping[str, Any], player_names: Mapping[str, str]) -> dict[str, Any]:
+    def report_data(
+        self, board: Board, state: Mapping[str, Any], player_names: Mapping[str, str], options: Mapping[str, Any]
+    ) -> dict[str, Any]:
         return report_data(board, state, player_names)
 
     def place_names(self, board: Board) -> dict[str, str]:

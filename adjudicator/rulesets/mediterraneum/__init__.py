@@ -1,6 +1,148 @@
-"""Mare Mediterraneum (Jean du Poël, 1989): docs/rules-mediterraneum.md M1-M12.
+"""Mare Mediterraneum (Jean du Poël, 1989): docs/rules-mediterraneum.md M1-M12 behind the
+`Ruleset` protocol. A sequential money game: every phase is one player's turn (or an auction
+that a card opened), so only the player to move is waited for, in either mode."""
 
-Issue 17, in progress: the board, the engine, the order language and validation are here and
-tested; the `Ruleset` class, reports, forms, map and demo come next, and until then the registry
-does not offer this game.
-"""
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from lark import Token, Transformer
+
+from adjudicator.dice import Dice
+from adjudicator.errors import DataError
+from adjudicator.events import Event
+from adjudicator.fields import Fields
+from adjudicator.names import Match
+from adjudicator.orders import OrderLine
+from adjudicator.rulesets import BoardResource, PhaseInfo, Standing
+from adjudicator.rulesets.mediterraneum.board import PLAYER_COUNTS, Board, parse_board
+from adjudicator.rulesets.mediterraneum.forms import form_candidates
+from adjudicator.rulesets.mediterraneum.model import Options, Position
+from adjudicator.rulesets.mediterraneum.orders import ORDER_TYPES, Order
+from adjudicator.rulesets.mediterraneum.position import position_from_data, position_to_data
+from adjudicator.rulesets.mediterraneum.presentation import place_names, report_data
+from adjudicator.rulesets.mediterraneum.setup import new_position
+from adjudicator.rulesets.mediterraneum.standings import standings
+from adjudicator.rulesets.mediterraneum.transformer import OrderTransformer
+from adjudicator.rulesets.mediterraneum.turns import due, resolve_phase
+from adjudicator.rulesets.mediterraneum.validate import validate_orders
+
+# M12.4, each option's default and the values allowed: the goal set (T:137, T:139); 0 passes of
+# the tax chart (play until someone wins) or the game of two passes (T:140); empty ships that
+# sail two spaces (T:142).
+OPTIONS = {
+    "goals": ("standard", ("standard", "long", "short")),
+    "tax_passes": ("0", ("0", "2")),
+    "fast_empty_ships": ("false", ("true", "false")),
+}
+
+
+def options_of(data: Mapping[str, Any]) -> Options:
+    """The game's options (M12.4) as the engine reads them, from `check_options`' table."""
+    return Options(
+        goals=str(data.get("goals", "standard")),
+        tax_passes=int(data.get("tax_passes", 0)),
+        fast_empty_ships=data.get("fast_empty_ships") is True,
+    )
+
+
+class Mediterraneum:
+    name = "mediterraneum"
+    aliases: tuple[str, ...] = ("mare mediterraneum", "mare mediterraneum 1989", "mm", "mediterraneum 1989")
+    title = "Mare Mediterraneum"
+    grammar = "mediterraneum"
+    rules = "rules-mediterraneum.md"
+    board = BoardResource(__name__, "boards/mediterraneum-1989.toml")
+    player_counts: tuple[int, ...] = PLAYER_COUNTS
+    turn_prefix = "T"
+
+    def parse_board(self, data: Mapping[str, Any]) -> Board:
+        return parse_board(data)
+
+    def find_civ(self, board: Board, text: str) -> Match[str]:
+        return board.colour_names.find(text)
+
+    def civilizations(self, board: Board) -> tuple[str, ...]:
+        return tuple(board.colours)
+
+    def place_names(self, board: Board) -> dict[str, str]:
+        return place_names(board)
+
+    def report_data(
+        self, board: Board, state: Mapping[str, Any], player_names: Mapping[str, str], options: Mapping[str, Any]
+    ) -> dict[str, Any]:
+        return report_data(board, state, player_names, options_of(options))
+
+    def check_options(self, data: Mapping[str, Any]) -> dict[str, Any]:
+        """From game.toml (typed) or `new --option KEY=VALUE` (text), every key checked."""
+        f = Fields(data, "options")
+        f.only(OPTIONS)
+        chosen = {key: str(data.get(key, default)).strip().lower() for key, (default, _) in OPTIONS.items()}
+        for key, (_, allowed) in OPTIONS.items():
+            if chosen[key] not in allowed:
+                raise f.error(key, f"'{data[key]}' is not allowed; use {' or '.join(allowed)} (M12.4)")
+        return {
+            "goals": chosen["goals"],
+            "tax_passes": int(chosen["tax_passes"]),
+            "fast_empty_ships": chosen["fast_empty_ships"] == "true",
+        }
+
+    def new_position(
+        self, board: Board, civs: Sequence[str], dice: Dice, options: Mapping[str, Any]
+    ) -> tuple[Position, list[Event]]:
+        return new_position(board, tuple(civs), dice, options_of(options))
+
+    def position_from_data(
+        self, board: Board, data: Mapping[str, Any], playing: Sequence[str] | None = None
+    ) -> Position:
+        position = position_from_data(board, data)
+        if playing is not None and set(playing) != set(position.playing):
+            raise DataError("order", f"the position's players are {', '.join(position.playing)}; no neutrals (M1.1)")
+        return position
+
+    def position_to_data(self, position: Position) -> dict[str, Any]:
+        return position_to_data(position)
+
+    def phase_info(self, position: Position) -> PhaseInfo:
+        return PhaseInfo(position.turn, str(position.phase), position.step, position.winner, self.turn_prefix)
+
+    def playing(self, position: Position) -> tuple[str, ...]:
+        return position.playing
+
+    def due(self, position: Position, stepwise: bool) -> tuple[str, ...]:
+        return due(position)
+
+    def transformer(self) -> Transformer[Token, Order]:
+        return OrderTransformer()
+
+    def is_order(self, value: object) -> bool:
+        return type(value) in ORDER_TYPES
+
+    def validate(
+        self, board: Board, position: Position, civ: str, lines: Sequence[OrderLine[Order]]
+    ) -> list[OrderLine[Order]]:
+        return validate_orders(board, position, civ, lines)
+
+    def resolve(
+        self,
+        board: Board,
+        position: Position,
+        orders: Mapping[str, Sequence[Order]],
+        dice: Dice,
+        stepwise: bool,
+        options: Mapping[str, Any],
+    ) -> tuple[Position, list[Event]]:
+        return resolve_phase(board, position, orders, dice, options_of(options))
+
+    def order_text(self, order: Order) -> str:
+        return order.to_text()
+
+    def form_candidates(self, board: Board, position: Position, civ: str) -> list[tuple[str, str]]:
+        return form_candidates(board, position, civ)
+
+    def standings(self, board: Board, position: Position) -> list[Standing]:
+        return standings(board, position)
+
+
+MEDITERRANEUM = Mediterraneum()

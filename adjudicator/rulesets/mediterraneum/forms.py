@@ -1,0 +1,150 @@
+"""Mare Mediterraneum order forms: the orders a player could give next, one complete line each,
+written with the board's names. Proposed broadly here; the generic form code keeps only those the
+validator accepts, and the engine says in the report why a line it could not carry out failed."""
+
+from __future__ import annotations
+
+from adjudicator.rulesets.mediterraneum.board import Board, BuildingKind, CardKind
+from adjudicator.rulesets.mediterraneum.empire import WAREHOUSE
+from adjudicator.rulesets.mediterraneum.geography import sea_of, ship_neighbours, space_name
+from adjudicator.rulesets.mediterraneum.model import HARBOUR, Phase, Position, Ship, Status, city_of_space
+from adjudicator.rulesets.mediterraneum.orders import roman
+
+Candidate = tuple[str, str]  # (order text, a note shown after it as a comment)
+
+
+def form_candidates(board: Board, position: Position, colour: str) -> list[Candidate]:
+    if position.winner is not None or colour not in position.players:
+        return []
+    if position.phase is Phase.AUCTION:
+        return _auction(board, position)
+    if colour != position.step:
+        return []
+    lines = _empire(board, position, colour) + _ships(board, position, colour) + _armies(board, position, colour)
+    lines += _cards(board, position, colour)
+    lines.append(("pass", "do nothing this turn (M3.1)"))
+    return list(dict.fromkeys(lines))
+
+
+def _auction(board: Board, position: Position) -> list[Candidate]:
+    auction = position.auctions[0]
+    card = board.trade_cards[auction.card]
+    if card.kind is CardKind.PROVINCE_AUCTION:
+        cities = [c for c, s in position.cities.items() if s.owner == auction.drawer and s.status is Status.PROVINCE]
+        return [
+            (f"bid {roman(auction.min_bid)} for {board.cities[c].name}", "the lowest bid; name the province (M11.14)")
+            for c in cities
+        ]
+    return [(f"bid {roman(auction.min_bid)}", f"the lowest bid for {card.name} (M3.5)")]
+
+
+def _empire(board: Board, position: Position, colour: str) -> list[Candidate]:
+    prices = board.prices
+    player = position.players[colour]
+    capital = position.capital(colour)
+    lines: list[Candidate] = []
+    own = [c for c, s in position.cities.items() if s.owner == colour]
+    if capital is None:
+        price = prices["restore"] if any(position.cities[c].dormant for c in own) else prices["empire"]
+        provinces = [c for c in own if position.cities[c].status is Status.PROVINCE]
+        lines += [(f"found empire at {board.cities[c].name}", f"costs {roman(price)} (M5.1)") for c in provinces]
+    lines += [(f"buy ship at {board.cities[c].name}", f"costs {roman(prices['ship'])} (M4.2)") for c in own]
+    if capital is not None:
+        supply = [b for b, n in position.decks.buildings.items() if n]
+        have = position.cities[capital].buildings
+        for bid in supply:
+            building = board.buildings[bid]
+            if building.kind in (BuildingKind.DEFENCE, BuildingKind.TEMPLE) and bid in have:
+                continue
+            lines.append((f"build {building.name}", f"costs {roman(building.cost)} (M7.1)"))
+        lines.append((f"build {WAREHOUSE}", f"costs {roman(prices['warehouse'])} (M7.8)"))
+        lines.append(("raise army", f"costs {roman(prices['army'])}, upkeep {roman(prices['army_upkeep'])} (M8.1)"))
+        if not player.patronised and position.decks.patronage:
+            card = board.patronage[position.decks.patronage[0]]
+            lines.append(("patron", f"{card.name}, costs {roman(card.cost)} (M7.4)"))
+        if player.patron:
+            lines.append(("dismiss artist", "for good (M7.5)"))
+    for cid, city in position.cities.items():
+        if city.status is Status.TAKEN and city.owner == colour and not position.armies_at(cid):
+            lines.append((f"upgrade {board.cities[cid].name}", f"costs {roman(prices['upgrade'])} (M8.6)"))
+    return lines
+
+
+def _ships(board: Board, position: Position, colour: str) -> list[Candidate]:
+    lines: list[Candidate] = []
+    capital = position.capital(colour)
+    for ship in position.ships_of(colour):
+        n = ship.number
+        city = city_of_space(ship.at)
+        if not ship.cargo and city is not None and position.cities[city].owner == colour:
+            lines += [
+                (f"ship {n} load {board.goods[g].name}", f"costs {roman(board.prices['good'])} (M4.4)")
+                for g in board.produces(city)
+            ]
+            if city == capital and ship.at.startswith(HARBOUR):
+                art = position.players[colour].art
+                lines += [(f"ship {n} load art {board.art[a].name}", "to sell to another capital (M7.7)") for a in art]
+        for step in ship_neighbours(board, ship.at):
+            lines.append((f"ship {n} to {space_name(board, step)}", ""))
+        if ship.cargo:
+            if city is not None and ship.at.startswith(HARBOUR):
+                wants = position.cities[city].want
+                note = "the city wants it (M4.5)" if ship.cargo in wants else "if its owner buys it (M4.6)"
+                lines.append((f"ship {n} sell", note))
+                if city == capital:
+                    lines.append((f"ship {n} store", "into a warehouse (M7.8)"))
+            lines.append((f"ship {n} dump", "the cargo overboard (M4.7)"))
+        lines += _captures(board, position, ship)
+    return lines
+
+
+def _captures(board: Board, position: Position, ship: Ship) -> list[Candidate]:
+    aboard = any(a.at == f"ship:{ship.number}" for a in position.armies_of(ship.owner))
+    if not aboard or city_of_space(ship.at) is not None:
+        return []
+    sea = sea_of(board, ship.at)
+    prey = [s for s in position.ships if s.owner != ship.owner and sea_of(board, s.at) == sea]
+    return [(f"ship {ship.number} capture {s.owner} ship {s.number}", "a warship's attack (M9.4)") for s in prey]
+
+
+def _armies(board: Board, position: Position, colour: str) -> list[Candidate]:
+    lines: list[Candidate] = []
+    for army in position.armies_of(colour):
+        n = army.number
+        if army.at.startswith("ship:"):
+            lines.append((f"army {n} land", "ashore from the ship's coast or harbour (M9.2)"))
+            continue
+        land = board.cities[army.at].land if army.at in board.cities else army.at
+        for other in board.lands[land].land:
+            lines.append(
+                (
+                    f"army {n} to {board.lands[other].name}",
+                    "across a river: a roll (M8.3)" if other in board.lands[land].rivers else "",
+                )
+            )
+            if any(a.owner != colour for a in position.armies_at(other)):
+                lines.append((f"army {n} attack {board.lands[other].name}", "a field battle (M10.1)"))
+        city = board.city_of(land)
+        if city is not None and army.at == land and position.cities[city].owner != colour:
+            lines.append((f"army {n} attack {board.cities[city].name}", "from a turn begun here (M8.4)"))
+        if not army.cavalry:
+            lines.append((f"army {n} mount", "a horse: cavalry (M9.6)"))
+        if city is not None:
+            for ship in position.ships_of(colour):
+                if city_of_space(ship.at) == city:
+                    lines.append((f"army {n} board ship {ship.number}", f"at {space_name(board, ship.at)} (M9.1)"))
+    return lines
+
+
+def _cards(board: Board, position: Position, colour: str) -> list[Candidate]:
+    lines: list[Candidate] = []
+    for card in position.players[colour].holding:
+        kind = board.trade_cards[card].kind
+        word = "gift to" if kind is CardKind.GIFT else "coup"
+        rule = "M11.4" if kind is CardKind.GIFT else "M11.15"
+        lines += [
+            (f"{word} {other}", f"{board.trade_cards[card].name} ({rule})")
+            for other in position.order
+            if other != colour
+        ]
+    return lines

@@ -1,0 +1,170 @@
+"""Plain data for Mare Mediterraneum reports: the names events and tables use, and the rows of the
+players', cities', ships' and armies' tables. Shaping only: the templates decide how anything
+looks. The State cards stay out of every public table (T:46): only `goals` carries them, for the
+private report of the player who holds one."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from adjudicator.rulesets.mediterraneum.board import GOALS, Board
+from adjudicator.rulesets.mediterraneum.geography import space_name
+from adjudicator.rulesets.mediterraneum.mapview import map_data
+from adjudicator.rulesets.mediterraneum.model import Options, Position, Status, goal_points, goals_of
+from adjudicator.rulesets.mediterraneum.orders import ART, roman
+from adjudicator.rulesets.mediterraneum.position import position_from_data
+
+
+def place_names(board: Board) -> dict[str, str]:
+    """Cities, lands and seas by id, and each ship space (`harbour:roma`, `coast:roma`)."""
+    names = {**{x.id: x.name for x in board.lands.values()}, **{s.id: s.name for s in board.seas.values()}}
+    names |= {c.id: c.name for c in board.cities.values()}
+    for city in board.cities:
+        names |= {f"{kind}:{city}": space_name(board, f"{kind}:{city}") for kind in ("harbour", "coast")}
+    return names
+
+
+def thing_names(board: Board) -> dict[str, str]:
+    """Goods, buildings, art, patronage, State and trade cards by id: what events name by id."""
+    names = {g.id: g.name for g in board.goods.values()}
+    for table in (board.buildings, board.art, board.patronage, board.trade_cards, board.states):
+        names |= {x.id: x.name for x in table.values()}
+    return names | {f"{ART}{a.id}": f"art {a.name}" for a in board.art.values()} | {"warehouse": "warehouse"}
+
+
+def report_data(
+    board: Board, state: Mapping[str, Any], player_names: Mapping[str, str], options: Options
+) -> dict[str, Any]:
+    position = position_from_data(board, state)
+    names = place_names(board)
+    things = thing_names(board)
+    return {
+        "names": names,
+        "things": things,
+        "colours": {c.name: c.css for c in board.colours.values()},
+        "player_rows": _player_rows(board, position, player_names),
+        "city_rows": _city_rows(board, position, things),
+        "want_rows": _want_rows(board, position),
+        "ship_rows": [
+            [
+                s.owner,
+                str(s.number),
+                space_name(board, s.at),
+                things.get(s.cargo, "-") if s.cargo else "-",
+                _aboard(position, s.owner, s.number),
+            ]
+            for s in sorted(position.ships, key=lambda s: (position.order.index(s.owner), s.number))
+        ],
+        "army_rows": [
+            [a.owner, str(a.number), _army_place(board, a.at), "cavalry" if a.cavalry else "foot"]
+            for a in sorted(position.armies, key=lambda a: (position.order.index(a.owner), a.number))
+        ],
+        "chart": _chart(board, position),
+        "storm": names.get(board.trade_cards[position.storm].sea, "") if position.storm else "",
+        "auction_rows": [
+            [a.drawer, things.get(a.lot, "a province") if a.lot else "a province", roman(a.min_bid)]
+            for a in position.auctions
+        ],
+        "goals": _goals(board, position, options),
+        "goal_set": options.goals,
+        "roman": roman,
+        "map": map_data(board, position),
+    }
+
+
+def _player_rows(board: Board, position: Position, player_names: Mapping[str, str]) -> list[list[str]]:
+    rows = []
+    for colour in position.order:
+        player = position.players[colour]
+        capital = position.capital(colour)
+        have = goal_points(board, position, colour)
+        rows.append(
+            [
+                colour,
+                player_names.get(colour, ""),
+                roman(player.money),
+                board.cities[capital].name if capital else "-",
+                str(len(position.provinces(colour))),
+                str(len(position.ships_of(colour))),
+                str(len(position.armies_of(colour))),
+                " / ".join(str(have[g]) for g in GOALS),
+                ", ".join(board.trade_cards[t].name for t in player.tactics) or "-",
+            ]
+        )
+    return rows
+
+
+def _city_rows(board: Board, position: Position, things: Mapping[str, str]) -> list[list[str]]:
+    rows = []
+    for cid, city in position.cities.items():
+        if not (city.owner or city.buildings or city.warehouses):
+            continue
+        status = {Status.CAPITAL: "capital", Status.PROVINCE: "province", Status.TAKEN: "taken"}.get(
+            city.status or Status.PROVINCE, ""
+        )
+        if city.dormant:
+            status += ", dormant (M6.6)"
+        stores = "; ".join(", ".join(things[g] for g in w) or "empty" for w in city.warehouses)
+        rows.append(
+            [
+                board.cities[cid].name,
+                city.owner or "-",
+                status if city.owner else "-",
+                ", ".join(things[g] for g in city.want) or "-",
+                ", ".join(things[b] for b in city.buildings) or "-",
+                stores or "-",
+            ]
+        )
+    return rows
+
+
+def _want_rows(board: Board, position: Position) -> list[list[str]]:
+    """Each good still wanted and the cities that want it: where a trader can sell (M4.5)."""
+    wanted: dict[str, list[str]] = {}
+    for cid, city in position.cities.items():
+        for good in city.want:
+            wanted.setdefault(good, []).append(board.cities[cid].name)
+    return [
+        [board.goods[g].name, ", ".join(sorted(wanted[g]))] for g in sorted(wanted, key=lambda g: board.goods[g].name)
+    ]
+
+
+def _aboard(position: Position, owner: str, number: int) -> str:
+    army = next((a for a in position.armies_of(owner) if a.at == f"ship:{number}"), None)
+    return f"army {army.number}" if army else "-"
+
+
+def _army_place(board: Board, at: str) -> str:
+    if at.startswith("ship:"):
+        return f"aboard ship {at.removeprefix('ship:')}"
+    if at in board.cities:
+        return f"in {board.cities[at].name}"
+    return board.lands[at].name
+
+
+def _chart(board: Board, position: Position) -> dict[str, Any]:
+    """The tax stone on the Atlantic chart (M5.2): where it stands and who moves it."""
+    if position.stone is None:
+        return {"placed": False, "space": "", "owner": "", "passes": 0, "taxing": True}
+    space = board.tax_chart[position.stone]
+    return {
+        "placed": True,
+        "space": space,
+        "owner": position.stone_owner or "",
+        "passes": position.passes,
+        "taxing": space in board.tax_on,
+    }
+
+
+def _goals(board: Board, position: Position, options: Options) -> dict[str, dict[str, Any]]:
+    """Each State card holder's card, goals and counts: for his private report only (T:46)."""
+    goals = {}
+    for colour, player in position.players.items():
+        if player.state is None:
+            continue
+        card = board.states[player.state]
+        asked = goals_of(board, player.state, options.goals)
+        have = goal_points(board, position, colour)
+        goals[colour] = {"card": card.name, "rows": [[g, str(asked[g]), str(have[g])] for g in GOALS]}
+    return goals
