@@ -58,8 +58,13 @@ def _text_at_lines(lines: Sequence[Sequence[Any]]) -> str:
 def _dice(game: Game, values: Sequence[int] | None) -> ChainDice | ScriptedDice:
     if values is not None:
         return ScriptedDice(list(values))
-    root = bytes.fromhex(read_toml(game.directory.secrets_file)["dice"]["root"])
-    return ChainDice(game.settings.id, game.phase_number, seed_for(root, game.phase_number))
+    root = dice_root(game)
+    return ChainDice(game.settings.id, game.phase_number, seed_for(root, game.phase_number), root=root)
+
+
+def dice_root(game: Game) -> bytes:
+    """The chain's secret root (secrets.toml): every seed, and the sealed rolls (a deck's order)."""
+    return bytes.fromhex(read_toml(game.directory.secrets_file)["dice"]["root"])
 
 
 def check_ready(game: Game, force: bool, now: datetime) -> None:
@@ -206,7 +211,8 @@ def replay(game: Game) -> tuple[int, list[str]]:
 def _stored_dice(game: Game, data: dict[str, Any]) -> ChainDice | ScriptedDice:
     record = dice_record_from_data(data)
     if record.source is DiceSource.CHAIN:
-        return ChainDice(game.settings.id, record.phase_number, bytes.fromhex(record.seed))
+        root = dice_root(game) if game.directory.secrets_file.exists() else b""  # sealed rolls need it
+        return ChainDice(game.settings.id, record.phase_number, bytes.fromhex(record.seed), root=root)
     return ScriptedDice([r.value for r in record.rolls])
 
 

@@ -45,6 +45,11 @@ class Dice(Protocol):
     @property
     def used(self) -> int: ...
 
+    def sealed(self) -> Dice:
+        """Dice for what must stay hidden until the game ends, such as the order of a face-down
+        deck: published rolls would give it away, since anyone can redo a shuffle from them."""
+        ...
+
 
 def choose_index(dice: Dice, count: int, purpose: str) -> int:
     """A uniform choice among `count` items with d6s: base-6 digits, rejecting the overflow."""
@@ -85,12 +90,23 @@ def commitment_for(root: bytes) -> str:
 
 @dataclass(slots=True)
 class ChainDice:
-    """Rolls from the committed chain for one phase, remembering each roll."""
+    """Rolls from the committed chain for one phase, remembering each roll. Its sealed rolls
+    come from the chain's secret root, which no phase reveals: they are HMACs of the root under
+    "<game>/sealed/<i>/<j>/<a>", checked once the root is published at the game's end."""
 
     game_id: str
     phase_number: int
     seed: bytes
     rolls: list[Roll] = field(default_factory=list)
+    root: bytes = b""
+    hidden: ChainDice | None = None
+
+    def sealed(self) -> ChainDice:
+        if not self.root:
+            raise DiceError("this phase's sealed rolls need the dice root from secrets.toml")
+        if self.hidden is None:
+            self.hidden = ChainDice(f"{self.game_id}/sealed", self.phase_number, self.root)
+        return self.hidden
 
     @property
     def used(self) -> int:
@@ -118,6 +134,10 @@ class ScriptedDice:
     @property
     def used(self) -> int:
         return len(self.rolls)
+
+    def sealed(self) -> ScriptedDice:
+        """Given rolls are all in the open: hidden draws take the next of them too."""
+        return self
 
     def roll(self, purpose: str) -> int:
         number = len(self.rolls)

@@ -207,7 +207,7 @@ class Game:
         civs = _player_civs(ruleset, board, specs)
         root = dice_root if dice_root is not None else dice_chain.new_root()
         commitment = dice_chain.commitment_for(root)
-        setup_dice = ChainDice(game_id, 0, dice_chain.seed_for(root, 0))
+        setup_dice = ChainDice(game_id, 0, dice_chain.seed_for(root, 0), root=root)
         if position_file is not None:
             data = read_document(position_file)
             position = _parse(position_file, lambda d: ruleset.position_from_data(board, d, civs), data)

@@ -59,7 +59,7 @@ def welcome_messages(game: Game, secrets: Mapping[str, str]) -> list[Outgoing]:
     renderer = Renderer(game.ruleset.name)
     sender = moderator_address(game)
     info = game.phase_info
-    state = {"phase": info.phase}
+    state = {"phase": info.phase, "step": info.step}
     messages = []
     for player in game.settings.players:
         body = renderer.render(
@@ -68,7 +68,7 @@ def welcome_messages(game: Game, secrets: Mapping[str, str]) -> list[Outgoing]:
             civ=player.civ,
             secret=secrets[player.civ],
             sender=sender,
-            next={"label": info.label, "deadline": ""},
+            next={"label": info.label, "step": info.step, "deadline": ""},
             state=state,
             form=order_form(game, game.position, player.civ),
         )

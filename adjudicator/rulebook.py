@@ -15,11 +15,15 @@ def rules_text(ruleset: Ruleset[Any, Any, Any], number: str | None = None) -> st
     text = (shipped_folder("docs") / ruleset.rules).read_text(encoding="utf-8")
     if number is None:
         return text
+    wanted = number.strip().upper()
     lines = text.splitlines()
     for index, line in enumerate(lines):
         level = _heading_level(line)
-        if level and line.split(" ")[1].rstrip(".:").upper() == number.strip().upper():
+        if level and line.split(" ")[1].rstrip(".:").upper() == wanted:
             end = next((i for i in range(index + 1, len(lines)) if 0 < _heading_level(lines[i]) <= level), len(lines))
+            return "\n".join(lines[index:end]).strip()
+        if line.upper().startswith(f"**{wanted}**"):  # a clause that is a paragraph: **M4.5** *Title.* ...
+            end = next((i for i in range(index + 1, len(lines)) if _starts_clause(lines[i])), len(lines))
             return "\n".join(lines[index:end]).strip()
     raise UsageError(f"'{number}' is not a rule number of {ruleset.title}; numbers look like R6.4 or D5")
 
@@ -27,3 +31,8 @@ def rules_text(ruleset: Ruleset[Any, Any, Any], number: str | None = None) -> st
 def _heading_level(line: str) -> int:
     marks, _, title = line.partition(" ")
     return len(marks) if marks and not marks.strip("#") and title.strip() else 0
+
+
+def _starts_clause(line: str) -> bool:
+    """A heading, or the next paragraph clause (`**M4.6**`): where a paragraph clause ends."""
+    return bool(_heading_level(line)) or (line.startswith("**") and line[2:3].isalpha() and "**" in line[3:12])
