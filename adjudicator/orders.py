@@ -364,5 +364,5 @@ def redact_passwords(text: str) -> str:
 
 _INVISIBLE_CHARACTER = re.compile(f"[{_INVISIBLE}]")
 _PASSWORD_LINE = re.compile(
-    r"(?im)((?:^|;)[ \t>#\u00a0]*(?:password|pass|secret)(?:[ \t\u00a0]*:[ \t\u00a0]*|[ \t\u00a0]+))\S+"
-)
+    r"(?im)((?:^|;)[ \t>#\u00a0]*(?:password|pass|secret)(?:[ \t\u00a0]*:[ \t\u00a0]*|[ \t\u00a0]+))[^\s#]\S*"
+)  # a secret never starts with '#': `pass  # do nothing` is an order and its comment (M3.1)
