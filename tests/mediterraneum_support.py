@@ -36,7 +36,7 @@ def parser() -> OrderParser[Order]:
 
 
 def chain(phase: int = 0) -> ChainDice:
-    return ChainDice("mm-test", phase, bytes(32))
+    return ChainDice("mm-test", phase, bytes(32), root=bytes(32))
 
 
 def opening(colours: tuple[str, ...] = THREE) -> tuple[Position, list[Event]]:

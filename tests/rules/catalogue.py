@@ -1,7 +1,7 @@
 """docs/rule-cases.md, made from the cases themselves: `python -m tests.rules.catalogue`.
 
 Each ruleset gets its own part, with its own numbering: R1…R10 and D… for the 2003 game,
-E1…E11 and ED… for Empires; decisions come last in each part.
+E1…E11 and ED… for Empires, M1…M12 and MD… for Mare Mediterraneum; decisions come last in each part.
 """
 
 from __future__ import annotations
@@ -17,12 +17,13 @@ DOC = Path(__file__).resolve().parents[2] / "docs" / "rule-cases.md"
 PARTS = {
     "mare-nostrum": "Mare Nostrum (2003): R and D numbers, [rules.md](rules.md)",
     "empires": "Mare Nostrum: Empires: E and ED numbers, [rules-empires.md](rules-empires.md)",
+    "mediterraneum": "Mare Mediterraneum: M and MD numbers, [rules-mediterraneum.md](rules-mediterraneum.md)",
 }
 
 
 def section(rule: str) -> str:
-    """R6.4 -> R6, R10 -> R10, D7 -> decisions; E6.4 -> E6, ED14 -> decisions."""
-    return "Decisions" if re.match(r"E?D\d", rule) else re.sub(r"\..*", "", rule)
+    """R6.4 -> R6, R10 -> R10, D7 -> decisions; E6.4 -> E6, ED14 -> decisions; MD13 likewise."""
+    return "Decisions" if re.match(r"[EM]?D\d", rule) else re.sub(r"\..*", "", rule)
 
 
 def _section_key(name: str) -> tuple[bool, int]:
@@ -70,7 +71,9 @@ def render() -> str:
         "",
         'Empires cases (`ruleset = "empires"`, files `e*.toml`) give their positions in the Empires',
         "file shape, often as changes to the opening (`setup = true`); each cites the seed line, or the",
-        "decision, it checks. A case marked `xfail` records where the engine and the rules page disagree.",
+        "decision, it checks. Mare Mediterraneum cases (`m*.toml`) do the same in their own file shape",
+        "and cite the English translation by line (T:NN). A case marked `xfail` records where the",
+        "engine and the rules page disagree.",
     ]
     for ruleset, heading in PARTS.items():
         mine = [c for c in cases if c.get("ruleset", DEFAULT_RULESET) == ruleset]

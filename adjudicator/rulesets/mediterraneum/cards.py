@@ -21,7 +21,7 @@ from adjudicator.rulesets.mediterraneum.model import (
     storm_outcome,
     storm_sea,
 )
-from adjudicator.rulesets.mediterraneum.orders import Bid, Order
+from adjudicator.rulesets.mediterraneum.orders import Bid, Order, roman
 
 COUP_ROUNDS = 60  # a coup card goes round at most this often before it is put away (never met in play)
 
@@ -44,11 +44,13 @@ def draw_trade_cards(
 
 
 def _draw(position: Position, dice: Dice, events: list[Event]) -> tuple[Position, str | None]:
-    """The top card; an empty deck is the discard pile shuffled again (MD)."""
+    """The top card; an empty deck is the discard pile shuffled again (MD5)."""
     decks = position.decks
     if not decks.trade and decks.trade_discard:
         events.append(event("trade_reshuffled", cards=len(decks.trade_discard), rule="M11.1"))
-        decks = replace(decks, trade=shuffled(sorted(decks.trade_discard), dice, "M11.1 trade deck"), trade_discard=())
+        decks = replace(
+            decks, trade=shuffled(sorted(decks.trade_discard), dice.sealed(), "M11.1 trade deck"), trade_discard=()
+        )
     if not decks.trade:
         return replace(position, decks=decks), None
     return replace(position, decks=replace(decks, trade=decks.trade[1:])), decks.trade[0]
@@ -204,7 +206,7 @@ def _bid_problem(
     board: Board, position: Position, colour: str, bid: Bid, auction: Auction, cities: tuple[str, ...]
 ) -> str:
     if bid.amount < auction.min_bid:
-        return f"the lowest bid is {auction.min_bid}"
+        return f"the lowest bid is {roman(auction.min_bid)}"
     if bid.amount > position.players[colour].money:
         return "more than he has (tax still due does not count, T:118)"
     if cities and bid.city not in cities:
@@ -232,7 +234,7 @@ def _circus(board: Board, position: Position, colour: str, card: TradeCard, even
 
 
 def _slave_revolt(board: Board, position: Position, colour: str, events: list[Event]) -> Position:
-    """T:132: he must pay IV for an army to put it down (MD: without the money, all he has goes)."""
+    """T:132: he must pay IV for an army to put it down (MD33: without the money, all he has goes)."""
     price, capital = board.prices["army"], position.capital(colour)
     money = position.players[colour].money
     position = position.paid(colour, min(price, money))
@@ -252,7 +254,7 @@ def _slave_revolt(board: Board, position: Position, colour: str, events: list[Ev
 
 
 def _army_revolt(position: Position, colour: str, dice: Dice, events: list[Event]) -> Position:
-    """T:133, MD: one of his armies goes, picked by the dice for the other players."""
+    """T:133, MD31: one of his armies goes, picked by the blue die for the other players."""
     mine = position.armies_of(colour)
     if not mine:
         events.append(event("army_revolt", player=colour, army=0, rule="M11.13"))
@@ -266,11 +268,12 @@ def _losses(
     board: Board, position: Position, colour: str, card: TradeCard, dice: Dice, events: list[Event]
 ) -> Position:
     """Art destruction, warehouse loss, pirates, earthquake (T:120-131): the drawer rolls for each
-    piece at risk; with none, the card goes to the next player in seating order who has some (MD)."""
+    piece at risk; with none, the card goes to the next player in seating order who has some (MD32)."""
     start = position.order.index(colour)
     for victim in position.order[start:] + position.order[:start]:
         if _at_risk(board, position, victim, card.kind):
-            events.append(event("card_passed", card=card.id, player=victim, drawer=colour, rule="M11.1"))
+            if victim != colour:
+                events.append(event("card_passed", card=card.id, player=victim, drawer=colour, rule="MD32"))
             return _strike(board, position, victim, card, dice, events)
     events.append(event("card_harmless", card=card.id, player=colour, rule="M11.1"))
     return position

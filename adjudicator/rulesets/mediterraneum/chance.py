@@ -32,7 +32,7 @@ def shuffled(items: Sequence[T], dice: Dice, purpose: str) -> tuple[T, ...]:
 
 
 def pick(items: Sequence[T], dice: Dice, purpose: str) -> T:
-    """One item chosen by the dice, where the rules let the table choose (MD)."""
+    """One item chosen by the blue die, where the rules let the table choose (MD29, MD31)."""
     return items[choose_index(dice, len(items), purpose)]
 
 

@@ -23,6 +23,7 @@ class Turn:
     new_armies: int = 0
     built: bool = False  # T:73: one building a turn
     moves: dict[str, int] = field(default_factory=dict)  # "ship:1" / "army:2" -> spaces moved
+    came_from: dict[int, str] = field(default_factory=dict)  # army -> the land it left this turn (MD29)
     rolled: set[int] = field(default_factory=set)  # ships that rolled for a sale this turn (T:36)
     dismiss: bool = False
 

@@ -7,7 +7,7 @@ from dataclasses import replace
 
 from adjudicator.rulesets.mediterraneum.board import BuildingKind
 from adjudicator.rulesets.mediterraneum.context import Turn
-from adjudicator.rulesets.mediterraneum.model import Army, Status, lowest_free, taxing
+from adjudicator.rulesets.mediterraneum.model import Army, Status, lowest_free, tax_round_began, taxing
 from adjudicator.rulesets.mediterraneum.orders import Build, Found, RaiseArmy, Upgrade
 
 WAREHOUSE = "warehouse"
@@ -43,15 +43,15 @@ def found(turn: Turn, order: Found) -> None:
 
 
 def collect(turn: Turn) -> None:
-    """T:53, T:56, M3.2: the tax due (none on a founding turn, T:45), then the upkeep of a tax
-    turn (T:68, T:75), plundering armies free (T:83); short of money he goes bankrupt (T:60)."""
+    """M3.9: before his lines, the tax due is credited (none on a founding turn, T:45), then a tax
+    turn's upkeep is paid (T:68, T:75), plundering armies free (T:83); short, he goes bankrupt (T:60)."""
     position = turn.position
     if position.founded:
         if position.due:
             turn.note("tax_forfeit", due=position.due, rule="M5.3")
     elif position.due:
         turn.position = position.paid(turn.colour, -position.due)
-        turn.note("tax_collected", amount=position.due, rule="M6.1")
+        turn.note("tax_collected", amount=position.due, rule="M3.9")
     turn.position = replace(turn.position, due=0)
     if not taxing(turn.board, turn.position):
         return
@@ -64,15 +64,18 @@ def collect(turn: Turn) -> None:
         turn.position = turn.position.paid(turn.colour, bill)
         turn.note("upkeep", armies=len(armies), artist=artist, amount=bill, rule="M6.5")
         return
-    bankrupt(turn, bill)
+    bankrupt(turn, bill, [a.number for a in armies])
 
 
-def bankrupt(turn: Turn, bill: int) -> None:
-    """T:60, MD: all his money goes, the armies and the artist he cannot keep go, and his capital
-    is a province again; its buildings, his art and warehouses wait for X to wake them."""
+def bankrupt(turn: Turn, bill: int, paying: list[int]) -> None:
+    """T:60, MD19: all his money goes on the armies he can keep, the lowest numbers; the others
+    (the highest numbers) are disbanded and the artist dismissed for good; his capital is a
+    province again, its buildings, his art and warehouses dormant until X wakes them."""
+    upkeep = turn.board.prices["army_upkeep"]
+    kept = min(len(paying), turn.money // upkeep) if upkeep else len(paying)
+    lost = sorted(paying)[kept:]
     capital = turn.position.capital(turn.colour)
-    lost = [a.number for a in turn.position.armies_of(turn.colour)]
-    armies = tuple(a for a in turn.position.armies if a.owner != turn.colour)
+    armies = tuple(a for a in turn.position.armies if not (a.owner == turn.colour and a.number in lost))
     turn.position = replace(turn.position, armies=armies).with_player(turn.colour, money=0, patron=None)
     if capital is not None:
         turn.position = turn.position.with_city(capital, status=Status.PROVINCE, dormant=True)
@@ -143,15 +146,17 @@ def end_patronage(turn: Turn) -> None:
 
 
 def raise_army(turn: Turn, order: RaiseArmy) -> None:
-    """T:75: IV, from the first tax turn after the founding, into the capital's land."""
+    """T:75: IV, in any turn from the first tax round that began after his founding, into the
+    capital's land."""
     text, position, limits = order.to_text(), turn.position, turn.board.limits
     capital = position.capital(turn.colour)
     if capital is None:
         turn.refuse(text, "armies are raised by an empire", "M8.1")
         return
     land = turn.board.cities[capital].land
-    if not taxing(turn.board, position) or position.count <= position.players[turn.colour].founded_at:
-        turn.refuse(text, "armies are raised in a tax turn after the one you founded your empire in (T:75)", "M8.1")
+    began = tax_round_began(turn.board, position)
+    if began is None or began <= position.players[turn.colour].founded_at:
+        turn.refuse(text, "armies are raised from the first tax round that begins after your founding (T:75)", "M8.1")
     elif len(position.armies_of(turn.colour)) + turn.new_armies >= limits["armies_per_player"]:
         turn.refuse(text, f"you have all your {limits['armies_per_player']} armies", "M1.3")
     elif len(position.armies_at(land)) + turn.new_armies >= limits["armies_per_land"]:

@@ -191,9 +191,23 @@ def taxing(board: Board, position: Position) -> bool:
     return position.stone is None or board.tax_chart[position.stone] in board.tax_on
 
 
+def tax_round_began(board: Board, position: Position) -> int | None:
+    """The turn count at which the latest tax round began (MD16), None before the first: the
+    stone moves at each of its owner's turns, one round of turns apart, and a tax round begins
+    where it lands on a taxing space. Armies are raised from the first after a founding (T:75)."""
+    if position.stone is None or position.stone_owner not in position.order:
+        return None
+    order = position.order
+    since_move = (order.index(position.step) - order.index(position.stone_owner)) % len(order)
+    moved_at = position.count - since_move
+    if board.tax_chart[position.stone] in board.tax_on:
+        return moved_at
+    return moved_at - len(order) if position.stone > 1 else None
+
+
 def goal_points(board: Board, position: Position, colour: str) -> dict[str, int]:
     """His counts toward the four goals (T:61-65): whole artworks at his capital (a pair of
-    halves 2, a lone half 0), buildings in the cities he holds (MD: T:108), provinces (swords),
+    halves 2, a lone half 0), buildings in the cities he holds (T:108; MD25), provinces (swords, MD39),
     and different goods in his capital's warehouses."""
     player = position.players[colour]
     capital = position.capital(colour)

@@ -128,16 +128,18 @@ class Store:
 
 @dataclass(frozen=True, slots=True)
 class Capture:
-    """M9.4: a warship attacks another player's ship."""
+    """M9.4: a warship attacks another player's merchant ship, perhaps with a naval tactic card."""
 
     ship: int
     owner: str
     target: int
     sink: bool = False
+    tactic: str = ""
     line: int = 0
 
     def to_text(self) -> str:
-        return f"ship {self.ship} capture {self.owner} ship {self.target}" + (" and sink" if self.sink else "")
+        text = f"ship {self.ship} capture {self.owner} ship {self.target}"
+        return text + (f" with {self.tactic}" if self.tactic else "") + (" and sink" if self.sink else "")
 
 
 @dataclass(frozen=True, slots=True)
@@ -188,7 +190,7 @@ class Mount:
 
 @dataclass(frozen=True, slots=True)
 class Attack:
-    """M8.4 (a city) or M10 (the armies in an adjacent land), with one or two armies."""
+    """M8.4 (a city) or M10 (the armies in an adjacent land), with one to three armies."""
 
     armies: tuple[int, ...]
     target: str
@@ -197,7 +199,8 @@ class Attack:
     line: int = 0
 
     def to_text(self) -> str:
-        who = " and ".join(str(n) for n in self.armies)
+        numbers = [str(n) for n in self.armies]
+        who = " and ".join([", ".join(numbers[:-1]), numbers[-1]] if len(numbers) > 2 else numbers)
         text = f"army {who} attack {self.target}"
         return (
             text

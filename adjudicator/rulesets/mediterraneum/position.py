@@ -37,8 +37,9 @@ _PLAYER = frozenset(
 
 
 def _some(data: dict[str, Any]) -> dict[str, Any]:
-    """Without the keys TOML cannot hold (None) or that say nothing (empty, false, zero)."""
-    return {k: v for k, v in data.items() if v not in (None, (), [], {}, False, "") or k in ("money",)}
+    """Without the keys TOML cannot hold (None) or that say nothing (empty, false, zero); money
+    and the stone (0 is R, T:44) always say something."""
+    return {k: v for k, v in data.items() if v not in (None, (), [], {}, False, "") or k in ("money", "stone")}
 
 
 def position_to_data(position: Position) -> dict[str, Any]:

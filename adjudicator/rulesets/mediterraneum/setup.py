@@ -42,7 +42,7 @@ def new_position(board: Board, colours: Sequence[str], dice: Dice, options: Opti
         cities=MappingProxyType(cities),
         ships=(),
         armies=(),
-        decks=_decks(board, dice),
+        decks=_decks(board, dice.sealed()),  # face down: no published roll may give the order away (M2.3)
     )
     events.append(event("turn_start", player=first, turn=1))
     return start_turn(board, position, dice, options, events), events

@@ -239,7 +239,7 @@ def _sell_to_player(turn: Turn, ship: Ship, city: str, floor: int, text: str) ->
 
 
 def _receive(turn: Turn, owner: str, city: str, cargo: str) -> bool:
-    """Where a good bought by a city's owner goes (MD): it lifts a want disk there, else a want
+    """Where a good bought by a city's owner goes (MD14): it lifts a want disk there, else a want
     card at his capital, else it goes into a warehouse of his capital with room; art joins his art."""
     position = turn.position
     if cargo.startswith(ART):

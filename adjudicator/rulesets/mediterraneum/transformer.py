@@ -107,11 +107,17 @@ class OrderTransformer(SharedPieces[Order]):
     def store(self) -> _Action:
         return Store
 
-    def sink(self, *words: Token) -> bool:
-        return True
+    def sink(self) -> _Named:
+        return _Named("sink", "sink")
 
-    def capture(self, owner: str, target: int, sink: bool = False) -> _Action:
-        return partial(Capture, owner=owner, target=target, sink=sink)
+    def release(self) -> _Named:
+        return _Named("sink", "")
+
+    def capture(self, owner: str, target: int, *named: _Named) -> _Action:
+        roles = {n.role: n.value for n in named}
+        return partial(
+            Capture, owner=owner, target=target, sink=bool(roles.get("sink")), tactic=roles.get("tactic", "")
+        )
 
     # armies
     def army_order(self, number: int, action: _Action | _Attack) -> Order:
@@ -119,8 +125,11 @@ class OrderTransformer(SharedPieces[Order]):
             return Attack((number,), action.target, action.tactic, action.retreat)
         return action(number)
 
-    def pair_attack(self, first: int, second: int, action: _Attack) -> Attack:
-        return Attack((first, second), action.target, action.tactic, action.retreat)
+    def group_attack(self, *parts: int | _Attack) -> Attack:
+        """`army 1 and 2 attack …`, `army 1, 2 and 3 attack …` (T:89)."""
+        *numbers, action = parts
+        assert isinstance(action, _Attack)
+        return Attack(tuple(n for n in numbers if isinstance(n, int)), action.target, action.tactic, action.retreat)
 
     def march(self, path: tuple[str, ...]) -> _Action:
         return partial(March, path=path)

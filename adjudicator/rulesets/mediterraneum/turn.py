@@ -1,6 +1,6 @@
 """One player's turn from his orders (M3.2, T:52-57): the founding first (T:44), the tax and the
-upkeep, the cards he must hand on, then his lines in the order he wrote them, and last the
-ships and armies he bought (T:57) and the standing offers he posted."""
+upkeep (M3.9), the cards he must hand on, then his lines in the order he wrote them (M3.8), and
+last the ships and armies he bought come onto the board (T:57) and a dismissed artist leaves (MD18)."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ from collections.abc import Sequence
 
 from adjudicator.dice import Dice
 from adjudicator.events import Event
-from adjudicator.rulesets.mediterraneum import empire, trading, war
+from adjudicator.rulesets.mediterraneum import empire, navy, trading, war
 from adjudicator.rulesets.mediterraneum.board import Board
 from adjudicator.rulesets.mediterraneum.cards import give_card
 from adjudicator.rulesets.mediterraneum.context import Turn
@@ -76,7 +76,7 @@ def _carry_out(turn: Turn, order: Order, dice: Dice) -> None:
         case Load():
             trading.load(turn, order)
         case Sail():
-            trading.sail(turn, order, dice)
+            navy.sail(turn, order, dice)  # cavalry's two ships sail together (M9.6)
         case Sell():
             trading.sell(turn, order, dice)
         case Dump():
@@ -102,20 +102,20 @@ def _carry_out(turn: Turn, order: Order, dice: Dice) -> None:
         case March():
             war.march(turn, order, dice)
         case Embark():
-            war.embark(turn, order)
+            navy.embark(turn, order)
         case Land():
-            war.land(turn, order)
+            navy.land(turn, order)
         case Mount():
-            war.mount(turn, order)
+            navy.mount(turn, order)
         case Attack():
             war.attack(turn, order, dice)
         case Capture():
-            war.capture(turn, order, dice)
+            navy.capture(turn, order, dice)
 
 
 def _hand_on_cards(turn: Turn, orders: Sequence[Order], dice: Dice) -> None:
     """M11.4, M11.15: each gift or coup card he holds goes to the player his orders name, or
-    else to the next player in seating order (MD)."""
+    else to the next player in seating order (MD32)."""
     named = {o.kind: o.colour for o in orders if isinstance(o, CardTo)}
     for card in turn.position.players[turn.colour].holding:
         kind = str(turn.board.trade_cards[card].kind)

@@ -69,32 +69,40 @@ def start_turn(board: Board, position: Position, dice: Dice, options: Options, e
     if not taxing(board, position):
         events.append(event("no_tax", player=colour, space=board.tax_chart[position.stone or 0], rule="M5.3"))
         return position
-    capital = position.capital(colour)
-    provinces = len(position.provinces(colour))
-    if capital is None:  # T:31: I a province; want disks cost tax only with the dice (T:50)
+    if position.capital(colour) is None:  # T:31: I a province; want disks cost only an empire (T:50)
+        provinces = len(position.provinces(colour))
         tax = provinces * board.prices["province_tax"]
         events.append(event("tax_due", player=colour, provinces=provinces, due=tax, rule="M4.1"))
         return replace(position, due=tax)
-    wants = sum(len(position.cities[c].want) for c in position.provinces(colour))
-    want_cards = len(position.players[colour].want_cards)
     faces = [black(board, dice, f"M6.1 tax, {colour}, die {n}") for n in (1, 2)]
+    events.append(event("tax_roll", player=colour, dice=faces, rule="M6.1"))
+    if position.players[colour].patron:
+        position = _draw_art(position, colour, sum(1 for f in faces if f <= 1), events)
+    draws = sum(1 for f in faces if 2 <= f <= 4)
+    position = draw_trade_cards(board, position, colour, draws, dice, events)
+    return replace(position, due=empire_tax(board, position, colour, faces, events))
+
+
+def empire_tax(board: Board, position: Position, colour: str, faces: list[int], events: list[Event]) -> int:
+    """M6.3: the dice, I a province (the capital too, T:58), tax buildings and temples on a 0
+    (T:72), less I a want disk and a want card (T:50, T:111); never below zero (MD9). Counted
+    after the cards that act at once, so a want card or a circus already counts (T:111, T:119; MD33)."""
+    provinces = len(position.provinces(colour))
+    wants = sum(len(position.cities[c].want) for c in position.provinces(colour))
+    wants += len(position.players[colour].want_cards)
     held = [c for c, s in position.cities.items() if s.owner == colour and not s.dormant]
     buildings = [board.buildings[b] for c in held for b in position.cities[c].buildings]
     built = sum(b.tax for b in buildings if b.kind is BuildingKind.TAX)
     temples = sum(b.pays for b in buildings if b.kind is BuildingKind.TEMPLE) * faces.count(0)
-    penalty = (wants + want_cards) * board.prices["want_penalty"]
+    penalty = wants * board.prices["want_penalty"]
     tax = max(0, sum(faces) + provinces * board.prices["province_tax"] + built + temples - penalty)
     events.append(
         event(
-            "tax_roll", player=colour, dice=faces, provinces=provinces, buildings=built, temples=temples,
-            wants=wants + want_cards, due=tax, rule="M6.1",
+            "tax_due", player=colour, dice=faces, provinces=provinces, buildings=built, temples=temples,
+            wants=wants, due=tax, rule="M6.3",
         )
     )  # fmt: skip
-    position = replace(position, due=tax)
-    if position.players[colour].patron:
-        position = _draw_art(position, colour, sum(1 for f in faces if f <= 1), events)
-    draws = sum(1 for f in faces if 2 <= f <= 4)
-    return draw_trade_cards(board, position, colour, draws, dice, events)
+    return tax
 
 
 def _move_stone(board: Board, position: Position, events: list[Event]) -> Position:

@@ -174,12 +174,15 @@ def _check(c: _Context, order: Order) -> Order:
             c.money(order.floor)
             return order
         case Capture():
-            return replace(order, owner=c.player(order.owner))
+            tactic = c.find(c.board.tactic_names, order.tactic, "tactic card") if order.tactic else ""
+            return replace(order, owner=c.player(order.owner), tactic=tactic)
         case March():
             if len(order.path) > 2:
                 raise c.refuse("M8.3", "an army moves one land a turn, cavalry two")
             return replace(order, path=tuple(c.land(x) for x in order.path))
         case Attack():
+            if len(order.armies) > c.board.limits["armies_per_land"]:
+                raise c.refuse("M10.1", "at most three armies, standing together, attack as one")
             target = c.find(c.board.places, order.target, "city or land")
             if target in c.board.seas:
                 raise c.refuse("M9.4", "a sea is not attacked; warships capture ships ('ship N capture …')")

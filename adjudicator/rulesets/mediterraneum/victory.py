@@ -10,7 +10,8 @@ from adjudicator.rulesets.mediterraneum.model import Options, Position, goal_poi
 
 
 def goal_winner(board: Board, position: Position, options: Options, events: list[Event]) -> str | None:
-    """At the end of each turn, the player who moved first, then the others in seating order."""
+    """At the end of each turn: the player whose turn it was first, then the others in seating
+    order (MD39)."""
     start = position.order.index(position.step)
     for colour in position.order[start:] + position.order[:start]:
         state = position.players[colour].state
@@ -35,7 +36,7 @@ def points(board: Board, position: Position, colour: str, options: Options) -> i
 
 def chart_winner(board: Board, position: Position, options: Options, events: list[Event]) -> str | None:
     """T:140: the game stops the second time the stone reaches the last space; most points wins,
-    then most money (MD), then seating order from the stone's owner."""
+    then most money, then the earlier in the order of play from the first player (MD40)."""
     if not options.tax_passes or position.passes < options.tax_passes:
         return None
     scores = {c: (points(board, position, c, options), position.players[c].money) for c in position.order}

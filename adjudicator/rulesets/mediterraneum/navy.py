@@ -1,0 +1,220 @@
+"""Ships at war (M9, T:90-96): armies going aboard and ashore, horses, cavalry's two ships
+sailing together, and warships capturing merchant ships."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+from adjudicator.dice import Dice
+from adjudicator.rulesets.mediterraneum import trading
+from adjudicator.rulesets.mediterraneum.board import COAST, Against
+from adjudicator.rulesets.mediterraneum.chance import blue
+from adjudicator.rulesets.mediterraneum.context import Turn
+from adjudicator.rulesets.mediterraneum.geography import ship_neighbours, space_id, space_name
+from adjudicator.rulesets.mediterraneum.model import Ship, city_of_space, storm_sea
+from adjudicator.rulesets.mediterraneum.orders import Capture, Embark, Land, Mount, Sail
+from adjudicator.rulesets.mediterraneum.trading import sink
+from adjudicator.rulesets.mediterraneum.war import army_of, duel, foreign, moves_used, set_army, tactic_bonus, use_move
+
+
+def embark(turn: Turn, order: Embark) -> None:
+    """T:90, T:96, MD26: aboard his ship at a harbour or coast of the army's land (cavalry takes a
+    second, empty ship there for its horse); going aboard is the army's move."""
+    text = order.to_text()
+    army = army_of(turn, order.army, text)
+    ship = turn.position.ship(turn.colour, order.ship)
+    if army is None:
+        return
+    if ship is None:
+        turn.refuse(text, f"you have no ship {order.ship} on the board", "M4.2")
+        return
+    city = city_of_space(ship.at)
+    if army.at not in turn.board.lands or city is None or turn.board.cities[city].land != army.at:
+        turn.refuse(text, f"ship {ship.number} is not at a harbour or coast of army {army.number}'s land", "M9.1")
+        return
+    if moves_used(turn, army) or _aboard(turn, ship):
+        turn.refuse(text, f"army {army.number} has moved, or ship {ship.number} carries an army", "M9.1")
+        return
+    horse = 0
+    if army.cavalry:
+        spare = [s for s in turn.position.ships_at(ship.at) if s.owner == turn.colour and s != ship]
+        spare = [s for s in spare if not s.cargo and not _aboard(turn, s)]
+        if not spare:
+            turn.refuse(text, "cavalry needs a second empty ship of yours there for its horse (T:96)", "M9.6")
+            return
+        horse = spare[0].number
+    use_move(turn, army)
+    set_army(turn, army, replace(army, at=f"ship:{ship.number}", horse_ship=horse))
+    turn.note("embarked", army=army.number, ship=ship.number, horse_ship=horse, rule="M9.1")
+
+
+def _aboard(turn: Turn, ship: Ship) -> bool:
+    """The ship carries an army, or a cavalry army's horse (MD26)."""
+    return any(
+        a.owner == ship.owner and (a.at == f"ship:{ship.number}" or a.horse_ship == ship.number)
+        for a in turn.position.armies
+    )
+
+
+def _warship(turn: Turn, ship: Ship) -> bool:
+    """An army aboard makes a warship (T:90); a ship with only a horse is none."""
+    return any(a.owner == ship.owner and a.at == f"ship:{ship.number}" for a in turn.position.armies)
+
+
+def land(turn: Turn, order: Land) -> None:
+    """T:91, MD26: ashore into the land of the city whose harbour or coast the ship is at; the
+    horse comes off its ship with it."""
+    text = order.to_text()
+    army = army_of(turn, order.army, text)
+    if army is None:
+        return
+    ship = turn.position.ship(turn.colour, int(army.at.removeprefix("ship:"))) if army.at.startswith("ship:") else None
+    city = city_of_space(ship.at) if ship else None
+    if city is None:
+        turn.refuse(text, f"army {army.number} is not aboard a ship at a harbour or coast", "M9.2")
+        return
+    target = turn.board.cities[city].land
+    if moves_used(turn, army):
+        turn.refuse(text, f"army {army.number} has moved this turn", "M9.2")
+        return
+    if foreign(turn, target):
+        turn.refuse(text, f"another player's army holds {turn.board.lands[target].name} (MD42)", "M9.2")
+        return
+    if len(turn.position.armies_at(target)) >= turn.board.limits["armies_per_land"]:
+        turn.refuse(text, f"{turn.board.lands[target].name} holds its 3 armies (T:19)", "M1.3")
+        return
+    use_move(turn, army)
+    set_army(turn, army, replace(army, at=target, since=turn.position.count, horse_ship=0, crossed=False))
+    turn.note("landed", army=army.number, land=turn.board.lands[target].name, rule="M9.2")
+
+
+def mount(turn: Turn, order: Mount) -> None:
+    """T:96, MD26: a horse from his ship at the land's city, or bought (I) in a land of his city
+    that breeds them; mounting is not a move."""
+    text = order.to_text()
+    army = army_of(turn, order.army, text)
+    if army is None:
+        return
+    city = turn.board.city_of(army.at) if army.at in turn.board.lands else None
+    if army.cavalry or city is None:
+        turn.refuse(text, f"army {army.number} is cavalry already or stands in no city's land", "M9.6")
+        return
+    ships = [s for s in turn.position.ships_of(turn.colour) if city_of_space(s.at) == city and s.cargo == "horses"]
+    if ships:
+        ships_left = [replace(s, cargo="") if s == ships[0] else s for s in turn.position.ships]
+        turn.position = replace(turn.position, ships=tuple(ships_left))
+    elif turn.position.cities[city].owner != turn.colour or "horses" not in turn.board.produces(city):
+        turn.refuse(text, "no horse: bring one by ship, or be in a land of your city that breeds them", "M9.6")
+        return
+    elif not turn.pay(turn.board.prices["good"], text, "M9.6"):
+        return
+    set_army(turn, army, replace(army, cavalry=True))
+    turn.note("mounted", army=army.number, ship=ships[0].number if ships else 0, rule="M9.6")
+
+
+def sail(turn: Turn, order: Sail, dice: Dice) -> None:
+    """M4.3 with T:96 and MD26: cavalry's ship and its horse's ship sail as one, a space a turn
+    and only where both fit; any other ship sails on its own."""
+    ship = turn.position.ship(turn.colour, order.ship)
+    partner = _partner(turn, ship) if ship is not None else None
+    if ship is None or partner is None:
+        trading.sail(turn, order, dice)
+        return
+    text, board = order.to_text(), turn.board
+    step = space_id(board, order.path[0])
+    limit = _ship_limit(turn, step)
+    if len(order.path) > 1 or turn.moves.get(f"ship:{partner.number}", 0):
+        turn.refuse(
+            text,
+            f"ship {ship.number} sails with ship {partner.number}, cavalry and its horse, one space a turn",
+            "M9.6",
+        )
+        return
+    if step in ship_neighbours(board, ship.at) and limit is not None and len(turn.position.ships_at(step)) + 2 > limit:
+        turn.refuse(text, f"{space_name(board, step)} has no room for both of cavalry's ships (T:19, T:96)", "M9.6")
+        return
+    trading.sail(turn, order, dice)
+    if not turn.moves.get(f"ship:{ship.number}", 0):
+        return
+    follower = replace(partner, at=step)
+    turn.position = replace(turn.position, ships=tuple(follower if s == partner else s for s in turn.position.ships))
+    turn.moves[f"ship:{partner.number}"] = turn.moves[f"ship:{ship.number}"]
+    turn.note("sailed", ship=partner.number, to=space_name(board, step), rule="M9.6")
+    if storm_sea(board, turn.position) == step:
+        trading.storm_roll(turn, follower, dice)
+
+
+def _partner(turn: Turn, ship: Ship) -> Ship | None:
+    """The other ship of a cavalry army at sea: its horse's ship, or the ship the army is on."""
+    for army in turn.position.armies_of(ship.owner):
+        if army.horse_ship and army.at == f"ship:{ship.number}":
+            return turn.position.ship(ship.owner, army.horse_ship)
+        if army.horse_ship == ship.number and army.at.startswith("ship:"):
+            return turn.position.ship(ship.owner, int(army.at.removeprefix("ship:")))
+    return None
+
+
+def _ship_limit(turn: Turn, where: str) -> int | None:
+    """How many ships the space holds (T:19): a sea 3, a coast 2, a harbour any."""
+    if city_of_space(where) is None:
+        return turn.board.limits["ships_per_sea"]
+    return turn.board.limits["ships_per_coast"] if where.startswith(COAST) else None
+
+
+def capture(turn: Turn, order: Capture, dice: Dice) -> None:
+    """T:86, T:92-95: a warship against another player's merchant ship in its sea (or the next sea
+    when that one holds three ships); each warship of the victim's there fights first (MD28); a
+    naval tactic adds 1 to every roll of the attack (MD30). 4-6 captured, 2-3 sunk, 1 missed."""
+    text = order.to_text()
+    ship = turn.position.ship(turn.colour, order.ship)
+    prey = turn.position.ship(order.owner, order.target) if order.owner in turn.position.players else None
+    if ship is None or prey is None:
+        turn.refuse(text, "there is no such ship", "M9.4")
+        return
+    if not _warship(turn, ship) or city_of_space(ship.at) is not None:
+        turn.refuse(text, f"ship {ship.number} is no warship at sea (an army aboard makes one, T:90)", "M9.4")
+        return
+    if _warship(turn, prey):
+        turn.refuse(text, f"{prey.owner}'s ship {prey.number} is a warship; only merchant ships are captured", "M9.4")
+        return
+    near = prey.at == ship.at or (
+        prey.at in ship_neighbours(turn.board, ship.at) and len(turn.position.ships_at(prey.at)) >= 3
+    )
+    if city_of_space(prey.at) is not None or not near or f"capture:{ship.number}" in turn.moves:
+        turn.refuse(text, f"{order.owner}'s ship {prey.number} is not within reach (T:92, T:94)", "M9.4")
+        return
+    bonus, ok = tactic_bonus(turn, order.tactic, Against.SHIP, text)
+    if not ok:
+        return
+    turn.moves[f"capture:{ship.number}"] = 1
+    for guard in [s for s in turn.position.ships_at(prey.at) if s.owner == prey.owner and _warship(turn, s)]:
+        margin = duel(turn, dice, bonus, 0, f"M9.5 sea fight, {turn.colour} ship {ship.number}")
+        turn.note("sea_fight", against=prey.owner, ship=guard.number, margin=margin, rule="M9.5")
+        if abs(margin) >= 2:
+            loser = guard if margin > 0 else ship
+            sink(turn, loser)
+            turn.note("ship_sunk", owner=loser.owner, ship=loser.number, rule="M9.5")
+        if margin < 2:
+            return
+    roll = blue(dice, f"M9.4 capture, {turn.colour} ship {ship.number}")
+    total = roll + bonus if roll > 1 else 1
+    if total >= 4:
+        cargo = prey.cargo
+        taken = replace(ship, cargo=cargo) if cargo and not ship.cargo else ship
+        turn.position = replace(turn.position, ships=tuple(taken if s == ship else s for s in turn.position.ships))
+        if order.sink:
+            sink(turn, prey)
+        else:
+            released = replace(prey, cargo="" if taken.cargo == cargo and cargo else prey.cargo)
+            turn.position = replace(
+                turn.position, ships=tuple(released if s == prey else s for s in turn.position.ships)
+            )
+        turn.note(
+            "captured", owner=prey.owner, ship=prey.number, cargo=cargo, taken=taken.cargo == cargo and bool(cargo),
+            sunk=order.sink, roll=roll, total=total, rule="M9.4",
+        )  # fmt: skip
+    elif total >= 2:
+        sink(turn, prey)
+        turn.note("ship_sunk", owner=prey.owner, ship=prey.number, roll=roll, total=total, rule="M9.4")
+    else:
+        turn.note("capture_missed", owner=prey.owner, ship=prey.number, roll=roll, rule="M9.4")
