@@ -1,11 +1,14 @@
 """Bake the geometry of the report map: the land, and the region and label point of every province and sea.
 
-Development time only: the adjudicator never runs this and never imports shapely. The script bakes two
-boards (BOARDS): the 2003 board, adjudicator/rulesets/mare_nostrum/boards/mare-nostrum-2003.toml, and the
-Empires board, adjudicator/rulesets/empires/boards/empires-2016.toml. It reads each province's and sea's
-`position = [longitude, latitude]` from the board file and writes the map file beside it
-(mare-nostrum-2003.map.json, empires-2016.map.json), which is what the reports read. Each board has its
-own frame, continents, seeds and reaches; everything else is shared.
+Development time only: the adjudicator never runs this and never imports shapely. The script bakes three
+boards (BOARDS): the 2003 board, adjudicator/rulesets/mare_nostrum/boards/mare-nostrum-2003.toml, the
+Empires board, adjudicator/rulesets/empires/boards/empires-2016.toml, and the Mare Mediterraneum board,
+adjudicator/rulesets/mediterraneum/boards/mediterraneum-1989.toml (its land areas are the provinces). It
+reads each province's and sea's `position = [longitude, latitude]` from the board file and writes the map
+file beside it (mare-nostrum-2003.map.json, empires-2016.map.json, mediterraneum-1989.map.json), which is
+what the reports read. Each board has its own frame, continents, seeds and reaches, and its own label
+cards (Spec.labels: a province's buildings and units, or Mare Mediterraneum's names only, with each
+city's port point and the rivers); everything else is shared.
 
 Source: Natural Earth 1:50m land polygons (public domain, naturalearthdata.com), as the TopoJSON file
 land-50m.json of the npm package world-atlas 2.0.2 by Mike Bostock (the package is under the ISC licence;
@@ -28,10 +31,10 @@ touch as each board's adjacency says; tools/README.md tells how, and lists what 
 gets a label: its name and a block of pieces placed clear of all the others (tools/map_labels.py).
 
 Needs shapely, numpy and fontTools (`pip install shapely fonttools`) and npm. `python tools/bake_map.py`
-regenerates both files (`--board mare-nostrum` or `--board empires`: only that one). `--check` rebuilds
-them in memory and fails if a committed file differs. `--adjacency` lists the places where the drawn
-regions touch differently from the board's adjacency; that affects the drawing only, because the board
-file is what the rules use.
+regenerates every file (`--board mare-nostrum`, `--board empires` or `--board mediterraneum`: only that
+one). `--check` rebuilds them in memory and fails if a committed file differs. `--adjacency` lists the
+places where the drawn regions touch differently from the board's adjacency; that affects the drawing
+only, because the board file is what the rules use.
 """
 
 from __future__ import annotations
@@ -56,10 +59,11 @@ import shapely
 from numpy.typing import NDArray
 from shapely.geometry import MultiPoint, MultiPolygon, Point, Polygon, box
 from shapely.geometry.base import BaseGeometry
-from shapely.ops import unary_union, voronoi_diagram
+from shapely.ops import nearest_points, unary_union, voronoi_diagram
 
 from adjudicator.rulesets.empires import board as empires_board
 from adjudicator.rulesets.mare_nostrum import board as mare_nostrum_board
+from adjudicator.rulesets.mediterraneum import board as mediterraneum_board
 
 REPO = Path(__file__).resolve().parents[1]
 
@@ -185,6 +189,50 @@ EMPIRES_SEEDS: dict[str, tuple[tuple[float, float], ...]] = {
 EMPIRES_REACHES: dict[str, float] = {}
 EMPIRES_UNITS = 4  # legions of up to three empires and a fortress
 
+
+# The Mare Mediterraneum board (adjudicator/rulesets/mediterraneum/boards/mediterraneum-1989.toml) reaches
+# from the Atlantic west of Iberia and southern Britain to the Caucasus, and from the Sahara's edge to the
+# steppe north of the Black Sea. Its land areas are the provinces here. Africa is cut off at the Strait of
+# Gibraltar and Suez, Asia at the Dardanelles, the Bosporus and the Don; Iberia, Gaul, Italy and the Balkans
+# are one continent, because the board joins them by land (the Alps, Venetia, Pannonia).
+MM_FRAME = (-14.0, 28.5, 46.0, 54.0)  # west, south, east, north (degrees)
+MM_WIDTH = 1600.0
+MM_CONTINENTS = {
+    "Africa": (
+        "POLYGON ((-20 15, -20 35.95, -5.6 35.95, -5.0 36.05, -2.0 36.5, 0 37.6, 11.3 37.6, 12.5 34.5, 20 33.6, "
+        "25 32.3, 30 32, 32.2 31.7, 32.4 31.2, 32.55 29.95, 32.55 29.6, 32.9 29, 33.15 28.5, 33.55 28, 34.2 27, "
+        "36 24, 38 15, -20 15))"
+    ),
+    "Europe": (
+        "POLYGON ((-20 56, -20 30, 15.4 37.6, 22 35.9, 25.85 36, 25.85 39.9, 26.2 40.03, 26.45 40.2, 26.7 40.42, "
+        "27.5 40.72, 28.5 40.85, 29.02 41, 29.06 41.2, 29.3 41.5, 33 43, 36.5 44.8, 36.55 45.3, 36.7 45.8, "
+        "37.5 46.6, 38.5 50, 38.5 56, -20 56))"
+    ),
+}
+MM_SEEDS: dict[str, tuple[tuple[float, float], ...]] = {
+    "oceanus-atlanticus": ((-10.4, 38.6),),  # the coast of Lusitania down to Cape St Vincent
+    "mare-aegyptium": ((33.8, 31.9),),  # the coast of Palaestina, Gaza's
+}
+MM_REACHES: dict[str, float] = {}
+# A Mare Mediterraneum card is a name only, because the board is dense: 72 lands, 40 cities and 17 seas. A
+# land with a city has the city's card: the city's marker, its name (bold) and a want disk, and the land's
+# name (italic) under them. A land without a city: its name. A sea: a storm mark and its name. The tax chart
+# lies in the Atlantic. The pieces (armies, ships and any further want disks) are drawn beside the cards,
+# clear of them, by adjudicator/rulesets/mediterraneum/mapview.py, ships in port about the port point the
+# map file gives each city. The sizes are those of templates/mediterraneum/map.svg.j2: change them together.
+MM_CITY_SIZE = 12.0  # a city's name, bold
+MM_LAND_SIZE = 10.5  # a land's name under its city's, italic
+MM_LAND_LINE = 12.5  # how far the land's name's baseline lies under the city's
+MM_LAND_NAME = 11.0  # the name of a land without a city, italic
+MM_SEA_SIZE = 13.0  # a sea's name, italic
+MM_STORM = 15.0  # the storm mark left of a sea's name
+MM_WANT = 15.0  # the want disk right of a city's name, with its gap
+MM_CHART = (6, 22.0, 16.0, 14.0)  # the tax chart: spaces a row, a space's width and height, the title's height
+MM_CHART_SEA = "oceanus-atlanticus"  # where the tax chart is printed (T:14)
+MM_CITY_REACH = 1.2  # degrees of latitude: a city's name lies this close to the city
+MM_OFFSHORE = 16.0  # view-box units: a land's name may stand this far off its coast
+MM_PORT_REACH = 1.5  # degrees of latitude: a port point lies in the city's sea this close to the city
+MM_PORT_CLEAR = 7.0  # view-box units: and this far from the shore, where the water allows
 
 # --- TopoJSON -----------------------------------------------------------------------------------------
 # A topology stores each border once, as an "arc" (a line of points), and polygons refer to arcs by index.
@@ -446,6 +494,7 @@ class Entry:
 class MapBoard:
     provinces: dict[str, Entry]
     seas: dict[str, Entry]
+    source: Any = None  # the ruleset's own parsed board, for what only its labels need
 
 
 def mare_nostrum_entries(data: Mapping[str, Any]) -> MapBoard:
@@ -481,6 +530,25 @@ def empires_entries(data: Mapping[str, Any]) -> MapBoard:
     )
 
 
+def mediterraneum_entries(data: Mapping[str, Any]) -> MapBoard:
+    """The Mare Mediterraneum board: its land areas are the provinces (an island is a land with no land
+    neighbour). Its labels are its own (`mediterraneum_labels`), which read the cities from `source`."""
+    board = mediterraneum_board.parse_board(data)
+    return MapBoard(
+        {x.id: Entry(x.id, x.name, x.position, x.island, x.land, x.seas, 0, ()) for x in board.lands.values()},
+        {s.id: Entry(s.id, s.name, s.position, False, (), s.seas, 0, ()) for s in board.seas.values()},
+        board,
+    )
+
+
+@dataclass(frozen=True, slots=True)
+class Labels:
+    """Every label card as placed, and the other keys the board's map file holds."""
+
+    placed: dict[str, map_labels.Placed]
+    extra: dict[str, Any]
+
+
 @dataclass(frozen=True, slots=True)
 class Spec:
     """What differs between the boards the script bakes."""
@@ -492,32 +560,16 @@ class Spec:
     seeds: Mapping[str, tuple[tuple[float, float], ...]]
     reaches: Mapping[str, float]
     units: int  # the units a province's label reserves
+    labels: Callable[[MapBoard, Mapping[str, BaseGeometry], BaseGeometry, Spec], Labels]  # the cards and the rest
+    width: float = WIDTH  # of the view box
 
     @property
     def output(self) -> Path:
         return self.board.with_name(self.board.name.removesuffix(".toml") + ".map.json")
 
-
-BOARDS = {
-    "mare-nostrum": Spec(
-        REPO / "adjudicator" / "rulesets" / "mare_nostrum" / "boards" / "mare-nostrum-2003.toml",
-        mare_nostrum_entries,
-        FRAME,
-        CONTINENTS,
-        SEEDS,
-        REACHES,
-        map_labels.UNITS,
-    ),
-    "empires": Spec(
-        REPO / "adjudicator" / "rulesets" / "empires" / "boards" / "empires-2016.toml",
-        empires_entries,
-        EMPIRES_FRAME,
-        EMPIRES_CONTINENTS,
-        EMPIRES_SEEDS,
-        EMPIRES_REACHES,
-        EMPIRES_UNITS,
-    ),
-}
+    @property
+    def projection(self) -> Projection:
+        return Projection(*self.frame, self.width)
 
 
 def read_board(spec: Spec) -> MapBoard:
@@ -551,7 +603,7 @@ def places_of(board: MapBoard, projection: Projection, spec: Spec) -> tuple[list
 
 def bake_regions(topology: Mapping[str, Any], board: MapBoard, spec: Spec) -> dict[str, Any]:
     """The land (key "") and the region of every province and sea, as planar geometry."""
-    projection = Projection(*spec.frame, WIDTH)
+    projection = spec.projection
     view = box(0, 0, projection.width, projection.height)
     envelope = view.buffer(projection.width)  # Voronoi cells reach past the view box
     mainland_places, island_places, sea_places = places_of(board, projection, spec)
@@ -568,11 +620,11 @@ def bake_regions(topology: Mapping[str, Any], board: MapBoard, spec: Spec) -> di
 
 def bake(topology: Mapping[str, Any], digest: str, board: MapBoard, spec: Spec) -> dict[str, Any]:
     """The map document."""
-    projection = Projection(*spec.frame, WIDTH)
+    projection = spec.projection
     regions = bake_regions(topology, board, spec)
     land = regions.pop("")
-    tags = map_labels.caravan_tags([c for p in board.provinces.values() for c in p.caravans], map_labels.Metrics())
-    placed = bake_labels(board, regions, land, projection, tags, spec.units)
+    labels = spec.labels(board, regions, land, spec)
+    placed = labels.placed
     return {
         "source": SOURCE,
         "source_sha256": digest,
@@ -580,19 +632,7 @@ def bake(topology: Mapping[str, Any], digest: str, board: MapBoard, spec: Spec) 
         "generated_by": "tools/bake_map.py",
         "projection": projection.describe(),
         "view_box": [0, 0, projection.width, projection.height],
-        "format": (
-            "land and each region are lists of polygons; a polygon is a list of rings, the outline first and "
-            "then any holes; a ring is a list of [x, y] in view-box units and is closed implicitly (its last "
-            "point joins its first). A mainland province's region lies within reach degrees (of latitude) of its "
-            "position or of one of its seeds ([longitude, latitude]), the extra points its region grew from. "
-            "A label is the middle of a name's baseline, [x, y], inside its region; "
-            "a label box, [left, top, right, bottom], is kept for the name and the block of pieces drawn with "
-            "it, and no two boxes overlap; pieces says where that block's rows are drawn: they line up on x as "
-            "align says (middle, start or end, as SVG's text-anchor), and the other keys are the y of the middle "
-            "of a row (a province's buildings and units rows when both are drawn, and each when drawn alone; a "
-            "sea's fleets); a marker is the centre of a province's influence marker; caravans gives the text "
-            "and width of the tag a caravan of each commodity is drawn as, in the buildings row (tools/map_labels.py)"
-        ),
+        "format": FORMAT,
         "land": rounded(land),
         "regions": {pid: rounded(region) for pid, region in regions.items()},
         "reach": REACH,
@@ -601,26 +641,49 @@ def bake(topology: Mapping[str, Any], digest: str, board: MapBoard, spec: Spec) 
         "label_boxes": {pid: list(p.box) for pid, p in placed.items()},
         "pieces": {pid: p.rows for pid, p in placed.items()},
         "markers": {pid: list(p.marker) for pid, p in placed.items() if p.marker is not None},
-        "caravans": {c: {"text": text, "width": width} for c, (text, width) in tags.items()},
-    }
+    } | labels.extra
 
 
-def bake_labels(
+FORMAT = (
+    "land and each region are lists of polygons; a polygon is a list of rings, the outline first and "
+    "then any holes; a ring is a list of [x, y] in view-box units and is closed implicitly (its last "
+    "point joins its first). A mainland province's region lies within reach degrees (of latitude) of its "
+    "position or of one of its seeds ([longitude, latitude]), the extra points its region grew from. "
+    "A label is the middle of a name's baseline, [x, y], inside its region; "
+    "a label box, [left, top, right, bottom], is kept for the name and the block of pieces drawn with "
+    "it, and no two boxes overlap; pieces says where that block's rows are drawn: they line up on x as "
+    "align says (middle, start or end, as SVG's text-anchor), and the other keys are the y of the middle "
+    "of a row (a province's buildings and units rows when both are drawn, and each when drawn alone; a "
+    "sea's fleets); a marker is the centre of a province's influence marker"
+)
+
+
+def place_cards(
+    cards: Sequence[map_labels.Card],
+    positions: Mapping[str, Point],
     board: MapBoard,
     regions: Mapping[str, BaseGeometry],
     land: BaseGeometry,
     projection: Projection,
-    tags: Mapping[str, tuple[str, float]],
-    units: int,
 ) -> dict[str, map_labels.Placed]:
-    """The label card of every place (tools/map_labels.py), a caravan being as wide as its tag in `tags`
-    and a province reserving room for `units` units."""
-    metrics = map_labels.Metrics()
+    """The cards placed (tools/map_labels.py) on the board's provinces, the land off the board and the sea."""
     provinces = unary_union([regions[pid] for pid in board.provinces])
     view = box(0, 0, projection.width, projection.height)
     cover = {"province": provinces, "land": land.difference(provinces), "sea": view.difference(land)}
+    return map_labels.place_cards(cards, positions, (projection.width, projection.height), cover)
+
+
+def province_labels(board: MapBoard, regions: Mapping[str, BaseGeometry], land: BaseGeometry, spec: Spec) -> Labels:
+    """The label card of every province and sea (tools/map_labels.py): a province reserves its building
+    icons, a tag for each caravan site and `spec.units` units; a sea, its fleets. The map file also gives
+    each commodity's caravan tag."""
+    metrics = map_labels.Metrics()
+    projection = spec.projection
+    tags = map_labels.caravan_tags([c for p in board.provinces.values() for c in p.caravans], metrics)
     cards = [
-        map_labels.province_card(p.id, p.name, p.icons, [tags[c][1] for c in p.caravans], regions[p.id], metrics, units)
+        map_labels.province_card(
+            p.id, p.name, p.icons, [tags[c][1] for c in p.caravans], regions[p.id], metrics, spec.units
+        )
         for p in board.provinces.values()
     ]
     cards += [map_labels.sea_card(s.id, s.name, regions[s.id], metrics) for s in board.seas.values()]
@@ -628,7 +691,123 @@ def bake_labels(
     for entry in [*board.provinces.values(), *board.seas.values()]:
         assert entry.position is not None
         positions[entry.id] = projection.point(*entry.position)
-    return map_labels.place_cards(cards, positions, (projection.width, projection.height), cover)
+    placed = place_cards(cards, positions, board, regions, land, projection)
+    caravans = {c: {"text": text, "width": width} for c, (text, width) in tags.items()}
+    return Labels(
+        placed,
+        {
+            "format": FORMAT + "; caravans gives the text and width of the tag a caravan of each commodity is drawn "
+            "as, in the buildings row (tools/map_labels.py)",
+            "caravans": caravans,
+        },
+    )
+
+
+def mediterraneum_labels(
+    board: MapBoard, regions: Mapping[str, BaseGeometry], land: BaseGeometry, spec: Spec
+) -> Labels:
+    """The Mare Mediterraneum cards (MM_CITY_SIZE and below): a card for each land (its city's, where it
+    has one; keyed by the land), each sea and the tax chart (`tax-chart`, in the Atlantic). The map file
+    also gives each city's port point, in its sea near the city's marker, and each river as the lines
+    along the border of its two lands."""
+    mm = board.source
+    metrics = map_labels.Metrics()
+    projection = spec.projection
+    west, south, east, north = spec.frame
+    cards: list[map_labels.Card] = []
+    positions: dict[str, Point] = {}
+    for city in mm.cities.values():
+        lon, lat = city.position
+        if not (west + MARGIN <= lon <= east - MARGIN and south + MARGIN <= lat <= north - MARGIN):
+            raise SystemExit(f"city {city.id} at {city.position} is not {MARGIN}° inside the frame {spec.frame}")
+    for x in mm.lands.values():
+        cid = mm.city_of(x.id)
+        ashore = shore(x.id, regions, board)
+        if cid is None:
+            half = metrics.width(x.name, MM_LAND_NAME, False) / 2 + 1
+            cards.append(map_labels.Card(x.id, False, (-half, -12.0, half, 4.0), (0.0, 0.0), ashore))
+            positions[x.id] = projection.point(*x.position)
+            continue
+        city = mm.cities[cid]
+        at = projection.point(*city.position)
+        half = metrics.width(city.name, MM_CITY_SIZE, True) / 2
+        under = metrics.width(x.name, MM_LAND_SIZE, False) / 2 + 1
+        name = (
+            min(-half - map_labels.MARKER, -under),
+            -map_labels.NAME_ABOVE,
+            max(half + 1 + MM_WANT, under),
+            MM_LAND_LINE + 4.0,
+        )
+        near = ashore.intersection(at.buffer(MM_CITY_REACH * projection.scale))
+        cards.append(map_labels.Card(x.id, False, name, (0.0, 0.0), near if near.area > 50 else ashore))
+        positions[x.id] = at
+    for sea in mm.seas.values():
+        half = metrics.width(sea.name, MM_SEA_SIZE, False) / 2
+        name = (-half - MM_STORM, -map_labels.NAME_ABOVE, half, map_labels.NAME_BELOW)
+        cards.append(map_labels.Card(sea.id, True, name, (0.0, 0.0), regions[sea.id]))
+        positions[sea.id] = projection.point(*sea.position)
+    across, cell_width, cell_height, title = MM_CHART
+    width, height = across * cell_width, title + cell_height * math.ceil(len(mm.tax_chart) / across)
+    chart = (-width / 2, -height, width / 2, 0.0)
+    cards.append(map_labels.Card("tax-chart", True, chart, (0.0, 0.0), regions[MM_CHART_SEA]))
+    positions["tax-chart"] = projection.point(*mm.seas[MM_CHART_SEA].position)
+    placed = place_cards(cards, positions, board, regions, land, projection)
+    ports, stranded = {}, []
+    for city in mm.cities.values():
+        marker = Point(placed[city.land].marker)
+        water = regions[city.sea].intersection(
+            projection.point(*city.position).buffer(MM_PORT_REACH * projection.scale)
+        )
+        if water.area < 50:
+            stranded.append(f"{city.id} ({city.sea})")
+            continue
+        open_water = next(w for w in (water.buffer(-MM_PORT_CLEAR), water.buffer(-3.0), water) if not w.is_empty)
+        port = nearest_points(open_water, marker)[0]
+        ports[city.id] = [round(port.x, 1), round(port.y, 1)]
+    if stranded:
+        raise SystemExit(f"these cities find little of their sea near them: {', '.join(stranded)}")
+    rivers = {}
+    for x in mm.lands.values():
+        for other in x.rivers:
+            if x.id < other:
+                rivers[f"{x.id}/{other}"] = border(regions[x.id], regions[other])
+    return Labels(
+        placed,
+        {
+            "format": FORMAT + "; the cards are Mare Mediterraneum's (MM_CITY_SIZE and below in tools/bake_map.py), "
+            "names only, with no rows of pieces: a land's card (its city's where it has one: the marker is the "
+            "city's) is keyed by the land, and the tax chart's by tax-chart (its label is the middle of the chart's "
+            "bottom edge); ports gives each city's port point, [x, y] in its sea near the city, about which its "
+            "ships in harbour and on the coast are drawn; rivers gives, for each pair of lands with a river "
+            "between them (land/land), the lines ([x, y] points) along their shared border",
+            "caravans": {},
+            "ports": ports,
+            "rivers": rivers,
+        },
+    )
+
+
+def shore(pid: str, regions: Mapping[str, BaseGeometry], board: MapBoard) -> BaseGeometry:
+    """Where a land's name may go: the land, and the water of its seas within MM_OFFSHORE of it (a small
+    land's name may stand off its coast)."""
+    region = regions[pid]
+    reach = region.buffer(MM_OFFSHORE)
+    water = [regions[s].intersection(reach) for s in board.provinces[pid].seas]
+    return unary_union([region, *water]).buffer(0)
+
+
+def border(a: BaseGeometry, b: BaseGeometry) -> list[list[list[float]]]:
+    """The lines along which two regions touch, as lists of [x, y] rounded to 0.1; none when they do not."""
+    shared = a.boundary.intersection(b.buffer(2 * SIMPLIFY))
+    parts = [g for g in getattr(shared, "geoms", [shared]) if g.geom_type == "LineString" and not g.is_empty]
+    merged = shapely.line_merge(shapely.union_all(parts)) if parts else None
+    lines = []
+    for line in getattr(merged, "geoms", [merged] if merged is not None else []):
+        if line.length < 4:
+            continue
+        points = [[round(x, 1), round(y, 1)] for x, y in line.simplify(0.5).coords]
+        lines.append(points)
+    return sorted(lines)
 
 
 # --- output -------------------------------------------------------------------------------------------
@@ -684,7 +863,7 @@ def adjacency_report(board: MapBoard, regions: Mapping[str, BaseGeometry], spec:
     def touches(a: str, b: str) -> bool:
         return bool(regions[a].buffer(2 * SIMPLIFY).intersection(regions[b]).area > 4.0)
 
-    projection = Projection(*spec.frame, WIDTH)
+    projection = spec.projection
     for entry in [*board.provinces.values(), *board.seas.values()]:
         assert entry.position is not None
         if not regions[entry.id].contains(projection.point(*entry.position)):
@@ -700,6 +879,41 @@ def adjacency_report(board: MapBoard, regions: Mapping[str, BaseGeometry], spec:
             listed, drawn = other in s.seas, touches(s.id, other)
             if listed != drawn:
                 yield f"{s.id} - {other}: {'on the board only' if listed else 'on the map only'}"
+
+
+BOARDS = {
+    "mare-nostrum": Spec(
+        REPO / "adjudicator" / "rulesets" / "mare_nostrum" / "boards" / "mare-nostrum-2003.toml",
+        mare_nostrum_entries,
+        FRAME,
+        CONTINENTS,
+        SEEDS,
+        REACHES,
+        map_labels.UNITS,
+        province_labels,
+    ),
+    "empires": Spec(
+        REPO / "adjudicator" / "rulesets" / "empires" / "boards" / "empires-2016.toml",
+        empires_entries,
+        EMPIRES_FRAME,
+        EMPIRES_CONTINENTS,
+        EMPIRES_SEEDS,
+        EMPIRES_REACHES,
+        EMPIRES_UNITS,
+        province_labels,
+    ),
+    "mediterraneum": Spec(
+        REPO / "adjudicator" / "rulesets" / "mediterraneum" / "boards" / "mediterraneum-1989.toml",
+        mediterraneum_entries,
+        MM_FRAME,
+        MM_CONTINENTS,
+        MM_SEEDS,
+        MM_REACHES,
+        0,  # its cards hold no pieces
+        mediterraneum_labels,
+        MM_WIDTH,
+    ),
+}
 
 
 def main(argv: Sequence[str] | None = None) -> int:

@@ -41,7 +41,8 @@ class Turn:
     def pay(self, amount: int, order: str, rule: str) -> bool:
         """Pay from his purse, or refuse the line when it is short (T:49: a running total)."""
         if amount > self.money:
-            self.refuse(order, f"it costs {roman(amount)} and only {roman(self.money)} is left", rule)
+            left = f"only {roman(self.money)} is left" if self.money else "nothing is left"
+            self.refuse(order, f"it costs {roman(amount)} and {left}", rule)
             return False
         self.position = self.position.paid(self.colour, amount)
         return True

@@ -1,12 +1,458 @@
-"""The map's data (placeholder until the baked map lands)."""
+"""The map of a Mare Mediterraneum position, as plain data for templates/mediterraneum/map.svg.j2:
+every shape, name and piece with its coordinates, so that the template only draws.
+
+The shipped board has a baked map (tools/bake_map.py: coastlines, the region of every land and sea,
+each card's place, each city's port point and the rivers). Its cards hold names only, because the
+board is dense, so the pieces are placed here, beside their card (armies, a second want disk), about
+their city's port point (ships in harbour or on the coast) or under their sea's name (ships at sea):
+each group of pieces takes the first of its candidate spots that overlaps nothing already placed, or
+else the one that overlaps least, inside the map. A moderator's own board has no baked map: it gets
+a schematic one, its places drawn where their positions put them (or in rows, without positions),
+lands joined by lines, with the same pieces placed the same way."""
 
 from __future__ import annotations
 
+import functools
+import json
+import math
+from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
-from adjudicator.rulesets.mediterraneum.board import Board
-from adjudicator.rulesets.mediterraneum.model import Position
+from adjudicator.resources import package_file
+from adjudicator.rulesets.map_data import baked_map
+from adjudicator.rulesets.mediterraneum.board import COAST, Board
+from adjudicator.rulesets.mediterraneum.model import HARBOUR, Army, Position, Ship, Status, city_of_space, storm_sea
+
+PACKAGE = "adjudicator.rulesets.mediterraneum"
+SHIPPED_MAPS = {"mare-mediterraneum-1989": "mediterraneum-1989"}  # board id -> boards/<name>.map.json
+WIDTH = 1600.0  # of a schematic map, as of the baked one
+LEGEND = 132.0  # the band under the map that holds the legend
+ART_CARGO = "Art"  # the text of a ship's cargo tag when it carries a work of art (T:71)
+
+# The pieces' sizes, as the template draws them (view-box units).
+ARMY = 19.0  # an army's step in its row (a disc of radius 8, a cavalry diamond of 9.5)
+SHIP = 42.0  # a ship's step: its hull (22 wide), a gap, its cargo tag (16)
+WANT = 15.0  # a want disk's step (radius 6.5)
+ROW = 19.0  # the height of a row of pieces
+GAP = 3.0  # kept between a group of pieces and anything else
+MARKER_X = 9.0  # a city's marker lies this far left of its name (tools/map_labels.py MARKER_X)
+LAND_LINE = 12.5  # a land's name under its city's (tools/bake_map.py MM_LAND_LINE)
+CHART = (6, 22.0, 16.0, 14.0)  # tax chart: spaces a row, a space's width and height, the title (MM_CHART)
+
+Box = tuple[float, float, float, float]
+
+
+@functools.cache
+def _baked(name: str) -> dict[str, Any] | None:
+    """The shipped map with its ports and rivers (SVG path data), which baked_map leaves out."""
+    geography = baked_map(PACKAGE, name)
+    if geography is None:
+        return None
+    data = json.loads(package_file(PACKAGE, f"boards/{name}.map.json").read_text(encoding="utf-8"))
+    rivers = {
+        pair: " ".join("M" + " L".join(f"{x:g},{y:g}" for x, y in line) for line in lines)
+        for pair, lines in data.get("rivers", {}).items()
+    }
+    return {**geography, "ports": data.get("ports", {}), "rivers": rivers}
 
 
 def map_data(board: Board, position: Position) -> dict[str, Any]:
-    return {"geographic": False, "places": {}}
+    """Everything the map template draws, in view-box units; `geographic` says which kind of map."""
+    shipped = SHIPPED_MAPS.get(board.id)
+    geography = _baked(shipped) if shipped else None
+    sheet = _Sheet(board, position, geography)
+    return sheet.data()
+
+
+def abbreviations(board: Board) -> dict[str, str]:
+    """A short text for each good, unique on the board: its name's first two letters (Gr, Wi), else its
+    first letter and a later one, else its id."""
+    taken: set[str] = {ART_CARGO}
+    out = {}
+    for good in sorted(board.goods.values(), key=lambda g: g.name):
+        word = "".join(c for c in good.name if c.isalpha()) or good.id
+        options = [word[0].upper() + c.lower() for c in word[1:]] + [good.id]
+        text = next(o for o in options if o not in taken)
+        taken.add(text)
+        out[good.id] = text
+    return out
+
+
+def ink(css: str) -> str:
+    """Black or white: whichever reads on the colour `css` (#rrggbb)."""
+    try:
+        r, g, b = (int(css.lstrip("#")[i : i + 2], 16) for i in (0, 2, 4))
+    except ValueError:
+        return "#ffffff"
+    return "#222222" if 0.299 * r + 0.587 * g + 0.114 * b > 150 else "#ffffff"
+
+
+class _Sheet:
+    """One map being laid out: the places, then the pieces, each group clear of what came before."""
+
+    def __init__(self, board: Board, position: Position, geography: dict[str, Any] | None) -> None:
+        self.board, self.position, self.geography = board, position, geography
+        self.colours = {name: c.css for name, c in board.colours.items()}
+        self.goods = abbreviations(board)
+        self.taken: list[Box] = []  # what the pieces must keep clear of
+        if geography is not None:
+            self.width, self.height = float(geography["width"]), float(geography["height"])
+            self.labels, self.boxes = geography["labels"], geography["boxes"]
+            self.markers = {k: (v["x"], v["y"]) for k, v in geography["markers"].items()}
+            self.ports = {k: tuple(v) for k, v in geography["ports"].items()}
+        else:
+            self._schematic()
+        self.taken += [tuple(b) for b in self.boxes.values()]
+
+    # --- the places ---------------------------------------------------------------------------------
+
+    def _schematic(self) -> None:
+        """Cards for a board without a baked map: each place at its position, projected like the baked
+        maps (equirectangular), or in rows under the map when some place has none."""
+        board = self.board
+        places: list[tuple[str, str, tuple[float, float] | None, float, bool]] = []  # id, text, position, size, bold
+        for land in board.lands.values():
+            city = board.city_of(land.id)
+            if city is None:
+                places.append((land.id, land.name, land.position, 11.0, False))
+            else:
+                c = board.cities[city]
+                places.append((land.id, c.name, c.position or land.position, 12.0, True))
+        places += [(s.id, s.name, s.position, 13.0, False) for s in board.seas.values()]
+        self.width = WIDTH
+        self.labels, self.boxes, self.markers, self.ports = {}, {}, {}, {}
+        spots: dict[str, tuple[float, float]] = {}
+        known = [p[2] for p in places if p[2] is not None]
+        if places and len(known) == len(places):
+            lons, lats = [lon for lon, _ in known], [lat for _, lat in known]
+            cos = math.cos(math.radians((min(lats) + max(lats)) / 2))
+            scale = (self.width - 240) / max((max(lons) - min(lons)) * cos, 1.0)
+            self.height = float(round(max((max(lats) - min(lats)) * scale, 200) + 120))
+            for pid, _, (lon, lat), _, _ in [(p[0], p[1], p[2], p[3], p[4]) for p in places if p[2] is not None]:
+                spots[pid] = (120 + (lon - min(lons)) * cos * scale, 60 + (max(lats) - lat) * scale)
+        else:  # in rows, eight a row
+            self.height = float(60 + 70 * math.ceil(len(places) / 8) + 60)
+            spots = {p[0]: (100 + 200 * (i % 8), 50 + 70 * (i // 8)) for i, p in enumerate(places)}
+        for pid, text, _, size, bold in places:
+            x, y = spots[pid]
+            half = len(text) * size * (0.36 if bold else 0.32)  # about half the name's width
+            self.labels[pid] = [round(x, 1), round(y, 1)]
+            if bold:
+                self.markers[pid] = (round(x - half - MARKER_X, 1), round(y - 4.5, 1))
+                box = (x - half - 19.5, y - 14.5, x + half + 16, y + LAND_LINE + 4)
+            else:
+                box = (x - half - (15 if pid in board.seas else 0), y - 14, x + half, y + 5)
+            self.boxes[pid] = [round(v, 1) for v in box]
+        for site in board.cities.values():
+            x, y = self.labels[site.land]
+            sea = self.labels.get(site.sea, [x, y])
+            self.ports[site.id] = (round(x + (sea[0] - x) * 0.35, 1), round(y + 24 + (sea[1] - y) * 0.2, 1))
+        across, cell_width, cell_height, title = CHART
+        width = across * cell_width
+        height = title + cell_height * math.ceil(len(board.tax_chart) / across)
+        self.labels["tax-chart"] = [self.width - width / 2 - 10, self.height - 8]
+        self.boxes["tax-chart"] = [self.width - width - 10, self.height - 8 - height, self.width - 10, self.height - 8]
+
+    def data(self) -> dict[str, Any]:
+        board, position, geography = self.board, self.position, self.geography
+        storm = storm_sea(board, position)
+        owners = {c: s.owner for c, s in position.cities.items() if s.owner}
+        lands = []
+        for land in board.lands.values():
+            city = board.city_of(land.id)
+            owner = owners.get(city, "") if city else ""
+            lands.append(
+                {
+                    "id": land.id,
+                    "name": land.name,
+                    "region": geography["regions"].get(land.id, "") if geography else "",
+                    "mountain": land.mountain,
+                    "city": bool(city),
+                    "fill": self.colours.get(owner, "") if owner else "",
+                    "owner": owner,
+                    "x": self.labels[land.id][0],
+                    "y": self.labels[land.id][1],
+                }
+            )
+        seas = [
+            {
+                "id": sea.id,
+                "name": sea.name,
+                "region": geography["regions"].get(sea.id, "") if geography else "",
+                "storm": sea.id == storm,
+                "x": self.labels[sea.id][0],
+                "y": self.labels[sea.id][1],
+                "mark": self.boxes[sea.id][0] + 7.5,
+            }
+            for sea in board.seas.values()
+        ]
+        cities = [self._city(cid) for cid in board.cities]
+        pieces = self._pieces()
+        links = []
+        if geography is None:  # the schematic map joins neighbouring lands, and each city to its sea
+            for land in board.lands.values():
+                for other in land.land:
+                    if land.id < other and other in self.labels:
+                        a, b = self.labels[land.id], self.labels[other]
+                        links.append({"x1": a[0], "y1": a[1] - 4, "x2": b[0], "y2": b[1] - 4, "kind": "land"})
+            for sea in board.seas.values():
+                for other in sea.seas:
+                    if sea.id < other:
+                        a, b = self.labels[sea.id], self.labels[other]
+                        links.append({"x1": a[0], "y1": a[1] - 4, "x2": b[0], "y2": b[1] - 4, "kind": "sea"})
+        return {
+            "geographic": geography is not None,
+            "width": self.width,
+            "height": self.height,
+            "legend": LEGEND,
+            "land": geography["land"] if geography else "",
+            "source": geography["source"] if geography else "",
+            "lands": lands,
+            "seas": seas,
+            "rivers": self._rivers(),
+            "links": links,
+            "cities": cities,
+            "pieces": pieces,
+            "chart": self._chart(),
+            "goods": [{"text": t, "name": board.goods[g].name} for g, t in sorted(self.goods.items(), key=_second)],
+            "players": [{"name": c, "colour": self.colours.get(c, "#888888")} for c in position.order],
+            "storm": board.seas[storm].name if storm else "",
+        }
+
+    def _rivers(self) -> list[dict[str, str]]:
+        if self.geography is None:
+            return []
+        names = {x.id: x.name for x in self.board.lands.values()}
+        out = []
+        for pair, path in sorted(self.geography["rivers"].items()):
+            a, _, b = pair.partition("/")
+            if path and a in names and b in names:
+                out.append({"path": path, "title": f"river between {names[a]} and {names[b]}"})
+        return out
+
+    def _city(self, cid: str) -> dict[str, Any]:
+        board, state = self.board, self.position.cities[cid]
+        city = board.cities[cid]
+        x, y = self.labels[city.land]
+        mx, my = self.markers[city.land]
+        owner = state.owner or ""
+        colour = self.colours.get(owner, "#888888") if owner else "#fffdf6"
+        status = str(state.status or Status.PROVINCE) if owner else ""
+        words = {"province": "province (sword)", "capital": "capital (tower)", "taken": "taken (flag)"}
+        title = f"{city.name} ({board.lands[city.land].name})"
+        title += f": {owner}'s {words[status]}" if owner else ": unowned"
+        title += ", dormant" if state.dormant else ""
+        title += ", Residence city" if city.residence else ""
+        wants = []
+        for i, good in enumerate(state.want):
+            if i == 0:  # the first disk has its place in the card, right of the name
+                wx, wy = 2 * x - mx - 0.5, my
+                wants.append(self._want(good, wx, wy))
+        return {
+            "id": cid,
+            "name": city.name,
+            "land": board.lands[city.land].name,
+            "residence": city.residence,
+            "x": x,
+            "y": y,
+            "land_y": y + LAND_LINE,
+            "marker_x": mx,
+            "marker_y": my,
+            "owner": owner,
+            "colour": colour,
+            "ink": ink(colour) if owner else "#222222",
+            "status": status,
+            "title": title,
+            "wants": wants,
+        }
+
+    def _want(self, good: str, x: float, y: float) -> dict[str, Any]:
+        name = self.board.goods[good].name if good in self.board.goods else good
+        return {"x": round(x, 1), "y": round(y, 1), "text": self.goods.get(good, good[:2]), "title": f"wants {name}"}
+
+    def _chart(self) -> dict[str, Any]:
+        board, position = self.board, self.position
+        across, cell_width, cell_height, title = CHART
+        x, y = self.labels["tax-chart"]
+        count = len(board.tax_chart)
+        rows = math.ceil(count / across)
+        left, top = x - across * cell_width / 2, y - title - cell_height * rows
+        cells = []
+        for i, space in enumerate(board.tax_chart):
+            cx, cy = left + (i % across) * cell_width, top + title + (i // across) * cell_height
+            cells.append({"x": round(cx, 1), "y": round(cy, 1), "text": space, "tax": space in board.tax_on})
+        stone = None
+        if position.stone is not None and position.stone < count:
+            cell = cells[position.stone]
+            owner = position.stone_owner or ""
+            stone = {
+                "x": cell["x"] + cell_width / 2,
+                "y": cell["y"] + cell_height / 2,
+                "colour": self.colours.get(owner, "#888888"),
+                "title": f"the tax stone on {cell['text']}" + (f", moved by {owner}" if owner else ""),
+            }
+        passes = f" · {position.passes} pass{'es' if position.passes != 1 else ''}" if position.passes else ""
+        return {
+            "x": left,
+            "y": top,
+            "width": across * cell_width,
+            "cell_width": cell_width,
+            "cell_height": cell_height,
+            "title": f"Tax chart{passes}",
+            "title_x": x,
+            "title_y": top + 10.5,
+            "cells": cells,
+            "stone": stone,
+        }
+
+    # --- the pieces ---------------------------------------------------------------------------------
+
+    def _pieces(self) -> list[dict[str, Any]]:
+        board, position = self.board, self.position
+        order = {c: i for i, c in enumerate(position.order)}
+
+        def key(piece: Army | Ship) -> tuple[int, int]:
+            return (order.get(piece.owner, 99), piece.number)
+
+        aboard = {(a.owner, int(a.at.removeprefix("ship:"))): a for a in position.armies if a.at.startswith("ship:")}
+        out: list[dict[str, Any]] = []
+        for land in board.lands.values():  # armies, and any further want disk, beside the land's card
+            city = board.city_of(land.id)
+            armies = sorted(position.armies_at(land.id), key=key)
+            inside = sorted(position.armies_at(city), key=key) if city else []
+            extra = list(position.cities[city].want[1:]) if city else []
+            items = [("want", good) for good in extra] + [("army", a) for a in inside + armies]
+            if items:
+                out += self._place(items, self._around_box(self.boxes[land.id]))
+        for site in board.cities.values():  # ships in harbour, then on the coast, about the port point
+            ships = sorted(position.ships_at(f"{HARBOUR}:{site.id}"), key=key)
+            ships += sorted(position.ships_at(f"{COAST}:{site.id}"), key=key)
+            if ships:
+                x, y = self.ports[site.id]
+                out += self._place([("ship", s) for s in ships], self._around_point(x, y), aboard, leader=(x, y))
+        for sea in board.seas.values():  # ships at sea, under the sea's name
+            ships = sorted(position.ships_at(sea.id), key=key)
+            if ships:
+                out += self._place([("ship", s) for s in ships], self._around_box(self.boxes[sea.id]), aboard)
+        return out
+
+    def _around_box(self, box: Sequence[float]) -> Iterable[tuple[str, float, float]]:
+        """Candidate spots for a group by a card: (how the group lines up on x, x, middle y)."""
+        x0, y0, x1, y1 = box
+        mid, level = (x0 + x1) / 2, (y0 + y1) / 2
+        for step in range(6):
+            out = GAP + step * 10
+            yield ("middle", mid, y1 + out + ROW / 2)
+            yield ("middle", mid, y0 - out - ROW / 2)
+            yield ("start", x1 + out, level)
+            yield ("end", x0 - out, level)
+            for shift in (-1, 1):
+                yield ("middle", mid + shift * (x1 - x0) / 2, y1 + out + ROW / 2)
+                yield ("middle", mid + shift * (x1 - x0) / 2, y0 - out - ROW / 2)
+
+    def _around_point(self, x: float, y: float) -> Iterable[tuple[str, float, float]]:
+        yield ("middle", x, y)
+        for radius in (12.0, 24.0, 36.0, 50.0, 66.0):
+            for k in range(12):
+                angle = math.pi * 2 * k / 12
+                yield ("middle", x + radius * math.cos(angle), y + radius * math.sin(angle))
+
+    def _place(
+        self,
+        items: Sequence[tuple[str, Any]],
+        spots: Iterable[tuple[str, float, float]],
+        aboard: Mapping[tuple[str, int], Army] | None = None,
+        leader: tuple[float, float] | None = None,
+    ) -> list[dict[str, Any]]:
+        steps = [SHIP if kind == "ship" else WANT if kind == "want" else ARMY for kind, _ in items]
+        width = sum(steps) - 2
+        best: tuple[float, Box] | None = None
+        for align, x, y in spots:
+            left = x - width / 2 if align == "middle" else x if align == "start" else x - width
+            box = (left, y - ROW / 2, left + width, y + ROW / 2)
+            cost = self._clash(box)
+            if best is None or cost < best[0]:
+                best = (cost, box)
+            if cost == 0:
+                break
+        assert best is not None
+        box = best[1]
+        self.taken.append((box[0] - GAP, box[1] - GAP, box[2] + GAP, box[3] + GAP))
+        out: list[dict[str, Any]] = []
+        x, y = box[0], (box[1] + box[3]) / 2
+        if leader is not None:
+            out.append({"kind": "leader", "x1": leader[0], "y1": leader[1], "x2": round(x + 11, 1), "y2": round(y, 1)})
+        for (kind, piece), step in zip(items, steps, strict=True):
+            if kind == "want":
+                out.append({"kind": "want", **self._want(piece, x + WANT / 2, y)})
+            elif kind == "army":
+                out.append(self._army(piece, x + ARMY / 2, y))
+            else:
+                out.append(self._ship(piece, x, y, (aboard or {}).get((piece.owner, piece.number))))
+            x += step
+        return out
+
+    def _clash(self, box: Box) -> float:
+        """How much the box overlaps what is placed, and how far it leaves the map (weighted more)."""
+        x0, y0, x1, y1 = box
+        outside = max(0.0, -x0) + max(0.0, x1 - self.width) + max(0.0, -y0) + max(0.0, y1 - self.height)
+        cost = outside * 1000.0
+        for a0, b0, a1, b1 in self.taken:
+            w, h = min(x1, a1) - max(x0, a0), min(y1, b1) - max(y0, b0)
+            if w > 0 and h > 0:
+                cost += w * h
+        return cost
+
+    def _army(self, army: Army, x: float, y: float) -> dict[str, Any]:
+        colour = self.colours.get(army.owner, "#888888")
+        where = self.board.cities[army.at].name if army.at in self.board.cities else self.board.lands[army.at].name
+        inside = army.at in self.board.cities
+        title = f"{army.owner} army {army.number}{' (cavalry)' if army.cavalry else ''}"
+        title += f" inside {where}" if inside else f" in {where}"
+        return {
+            "kind": "army",
+            "x": round(x, 1),
+            "y": round(y, 1),
+            "colour": colour,
+            "ink": ink(colour),
+            "number": army.number,
+            "cavalry": army.cavalry,
+            "inside": inside,
+            "title": title,
+        }
+
+    def _ship(self, ship: Ship, x: float, y: float, army: Army | None) -> dict[str, Any]:
+        colour = self.colours.get(ship.owner, "#888888")
+        cargo = ART_CARGO if ship.cargo.startswith("art:") else self.goods.get(ship.cargo, ship.cargo[:2])
+        city = city_of_space(ship.at)
+        where = self.board.seas[ship.at].name if city is None and ship.at in self.board.seas else ship.at
+        if city is not None:
+            name = self.board.cities[city].name
+            where = f"on the coast of {name}" if ship.at.startswith(COAST) else f"in the harbour of {name}"
+        else:
+            where = f"in {where}"
+        load = (
+            "a work of art"
+            if cargo == ART_CARGO
+            else self.board.goods[ship.cargo].name
+            if ship.cargo in self.board.goods
+            else ship.cargo
+        )
+        title = f"{ship.owner} ship {ship.number} {where}" + (f", carrying {load}" if ship.cargo else ", empty")
+        title += f", army {army.number} aboard" if army else ""
+        return {
+            "kind": "ship",
+            "x": round(x, 1),
+            "y": round(y, 1),
+            "colour": colour,
+            "ink": ink(colour),
+            "number": ship.number,
+            "cargo": cargo if ship.cargo else "",
+            "aboard": army is not None,
+            "coast": ship.at.startswith(f"{COAST}:"),
+            "title": title,
+        }
+
+
+def _second(pair: tuple[str, str]) -> str:
+    return pair[1]

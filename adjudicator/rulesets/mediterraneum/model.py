@@ -165,10 +165,21 @@ class Position:
         return replace(self, cities=MappingProxyType(cities))
 
     def without_ship(self, ship: Ship) -> Position:
-        """A ship gone with its cargo and any army aboard (T:114, T:126)."""
+        """A ship gone with its cargo and any army aboard (T:114, T:126); a horse it carried for
+        cavalry aboard another ship goes down with it, and that army sails on as foot (MD26)."""
         aboard = f"ship:{ship.number}"
-        armies = tuple(a for a in self.armies if not (a.owner == ship.owner and a.at == aboard))
-        return replace(self, ships=tuple(s for s in self.ships if s != ship), armies=armies)
+        armies = []
+        for army in self.armies:
+            if army.owner == ship.owner and army.at == aboard:
+                continue
+            if army.owner == ship.owner and army.horse_ship == ship.number:
+                army = replace(army, cavalry=False, horse_ship=0)
+            armies.append(army)
+        return replace(self, ships=tuple(s for s in self.ships if s != ship), armies=tuple(armies))
+
+    def horse_ship(self, owner: str, number: int) -> bool:
+        """Whether his ship carries a horse for cavalry aboard another: it holds nothing else (MD26)."""
+        return any(a.owner == owner and a.horse_ship == number for a in self.armies)
 
     def paid(self, colour: str, amount: int) -> Position:
         """His money after paying (negative: receiving) `amount`; never below zero."""

@@ -95,6 +95,8 @@ def load(turn: Turn, order: Load) -> None:
         )
     elif city is None:
         turn.refuse(text, f"ship {ship.number} is at sea; it loads in a harbour or on a coast", "M4.4")
+    elif turn.position.horse_ship(turn.colour, ship.number):
+        turn.refuse(text, f"ship {ship.number} carries a horse for cavalry and nothing else", "MD26")
     elif order.cargo.startswith(ART):
         card = order.cargo.removeprefix(ART)
         if turn.position.capital(turn.colour) != city or card not in turn.position.players[turn.colour].art:
@@ -336,7 +338,9 @@ def standing_buy(turn: Turn, order: StandingBuy) -> None:
         return
     buys = {**turn.position.players[turn.colour].buys, f"{order.cargo}@{order.city}": order.ceiling}
     turn.position = turn.position.with_player(turn.colour, buys=MappingProxyType(dict(sorted(buys.items()))))
-    turn.note("offer_posted", cargo=order.cargo, city=turn.board.cities[order.city].name, ceiling=order.ceiling)
+    turn.note(
+        "offer_posted", cargo=order.cargo, city=turn.board.cities[order.city].name, ceiling=order.ceiling, rule="M4.6"
+    )
 
 
 def cancel_buy(turn: Turn, order: CancelBuy) -> None:
@@ -347,7 +351,7 @@ def cancel_buy(turn: Turn, order: CancelBuy) -> None:
         return
     kept = {k: v for k, v in buys.items() if k != key}
     turn.position = turn.position.with_player(turn.colour, buys=MappingProxyType(kept))
-    turn.note("offer_withdrawn", cargo=order.cargo, city=turn.board.cities[order.city].name)
+    turn.note("offer_withdrawn", cargo=order.cargo, city=turn.board.cities[order.city].name, rule="M4.6")
 
 
 def pay(turn: Turn, order: Pay) -> None:
