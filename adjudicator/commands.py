@@ -62,7 +62,9 @@ def create_game(
     for text in options or []:
         key, equals, value = text.partition("=")
         if not equals or not key.strip():
-            raise UsageError(f"'{text}' is not KEY=VALUE, e.g. --option setup=advanced")
+            raise UsageError(
+                f"'{text}' is not KEY=VALUE; give each option as --option KEY=VALUE (the ruleset's rules list them)"
+            )
         earlier = chosen.get(key.strip())  # a key given again collects its values in a list
         if earlier is None:
             chosen[key.strip()] = value.strip()
@@ -117,6 +119,7 @@ def status(path: Path, now: datetime | None = None) -> Outcome:
             now=now,
             remaining=(deadline - now) if deadline else None,
             playing=game.playing(),
+            due=game.ruleset.due(game.position, game.settings.mode == "stepwise"),
             neutral=[c for c in game.ruleset.civilizations(game.board) if c not in game.playing()],
         )
     )

@@ -311,7 +311,7 @@ class Game:
         match = self.ruleset.find_civ(self.board, text)
         if len(match.keys) != 1:
             hint = f"; did you mean {' or '.join(match.suggestions)}?" if match.suggestions else ""
-            raise UsageError(f"'{text}' is not a civilization of this game{hint}")
+            raise UsageError(f"'{text}' is not a {self.ruleset.player_word} of this game{hint}")
         civ = match.keys[0]
         if civ not in self.playing():
             raise UsageError(f"{civ} is neutral in this game (R2.3) and gives no orders")
@@ -402,7 +402,8 @@ def _player_civs(ruleset: Ruleset[Any, Any, Any], board: Any, specs: Sequence[Pl
     if len(specs) not in ruleset.player_counts:
         counts = f"{min(ruleset.player_counts)} to {max(ruleset.player_counts)}"
         raise UsageError(
-            f"{ruleset.title} takes {counts} players, {len(specs)} were given (R1); add or remove --player"
+            f"{ruleset.title} takes {counts} players, {len(specs)} {'was' if len(specs) == 1 else 'were'} given "
+            f"({ruleset.players_rule}); add or remove --player"
         )
     civs: list[str] = []
     for spec in specs:
@@ -410,9 +411,9 @@ def _player_civs(ruleset: Ruleset[Any, Any, Any], board: Any, specs: Sequence[Pl
         if len(match.keys) != 1:
             hint = f"; did you mean {' or '.join(match.suggestions)}?" if match.suggestions else ""
             names = ", ".join(ruleset.civilizations(board))
-            raise UsageError(f"'{spec.civ}' is not a civilization ({names}){hint}")
+            raise UsageError(f"'{spec.civ}' is not a {ruleset.player_word} ({names}){hint}")
         if match.keys[0] in civs:
-            raise UsageError(f"{match.keys[0]} is given twice; each civilization has one player")
+            raise UsageError(f"{match.keys[0]} is given twice; each {ruleset.player_word} has one player")
         civs.append(match.keys[0])
     return civs
 

@@ -19,9 +19,12 @@ DRY_RUN_FOLDER = "dry-run"
 Outgoing = tuple[str, EmailMessage]  # (its identity: game, phase, kind, recipient; the mail)
 
 
-def _identified(game: Game, phase: str, kind: str, message: EmailMessage) -> Outgoing:
+def _identified(game: Game, phase: str, kind: str, message: EmailMessage, civ: str = "") -> Outgoing:
+    """A player's mail is one per recipient, unless players share the address: then one per player
+    too, or the second player's welcome (his secret) or report would count as sent already."""
     recipient = str(message["To"].addresses[0].addr_spec)
-    return mail_identity(game.settings.id, phase, kind, recipient), message
+    sharing = sum(1 for p in game.settings.players if p.email.lower() == recipient.lower()) > 1
+    return mail_identity(game.settings.id, phase, kind, f"{civ}+{recipient}" if civ and sharing else recipient), message
 
 
 def report_messages(game: Game) -> list[Outgoing]:
@@ -36,7 +39,7 @@ def report_messages(game: Game) -> list[Outgoing]:
     for player in game.settings.players:
         if player.civ in playing:
             message = to_player(game, player, f"{label}: your report, {player.civ}", reports.private(player.civ))
-            messages.append(_identified(game, record.slug, "report", message))
+            messages.append(_identified(game, record.slug, "report", message, player.civ))
     settings = game_smtp(game)
     if settings is not None and settings.list_address:
         message = make_message(
@@ -73,7 +76,7 @@ def welcome_messages(game: Game, secrets: Mapping[str, str]) -> list[Outgoing]:
             form=order_form(game, game.position, player.civ),
         )
         message = to_player(game, player, f"Welcome: you play {player.civ}", body, sender=sender)
-        messages.append(_identified(game, game.slug, "welcome", message))
+        messages.append(_identified(game, game.slug, "welcome", message, player.civ))
     return messages
 
 
@@ -100,7 +103,7 @@ def reminder_messages(game: Game, before: timedelta | None = None) -> list[Outgo
             deadline=game.settings.schedule.local(deadline) if deadline else "",
         )
         message = to_player(game, player, f"Reminder: orders for {game.phase_info.label}", body)
-        messages.append(_identified(game, game.slug, kind, message))
+        messages.append(_identified(game, game.slug, kind, message, civ))
     return messages
 
 

@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from adjudicator.errors import UsageError
@@ -25,7 +26,7 @@ def rules_text(ruleset: Ruleset[Any, Any, Any], number: str | None = None) -> st
         if line.upper().startswith(f"**{wanted}**"):  # a clause that is a paragraph: **M4.5** *Title.* ...
             end = next((i for i in range(index + 1, len(lines)) if _starts_clause(lines[i])), len(lines))
             return "\n".join(lines[index:end]).strip()
-    raise UsageError(f"'{number}' is not a rule number of {ruleset.title}; numbers look like R6.4 or D5")
+    raise UsageError(f"'{number}' is not a rule number of {ruleset.title}; numbers look like {_examples(text)}")
 
 
 def _heading_level(line: str) -> int:
@@ -36,3 +37,11 @@ def _heading_level(line: str) -> int:
 def _starts_clause(line: str) -> bool:
     """A heading, or the next paragraph clause (`**M4.6**`): where a paragraph clause ends."""
     return bool(_heading_level(line)) or (line.startswith("**") and line[2:3].isalpha() and "**" in line[3:12])
+
+
+def _examples(text: str) -> str:
+    """Two numbers the page really has, a clause and a decision (R6.4 or D5; M4.5 or MD13)."""
+    numbers = re.findall(r"(?m)^(?:#+ |\*\*)([A-Z]+\d+(?:\.\d+)?)\b", text)
+    clause = next((n for n in numbers if "." in n), "")
+    decision = next((n for n in numbers if "." not in n and n.rstrip("0123456789")[-1:] == "D"), "")
+    return " or ".join(n for n in (clause, decision) if n) or "the headings of the rules page"

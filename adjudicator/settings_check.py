@@ -92,9 +92,9 @@ def check_players(
             hint = (
                 "did you mean " + " or ".join(f"'{s}'" for s in match.suggestions) + "?"
                 if match.suggestions
-                else f"the civilizations are {', '.join(ruleset.civilizations(board))}"
+                else f"the {ruleset.player_word}s are {', '.join(ruleset.civilizations(board))}"
             )
-            raise DataError(key, f"'{player.civ}' is not a civilization of this board; {hint}")
+            raise DataError(key, f"'{player.civ}' is not a {ruleset.player_word} of this board; {hint}")
         civ = match.keys[0]
         earlier = next((i for i, p in enumerate(checked) if p.civ == civ), None)
         if earlier is not None:

@@ -81,7 +81,8 @@ def check_submission(game: Game, text: str, power: str | None = None) -> Checked
 
 def _power(game: Game, submission: Submission[Any], power: str | None) -> str:
     if power is None and submission.power is None:
-        raise SubmissionError("say whose orders these are: add a line 'power CIVILIZATION' or use --power")
+        word = game.ruleset.player_word.upper()
+        raise SubmissionError(f"say whose orders these are: add a line 'power {word}' or use --power")
     civ = game.find_player_civ(power or submission.power or "")
     if power is not None and submission.power is not None:
         named = game.find_player_civ(submission.power)

@@ -357,3 +357,18 @@ def test_help_texts_print_bracketed_words_literally() -> None:
     """`[intake.imap]` is a table of game.toml, not markup: --help must show it as written."""
     result = runner.invoke(app, ["collect", "--help"])
     assert result.exit_code == 0 and "[intake.imap]" in result.output, result.output
+
+
+def test_players_sharing_an_address_each_get_their_welcome(tmp_path: Path) -> None:
+    """Two colours played from one family mailbox: each welcome (with its own secret) is queued,
+    not the second taken for the first already sent."""
+    result = runner.invoke(
+        app,
+        ["new", str(tmp_path / "g"), "--ruleset", "mediterraneum",
+         "--player", "Red:home@example.org:red-secret", "--player", "Blue:home@example.org:blue-secret"],
+    )  # fmt: skip
+    assert result.exit_code == 0, result.output
+    welcomes = sorted((tmp_path / "g" / "outbox").glob("*.welcome.*.eml"))
+    assert len(welcomes) == 2
+    bodies = " ".join(p.read_text(encoding="utf-8") for p in welcomes)
+    assert "red-secret" in bodies and "blue-secret" in bodies

@@ -159,7 +159,8 @@ def _read_orders(game: Game, key: str, mail: MailText, received: datetime, check
         by_address = [p.civ for p in game.settings.players if p.email.lower() == mail.sender]
         power = by_address[0] if len(by_address) == 1 else None
     if power is None:
-        return Outcome(key, "rejected", "the mail names no power: add a line 'power CIVILIZATION'", mail=mail)
+        word = game.ruleset.player_word.upper()
+        return Outcome(key, "rejected", f"the mail names no power: add a line 'power {word}'", mail=mail)
     try:
         civ = game.find_player_civ(power)
     except AdjudicatorError as error:

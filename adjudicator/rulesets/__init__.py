@@ -65,6 +65,8 @@ class Ruleset(Protocol, Generic[BoardT, PositionT, OrderT]):
     board: BoardResource
     player_counts: tuple[int, ...]
     turn_prefix: str  # "T" for turns, "R" for rounds: in labels (T3 build) and file names (007-T03-build)
+    player_word: str  # what a player is called in messages: "civilization", "empire", "colour"
+    players_rule: str  # the clause giving the player counts and who plays what, as messages cite it
 
     def parse_board(self, data: Mapping[str, Any]) -> BoardT:
         """A validated board; raises DataError (with the key) or BoardError (every problem)."""

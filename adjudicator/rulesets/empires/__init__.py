@@ -35,6 +35,8 @@ class Empires:
     board = BoardResource(__name__, "boards/empires-2016.toml")
     player_counts: tuple[int, ...] = PLAYER_COUNTS
     turn_prefix = "R"
+    player_word = "empire"
+    players_rule = "E2.1"
 
     def parse_board(self, data: Mapping[str, Any]) -> Board:
         return parse_board(data)

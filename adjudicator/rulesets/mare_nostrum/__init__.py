@@ -36,6 +36,8 @@ class MareNostrum:
     board = BoardResource(__name__, "boards/mare-nostrum-2003.toml")
     player_counts = PLAYER_COUNTS
     turn_prefix = "T"
+    player_word = "civilization"
+    players_rule = "R1"
 
     def parse_board(self, data: Mapping[str, Any]) -> Board:
         return parse_board(data)

@@ -18,7 +18,7 @@ from adjudicator.orders import OrderLine
 from adjudicator.rulesets import BoardResource, PhaseInfo, Standing
 from adjudicator.rulesets.mediterraneum.board import PLAYER_COUNTS, Board, parse_board
 from adjudicator.rulesets.mediterraneum.forms import form_candidates
-from adjudicator.rulesets.mediterraneum.model import Options, Position
+from adjudicator.rulesets.mediterraneum.model import Options, Phase, Position
 from adjudicator.rulesets.mediterraneum.orders import ORDER_TYPES, Order
 from adjudicator.rulesets.mediterraneum.position import position_from_data, position_to_data
 from adjudicator.rulesets.mediterraneum.presentation import place_names, report_data
@@ -56,6 +56,8 @@ class Mediterraneum:
     board = BoardResource(__name__, "boards/mediterraneum-1989.toml")
     player_counts: tuple[int, ...] = PLAYER_COUNTS
     turn_prefix = "T"
+    player_word = "colour"
+    players_rule = "M1.1"
 
     def parse_board(self, data: Mapping[str, Any]) -> Board:
         return parse_board(data)
@@ -78,6 +80,9 @@ class Mediterraneum:
         """From game.toml (typed) or `new --option KEY=VALUE` (text), every key checked."""
         f = Fields(data, "options")
         f.only(OPTIONS)
+        for key, value in data.items():
+            if isinstance(value, list):
+                raise f.error(key, f"give {key} once (M12.4)")
         chosen = {key: str(data.get(key, default)).strip().lower() for key, (default, _) in OPTIONS.items()}
         for key, (_, allowed) in OPTIONS.items():
             if chosen[key] not in allowed:
@@ -105,7 +110,8 @@ class Mediterraneum:
         return position_to_data(position)
 
     def phase_info(self, position: Position) -> PhaseInfo:
-        return PhaseInfo(position.turn, str(position.phase), position.step, position.winner, self.turn_prefix)
+        mover = position.step if position.phase is Phase.TURN else None  # in an auction everyone bids
+        return PhaseInfo(position.turn, str(position.phase), mover, position.winner, self.turn_prefix)
 
     def playing(self, position: Position) -> tuple[str, ...]:
         return position.playing

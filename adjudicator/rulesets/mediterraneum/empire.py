@@ -19,10 +19,10 @@ def found(turn: Turn, order: Found) -> None:
     state = position.cities[order.city]
     name = turn.board.cities[order.city].name
     if position.capital(turn.colour) is not None:
-        turn.refuse(text, "you have an empire already", "M5.1")
+        turn.refuse(text, "he has an empire already", "M5.1")
         return
     if state.owner != turn.colour or state.status is not Status.PROVINCE:
-        turn.refuse(text, f"{name} is not your province", "M5.1")
+        turn.refuse(text, f"{name} is not his province", "M5.1")
         return
     price = turn.board.prices["restore" if state.dormant else "empire"]
     if not turn.pay(price, text, "M5.1"):
@@ -87,7 +87,7 @@ def build(turn: Turn, order: Build) -> None:
     text = order.to_text()
     capital = turn.position.capital(turn.colour)
     if capital is None:
-        turn.refuse(text, "you build only once you have founded your empire", "M7.1")
+        turn.refuse(text, "he builds only once he has founded his empire", "M7.1")
         return
     if order.building == WAREHOUSE:
         if turn.pay(turn.board.prices["warehouse"], text, "M7.8"):
@@ -102,9 +102,9 @@ def build(turn: Turn, order: Build) -> None:
     elif turn.position.decks.buildings.get(building.id, 0) <= 0:
         turn.refuse(text, f"no {building.name} is left to build", "M7.1")
     elif building.kind is BuildingKind.DEFENCE and any(b.id == building.id for b in have):
-        turn.refuse(text, f"you have a {building.name} already; one of each (T:74)", "M7.3")
+        turn.refuse(text, f"he has a {building.name} already; one of each (T:74)", "M7.3")
     elif building.kind is BuildingKind.TEMPLE and any(b.temple == building.temple for b in have):
-        turn.refuse(text, f"you have a {building.temple} temple already; one of each size (T:74)", "M7.3")
+        turn.refuse(text, f"he has a {building.temple} temple already; one of each size (T:74)", "M7.3")
     elif turn.pay(building.cost, text, "M7.1"):
         turn.built = True
         supply = dict(turn.position.decks.buildings)
@@ -132,7 +132,7 @@ def patron(turn: Turn, text: str) -> None:
 
 def dismiss(turn: Turn, text: str) -> None:
     if turn.position.players[turn.colour].patron is None:
-        turn.refuse(text, "you have no artist", "M7.5")
+        turn.refuse(text, "he has no artist", "M7.5")
     else:
         turn.dismiss = True
 
@@ -156,9 +156,9 @@ def raise_army(turn: Turn, order: RaiseArmy) -> None:
     land = turn.board.cities[capital].land
     began = tax_round_began(turn.board, position)
     if began is None or began <= position.players[turn.colour].founded_at:
-        turn.refuse(text, "armies are raised from the first tax round that begins after your founding (T:75)", "M8.1")
+        turn.refuse(text, "armies are raised from the first tax round that begins after his founding (T:75)", "M8.1")
     elif len(position.armies_of(turn.colour)) + turn.new_armies >= limits["armies_per_player"]:
-        turn.refuse(text, f"you have all your {limits['armies_per_player']} armies", "M1.3")
+        turn.refuse(text, f"he has all his {limits['armies_per_player']} armies", "M1.3")
     elif len(position.armies_at(land)) + turn.new_armies >= limits["armies_per_land"]:
         turn.refuse(text, f"{turn.board.lands[land].name} holds {limits['armies_per_land']} armies at most", "M1.3")
     elif turn.pay(turn.board.prices["army"], text, "M8.1"):
@@ -182,9 +182,9 @@ def upgrade(turn: Turn, order: Upgrade) -> None:
     text, state = order.to_text(), turn.position.cities[order.city]
     name = turn.board.cities[order.city].name
     if state.owner != turn.colour or state.status is not Status.TAKEN:
-        turn.refuse(text, f"{name} is not a city you have taken", "M8.6")
+        turn.refuse(text, f"{name} is not a city he has taken", "M8.6")
     elif turn.position.armies_at(order.city):
-        turn.refuse(text, f"your army is still in {name}; it becomes a province once the army leaves", "M8.6")
+        turn.refuse(text, f"his army is still in {name}; it becomes a province once the army leaves", "M8.6")
     elif turn.pay(turn.board.prices["upgrade"], text, "M8.6"):
         turn.position = turn.position.with_city(order.city, status=Status.PROVINCE)
         turn.note("upgraded", city=name, price=turn.board.prices["upgrade"], rule="M8.6")

@@ -22,7 +22,7 @@ def form_candidates(board: Board, position: Position, colour: str) -> list[Candi
         return []
     lines = _empire(board, position, colour) + _ships(board, position, colour) + _armies(board, position, colour)
     lines += _cards(board, position, colour)
-    lines.append(("pass", "do nothing this turn (M3.1)"))
+    lines.append(("pass", "do nothing this turn (M3.3)"))
     return list(dict.fromkeys(lines))
 
 

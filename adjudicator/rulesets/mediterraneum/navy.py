@@ -26,7 +26,7 @@ def embark(turn: Turn, order: Embark) -> None:
     if army is None:
         return
     if ship is None:
-        turn.refuse(text, f"you have no ship {order.ship} on the board", "M4.2")
+        turn.refuse(text, f"he has no ship {order.ship} on the board", "M4.3")
         return
     city = city_of_space(ship.at)
     if army.at not in turn.board.lands or city is None or turn.board.cities[city].land != army.at:
@@ -40,7 +40,7 @@ def embark(turn: Turn, order: Embark) -> None:
         spare = [s for s in turn.position.ships_at(ship.at) if s.owner == turn.colour and s != ship]
         spare = [s for s in spare if not s.cargo and not _aboard(turn, s)]
         if not spare:
-            turn.refuse(text, "cavalry needs a second empty ship of yours there for its horse (T:96)", "M9.6")
+            turn.refuse(text, "cavalry needs a second empty ship of his there for its horse (T:96)", "M9.6")
             return
         horse = spare[0].number
     use_move(turn, army)
@@ -104,7 +104,7 @@ def mount(turn: Turn, order: Mount) -> None:
         ships_left = [replace(s, cargo="") if s == ships[0] else s for s in turn.position.ships]
         turn.position = replace(turn.position, ships=tuple(ships_left))
     elif turn.position.cities[city].owner != turn.colour or "horses" not in turn.board.produces(city):
-        turn.refuse(text, "no horse: bring one by ship, or be in a land of your city that breeds them", "M9.6")
+        turn.refuse(text, "no horse: bring one by ship, or be in a land of his own city that breeds them", "M9.6")
         return
     elif not turn.pay(turn.board.prices["good"], text, "M9.6"):
         return

@@ -30,6 +30,8 @@ def thing_names(board: Board) -> dict[str, str]:
     names = {g.id: g.name for g in board.goods.values()}
     for table in (board.buildings, board.art, board.patronage, board.trade_cards, board.states):
         names |= {x.id: x.name for x in table.values()}
+    # a tactic card keeps its printed (German) name, with the word orders use for it (M11.16)
+    names |= {c.id: f"{c.name} ({c.tactic})" for c in board.trade_cards.values() if c.tactic}
     return names | {f"{ART}{a.id}": f"art {a.name}" for a in board.art.values()} | {"warehouse": "warehouse"}
 
 

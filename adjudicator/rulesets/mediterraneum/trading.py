@@ -43,7 +43,7 @@ OWNED = (Status.PROVINCE, Status.CAPITAL)
 def _ship(turn: Turn, number: int, text: str) -> Ship | None:
     ship = turn.position.ship(turn.colour, number)
     if ship is None:
-        turn.refuse(text, f"you have no ship {number} on the board", "M4.2")
+        turn.refuse(text, f"he has no ship {number} on the board", "M4.3")
     return ship
 
 
@@ -61,10 +61,10 @@ def _own(turn: Turn, city: str) -> bool:
 def buy_ship(turn: Turn, order: BuyShip) -> None:
     text, limits = order.to_text(), turn.board.limits
     if not _own(turn, order.city):
-        turn.refuse(text, f"{turn.board.cities[order.city].name} is not your province or capital", "M4.2")
+        turn.refuse(text, f"{turn.board.cities[order.city].name} is not his province or capital", "M4.2")
         return
     if len(turn.position.ships_of(turn.colour)) + len(turn.new_ships) >= limits["ships_per_player"]:
-        turn.refuse(text, f"you have all your {limits['ships_per_player']} ships", "M1.3")
+        turn.refuse(text, f"he has all his {limits['ships_per_player']} ships", "M1.3")
         return
     coast = f"{COAST}:{order.city}"
     if len(turn.position.ships_at(coast)) + turn.new_ships.count(order.city) >= limits["ships_per_coast"]:
@@ -100,14 +100,14 @@ def load(turn: Turn, order: Load) -> None:
     elif order.cargo.startswith(ART):
         card = order.cargo.removeprefix(ART)
         if turn.position.capital(turn.colour) != city or card not in turn.position.players[turn.colour].art:
-            turn.refuse(text, "art is loaded at your capital, and only art you hold", "M7.7")
+            turn.refuse(text, "art is loaded at his capital, and only art he holds", "M7.7")
             return
         art = tuple(a for a in turn.position.players[turn.colour].art if a != card)
         turn.position = turn.position.with_player(turn.colour, art=art)
         _set_ship(turn, ship, replace(ship, cargo=order.cargo))
         turn.note("loaded", ship=ship.number, cargo=order.cargo, rule="M7.7")
     elif not _own(turn, city) or order.cargo not in turn.board.produces(city):
-        turn.refuse(text, f"{order.cargo} is bought only at your own city whose land produces it", "M4.4")
+        turn.refuse(text, f"{order.cargo} is bought only at his own city whose land produces it", "M4.4")
     elif turn.pay(turn.board.prices["good"], text, "M4.4"):
         _set_ship(turn, ship, replace(ship, cargo=order.cargo))
         turn.note("loaded", ship=ship.number, cargo=order.cargo, price=turn.board.prices["good"], rule="M4.4")
@@ -225,7 +225,7 @@ def _sell_to_player(turn: Turn, ship: Ship, city: str, floor: int, text: str) ->
         turn.refuse(text, f"{owner} has no standing offer for {cargo_text(ship.cargo)} at {name}", "M4.6")
         return
     if ceiling < floor:
-        turn.refuse(text, f"{owner} offers {roman(ceiling)}, below your floor of {roman(floor)}", "M4.6")
+        turn.refuse(text, f"{owner} offers {roman(ceiling)}, below his floor of {roman(floor)}", "M4.6")
         return
     if buyer.money < ceiling:
         turn.refuse(text, f"{owner} cannot pay the {roman(ceiling)} he offered", "M4.6")
@@ -314,15 +314,15 @@ def store(turn: Turn, order: Store) -> None:
         return
     capital = turn.position.capital(turn.colour)
     if capital is None or city_of_space(ship.at) != capital:
-        turn.refuse(text, f"ship {ship.number} is not at your capital", "M7.8")
+        turn.refuse(text, f"ship {ship.number} is not at his capital", "M7.8")
     elif not ship.cargo or ship.cargo.startswith(ART):
         turn.refuse(text, f"ship {ship.number} carries no good", "M7.8")
     elif ship.cargo in turn.board.produces(capital):
-        turn.refuse(text, f"{ship.cargo} is produced in your capital's land and may not be stored there (T:67)", "M7.8")
+        turn.refuse(text, f"{ship.cargo} is produced in his capital's land and may not be stored there (T:67)", "M7.8")
     else:
         room = _warehouse_room(turn, capital, ship.cargo)
         if room is None:
-            turn.refuse(text, "your capital has no warehouse with room; build one first", "M7.8")
+            turn.refuse(text, "his capital has no warehouse with room; he builds one first", "M7.8")
             return
         houses = list(turn.position.cities[capital].warehouses)
         houses[room] = (*houses[room], ship.cargo)
@@ -334,7 +334,7 @@ def store(turn: Turn, order: Store) -> None:
 def standing_buy(turn: Turn, order: StandingBuy) -> None:
     text = order.to_text()
     if turn.position.cities[order.city].owner != turn.colour:
-        turn.refuse(text, f"{turn.board.cities[order.city].name} is not your city", "M4.6")
+        turn.refuse(text, f"{turn.board.cities[order.city].name} is not his city", "M4.6")
         return
     buys = {**turn.position.players[turn.colour].buys, f"{order.cargo}@{order.city}": order.ceiling}
     turn.position = turn.position.with_player(turn.colour, buys=MappingProxyType(dict(sorted(buys.items()))))
@@ -347,7 +347,7 @@ def cancel_buy(turn: Turn, order: CancelBuy) -> None:
     key = f"{order.cargo}@{order.city}"
     buys = turn.position.players[turn.colour].buys
     if key not in buys:
-        turn.refuse(order.to_text(), "you have no such standing offer", "M4.6")
+        turn.refuse(order.to_text(), "he has no such standing offer", "M4.6")
         return
     kept = {k: v for k, v in buys.items() if k != key}
     turn.position = turn.position.with_player(turn.colour, buys=MappingProxyType(kept))

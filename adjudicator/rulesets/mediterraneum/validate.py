@@ -12,9 +12,9 @@ from typing import TypeVar
 from adjudicator.names import NameIndex
 from adjudicator.orders import OrderLine
 from adjudicator.problems import AmbiguousName, Problem, Rejection, UnknownName
-from adjudicator.rulesets.mediterraneum.board import COAST, Board
+from adjudicator.rulesets.mediterraneum.board import COAST, Board, CardKind
 from adjudicator.rulesets.mediterraneum.empire import WAREHOUSE
-from adjudicator.rulesets.mediterraneum.model import Phase, Position
+from adjudicator.rulesets.mediterraneum.model import Army, Phase, Position, Ship, Status
 from adjudicator.rulesets.mediterraneum.orders import (
     ART,
     MAX_MONEY,
@@ -26,15 +26,22 @@ from adjudicator.rulesets.mediterraneum.orders import (
     CancelBuy,
     Capture,
     CardTo,
+    Dump,
+    Embark,
     Found,
+    Land,
     Load,
     March,
+    Mount,
     Order,
+    Pass,
     Pay,
     Sail,
     Sell,
     StandingBuy,
+    Store,
     Upgrade,
+    roman,
 )
 
 K = TypeVar("K")
@@ -121,17 +128,24 @@ def validate_orders(
     board: Board, position: Position, colour: str, lines: Sequence[OrderLine[Order]]
 ) -> list[OrderLine[Order]]:
     context = _Context(board, position, colour)
-    founds = 0
+    seen: set[type] = set()
     checked = []
     for line in lines:
         result = _check_line(context, line)
-        if result.ok and isinstance(result.order, Found):
-            founds += 1
-            if founds > 1:
-                problem = Rejection(line.number, "M5.1", "one empire is founded a turn; this is a second")
-                result = replace(result, problem=problem, order=None)
+        once = ONCE.get(type(result.order)) if result.ok else None
+        if once is not None:
+            if type(result.order) in seen:
+                result = replace(result, problem=Rejection(line.number, *once), order=None)
+            seen.add(type(result.order))
         checked.append(result)
     return checked
+
+
+# Orders given once: a second is refused with its rule, rather than one of them counting unseen.
+ONCE: dict[type, tuple[str, str]] = {
+    Found: ("M5.1", "one empire is founded a turn; this is a second"),
+    Bid: ("M3.5", "one sealed bid a player; this is a second"),
+}
 
 
 def _check_line(c: _Context, line: OrderLine[Order]) -> OrderLine[Order]:
@@ -140,6 +154,7 @@ def _check_line(c: _Context, line: OrderLine[Order]) -> OrderLine[Order]:
     c.line = line.number
     try:
         _check_phase(c, line.order)
+        _own_pieces(c, line.order)
         order = _check(c, line.order)
     except _Refused as refused:
         return replace(line, problem=refused.problem)
@@ -151,8 +166,8 @@ def _check_phase(c: _Context, order: Order) -> None:
     if position.winner:
         raise c.refuse("M12.2", f"the game is over: {position.winner} won")
     if position.phase is Phase.AUCTION:
-        if not isinstance(order, Bid):
-            raise c.refuse("M3.5", "an auction is on: send a bid ('bid III') or nothing")
+        if not isinstance(order, Bid | Pass):
+            raise c.refuse("M3.5", "an auction is on: send a bid ('bid III'), 'pass' or nothing")
         return
     if isinstance(order, Bid):
         raise c.refuse("M3.5", "no auction is on; bids come when a card opens one")
@@ -204,6 +219,56 @@ def _check(c: _Context, order: Order) -> Order:
         case CancelBuy():
             return replace(order, cargo=c.cargo(order.cargo), city=c.city(order.city))
         case Bid():
-            c.money(order.amount)
-            return replace(order, city=c.city(order.city)) if order.city else order
+            return _bid(c, order)
     return order
+
+
+def _bid(c: _Context, order: Bid) -> Bid:
+    """M3.5, M11.14: at least the lowest bid, within his purse (tax still due does not count,
+    T:118), and in a province auction the province: checked now, so a bid that cannot count is
+    refused on the receipt, not after the auction."""
+    c.money(order.amount)
+    auction = c.position.auctions[0]
+    if order.amount < auction.min_bid:
+        raise c.refuse("M3.5", f"the lowest bid is {roman(auction.min_bid)}")
+    if order.amount > c.position.players[c.colour].money:
+        money = c.position.players[c.colour].money
+        raise c.refuse("M3.5", f"a bid is paid from the purse, which holds {roman(money) if money else 'nothing'}")
+    provinces = [
+        city for city, s in c.position.cities.items() if s.owner == auction.drawer and s.status is Status.PROVINCE
+    ]
+    if c.board.trade_cards[auction.card].kind is not CardKind.PROVINCE_AUCTION:
+        if order.city:
+            raise c.refuse("M3.5", "this auction is not for a province; bid without naming a city")
+        return order
+    names = ", ".join(c.board.cities[p].name for p in provinces)
+    if not order.city:
+        raise c.refuse("M11.14", f"name the province you bid for: bid {roman(order.amount)} for {names.split(', ')[0]}")
+    city = c.city(order.city)
+    if city not in provinces:
+        raise c.refuse(
+            "M11.14", f"{c.board.cities[city].name} is not on auction; {auction.drawer}'s provinces are {names}"
+        )
+    return replace(order, city=city)
+
+
+def _own_pieces(c: _Context, order: Order) -> None:
+    """A ship or army he names must be on the board as his turn begins: pieces bought this turn
+    come onto it only at its end (M3.2)."""
+    ships = [order.ship] if isinstance(order, SHIP_ORDERS) else []
+    ships += [order.ship] if isinstance(order, Embark) else []
+    armies = list(order.armies) if isinstance(order, Attack) else [order.army] if isinstance(order, ARMY_ORDERS) else []
+    for number in ships:
+        if c.position.ship(c.colour, number) is None:
+            raise c.refuse("M4.3", f"{c.colour} has no ship {number}{_numbers(c.position.ships_of(c.colour))}")
+    for number in armies:
+        if c.position.army(c.colour, number) is None:
+            raise c.refuse("M8.3", f"{c.colour} has no army {number}{_numbers(c.position.armies_of(c.colour))}")
+
+
+def _numbers(pieces: Sequence[Ship | Army]) -> str:
+    return f"; his are {', '.join(str(p.number) for p in pieces)}" if pieces else " (none yet)"
+
+
+SHIP_ORDERS = (Sail, Load, Sell, Dump, Store, Capture)
+ARMY_ORDERS = (March, Embark, Land, Mount)

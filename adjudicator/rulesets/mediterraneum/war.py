@@ -20,7 +20,7 @@ MOST_MOVES = 2  # cavalry's two land spaces (T:96)
 def army_of(turn: Turn, number: int, text: str) -> Army | None:
     army = turn.position.army(turn.colour, number)
     if army is None:
-        turn.refuse(text, f"you have no army {number} on the board", "M8.1")
+        turn.refuse(text, f"he has no army {number} on the board", "M8.1")
     return army
 
 
@@ -124,8 +124,17 @@ def tactic_bonus(turn: Turn, name: str, against: Against, text: str) -> tuple[in
     match = turn.board.tactic_names.find(name)
     held = turn.position.players[turn.colour].tactics
     card = next((c for c in match.keys if c in held), None)
-    if card is None or turn.board.trade_cards[card].against is not against:
-        turn.refuse(text, f"you hold no tactic card '{name}' for use against a {against}", "M11.16")
+    shown = (
+        f"{turn.board.trade_cards[match.keys[0]].name} ({turn.board.trade_cards[match.keys[0]].tactic})"
+        if match.keys
+        else name
+    )
+    if card is None:
+        turn.refuse(text, f"he holds no {shown} card", "M11.16")
+        return 0, False
+    if turn.board.trade_cards[card].against is not against:
+        wanted = turn.board.trade_cards[card].against
+        turn.refuse(text, f"{shown} is played against {wanted}s, not against a {against}", "M11.16")
         return 0, False
     left = list(held)
     left.remove(card)
@@ -155,7 +164,7 @@ def _attack_city(turn: Turn, armies: list[Army], order: Attack, text: str, dice:
     state, name = turn.position.cities[city], board.cities[city].name
     land = board.cities[city].land
     if state.owner == turn.colour:
-        turn.refuse(text, f"{name} is yours", "M8.4")
+        turn.refuse(text, f"{name} is his own", "M8.4")
         return
     if any(a.at != land or a.since >= turn.position.count or moves_used(turn, a) for a in armies):
         turn.refuse(
