@@ -54,7 +54,7 @@ def test_every_order_line_is_accepted_and_carried_out(demo: Path) -> None:
 @pytest.mark.parametrize(
     "beat",
     [
-        "buys ship 1, on ATHENAE coast",
+        "new ship 1, bought for II MILIA, comes onto ATHENAE coast",
         "will buy grain at TYRUS for up to III (M4.6)",
         "sells grain at TYRUS to Blue, for III MILIA (M4.6)",
         "does not sell wood at Gaza: the black die shows 0",

@@ -4,12 +4,12 @@ that come onto the board only at its end (T:57)."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields, replace
 
 from adjudicator.events import Event, EventValue, event
-from adjudicator.rulesets.mediterraneum.board import Board
+from adjudicator.rulesets.mediterraneum.board import COAST, Board
 from adjudicator.rulesets.mediterraneum.model import Options, Position
-from adjudicator.rulesets.mediterraneum.orders import roman
+from adjudicator.rulesets.mediterraneum.orders import ART, Order, roman
 
 
 @dataclass
@@ -31,6 +31,11 @@ class Turn:
     def money(self) -> int:
         return self.position.players[self.colour].money
 
+    def shown(self, order: Order) -> str:
+        """An order's line as the reports quote it: with the board's names, not the ids that
+        validation resolved (`ship 1 to Mare Africum`, not `ship 1 to mare-africum`)."""
+        return named(self.board, order).to_text()
+
     def note(self, kind: str, **data: EventValue) -> None:
         self.events.append(event(kind, player=self.colour, **data))
 
@@ -46,3 +51,28 @@ class Turn:
             return False
         self.position = self.position.paid(self.colour, amount)
         return True
+
+
+def named(board: Board, order: Order) -> Order:
+    """The order with every id the board knows (places, goods, art, buildings, cards) as its name."""
+    changes: dict[str, object] = {}
+    for item in fields(order):
+        value = getattr(order, item.name)
+        if isinstance(value, str) and value:
+            changes[item.name] = _name(board, value)
+        elif isinstance(value, tuple) and value and all(isinstance(v, str) for v in value):
+            changes[item.name] = tuple(_name(board, v) for v in value)
+    return replace(order, **changes)  # type: ignore[arg-type]
+
+
+def _name(board: Board, value: str) -> str:
+    if value.startswith(ART):
+        art = value.removeprefix(ART)
+        return ART + board.art[art].name if art in board.art else value
+    city, _, coast = value.partition(" ")
+    if coast == COAST and city in board.cities:
+        return f"{board.cities[city].name} {COAST}"
+    for table in (board.cities, board.lands, board.seas, board.goods, board.buildings, board.trade_cards):
+        if value in table:
+            return str(table[value].name)
+    return value

@@ -15,7 +15,7 @@ WAREHOUSE = "warehouse"
 
 def found(turn: Turn, order: Found) -> None:
     """T:43-46, T:60: the tower on one of his provinces; a dormant capital wakes for the same X."""
-    text, position = order.to_text(), turn.position
+    text, position = turn.shown(order), turn.position
     state = position.cities[order.city]
     name = turn.board.cities[order.city].name
     if position.capital(turn.colour) is not None:
@@ -84,7 +84,7 @@ def bankrupt(turn: Turn, bill: int, paying: list[int]) -> None:
 
 
 def build(turn: Turn, order: Build) -> None:
-    text = order.to_text()
+    text = turn.shown(order)
     capital = turn.position.capital(turn.colour)
     if capital is None:
         turn.refuse(text, "he builds only once he has founded his empire", "M7.1")
@@ -93,7 +93,12 @@ def build(turn: Turn, order: Build) -> None:
         if turn.pay(turn.board.prices["warehouse"], text, "M7.8"):
             houses = (*turn.position.cities[capital].warehouses, ())
             turn.position = turn.position.with_city(capital, warehouses=houses)
-            turn.note("warehouse_built", city=turn.board.cities[capital].name, rule="M7.8")
+            turn.note(
+                "warehouse_built",
+                city=turn.board.cities[capital].name,
+                price=turn.board.prices["warehouse"],
+                rule="M7.8",
+            )
         return
     building = turn.board.buildings[order.building]
     have = [turn.board.buildings[b] for b in turn.position.cities[capital].buildings]
@@ -148,7 +153,7 @@ def end_patronage(turn: Turn) -> None:
 def raise_army(turn: Turn, order: RaiseArmy) -> None:
     """T:75: IV, in any turn from the first tax round that began after his founding, into the
     capital's land."""
-    text, position, limits = order.to_text(), turn.position, turn.board.limits
+    text, position, limits = turn.shown(order), turn.position, turn.board.limits
     capital = position.capital(turn.colour)
     if capital is None:
         turn.refuse(text, "armies are raised by an empire", "M8.1")
@@ -174,12 +179,14 @@ def place_new_armies(turn: Turn) -> None:
         number = lowest_free(a.number for a in turn.position.armies_of(turn.colour))
         army = Army(turn.colour, number, land, since=turn.position.count)
         turn.position = replace(turn.position, armies=(*turn.position.armies, army))
-        turn.note("army_raised", army=number, land=turn.board.lands[land].name, rule="M8.1")
+        turn.note(
+            "army_raised", army=number, land=turn.board.lands[land].name, price=turn.board.prices["army"], rule="M8.1"
+        )
 
 
 def upgrade(turn: Turn, order: Upgrade) -> None:
     """T:83-84: a taken city his army has left becomes a province for I."""
-    text, state = order.to_text(), turn.position.cities[order.city]
+    text, state = turn.shown(order), turn.position.cities[order.city]
     name = turn.board.cities[order.city].name
     if state.owner != turn.colour or state.status is not Status.TAKEN:
         turn.refuse(text, f"{name} is not a city he has taken", "M8.6")

@@ -20,7 +20,7 @@ from adjudicator.rulesets.mediterraneum.war import army_of, duel, foreign, moves
 def embark(turn: Turn, order: Embark) -> None:
     """T:90, T:96, MD26: aboard his ship at a harbour or coast of the army's land (cavalry takes a
     second, empty ship there for its horse); going aboard is the army's move."""
-    text = order.to_text()
+    text = turn.shown(order)
     army = army_of(turn, order.army, text)
     ship = turn.position.ship(turn.colour, order.ship)
     if army is None:
@@ -64,7 +64,7 @@ def _warship(turn: Turn, ship: Ship) -> bool:
 def land(turn: Turn, order: Land) -> None:
     """T:91, MD26: ashore into the land of the city whose harbour or coast the ship is at; the
     horse comes off its ship with it."""
-    text = order.to_text()
+    text = turn.shown(order)
     army = army_of(turn, order.army, text)
     if army is None:
         return
@@ -91,7 +91,7 @@ def land(turn: Turn, order: Land) -> None:
 def mount(turn: Turn, order: Mount) -> None:
     """T:96, MD26: a horse from his ship at the land's city, or bought (I) in a land of his city
     that breeds them; mounting is not a move."""
-    text = order.to_text()
+    text = turn.shown(order)
     army = army_of(turn, order.army, text)
     if army is None:
         return
@@ -120,7 +120,7 @@ def sail(turn: Turn, order: Sail, dice: Dice) -> None:
     if ship is None or partner is None:
         trading.sail(turn, order, dice)
         return
-    text, board = order.to_text(), turn.board
+    text, board = turn.shown(order), turn.board
     step = space_id(board, order.path[0])
     limit = _ship_limit(turn, step)
     if len(order.path) > 1 or turn.moves.get(f"ship:{partner.number}", 0):
@@ -165,7 +165,7 @@ def capture(turn: Turn, order: Capture, dice: Dice) -> None:
     """T:86, T:92-95: a warship against another player's merchant ship in its sea (or the next sea
     when that one holds three ships); each warship of the victim's there fights first (MD28); a
     naval tactic adds 1 to every roll of the attack (MD30). 4-6 captured, 2-3 sunk, 1 missed."""
-    text = order.to_text()
+    text = turn.shown(order)
     ship = turn.position.ship(turn.colour, order.ship)
     prey = turn.position.ship(order.owner, order.target) if order.owner in turn.position.players else None
     if ship is None or prey is None:

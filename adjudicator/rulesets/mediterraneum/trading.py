@@ -59,7 +59,7 @@ def _own(turn: Turn, city: str) -> bool:
 
 
 def buy_ship(turn: Turn, order: BuyShip) -> None:
-    text, limits = order.to_text(), turn.board.limits
+    text, limits = turn.shown(order), turn.board.limits
     if not _own(turn, order.city):
         turn.refuse(text, f"{turn.board.cities[order.city].name} is not his province or capital", "M4.2")
         return
@@ -80,11 +80,13 @@ def place_new_ships(turn: Turn) -> None:
         number = lowest_free(s.number for s in turn.position.ships_of(turn.colour))
         ship = Ship(turn.colour, number, f"{COAST}:{city}")
         turn.position = replace(turn.position, ships=(*turn.position.ships, ship))
-        turn.note("ship_built", ship=number, at=space_name(turn.board, ship.at), rule="M4.2")
+        turn.note(
+            "ship_built", ship=number, at=space_name(turn.board, ship.at), price=turn.board.prices["ship"], rule="M4.2"
+        )
 
 
 def load(turn: Turn, order: Load) -> None:
-    text = order.to_text()
+    text = turn.shown(order)
     ship = _ship(turn, order.ship, text)
     if ship is None:
         return
@@ -114,7 +116,7 @@ def load(turn: Turn, order: Load) -> None:
 
 
 def sail(turn: Turn, order: Sail, dice: Dice) -> None:
-    text = order.to_text()
+    text = turn.shown(order)
     ship = _ship(turn, order.ship, text)
     if ship is None:
         return
@@ -177,7 +179,7 @@ def sink(turn: Turn, ship: Ship) -> None:
 
 
 def sell(turn: Turn, order: Sell, dice: Dice) -> None:
-    text = order.to_text()
+    text = turn.shown(order)
     ship = _ship(turn, order.ship, text)
     if ship is None:
         return
@@ -297,18 +299,18 @@ def _sell_by_die(turn: Turn, ship: Ship, city: str, floor: int, text: str, dice:
 
 
 def dump(turn: Turn, order: Dump) -> None:
-    ship = _ship(turn, order.ship, order.to_text())
+    ship = _ship(turn, order.ship, turn.shown(order))
     if ship is None:
         return
     if not ship.cargo:
-        turn.refuse(order.to_text(), f"ship {ship.number} carries nothing", "M4.7")
+        turn.refuse(turn.shown(order), f"ship {ship.number} carries nothing", "M4.7")
         return
     _set_ship(turn, ship, replace(ship, cargo=""))
     turn.note("dumped", ship=ship.number, cargo=ship.cargo, at=space_name(turn.board, ship.at), rule="M4.7")
 
 
 def store(turn: Turn, order: Store) -> None:
-    text = order.to_text()
+    text = turn.shown(order)
     ship = _ship(turn, order.ship, text)
     if ship is None:
         return
@@ -332,7 +334,7 @@ def store(turn: Turn, order: Store) -> None:
 
 
 def standing_buy(turn: Turn, order: StandingBuy) -> None:
-    text = order.to_text()
+    text = turn.shown(order)
     if turn.position.cities[order.city].owner != turn.colour:
         turn.refuse(text, f"{turn.board.cities[order.city].name} is not his city", "M4.6")
         return
@@ -347,7 +349,7 @@ def cancel_buy(turn: Turn, order: CancelBuy) -> None:
     key = f"{order.cargo}@{order.city}"
     buys = turn.position.players[turn.colour].buys
     if key not in buys:
-        turn.refuse(order.to_text(), "he has no such standing offer", "M4.6")
+        turn.refuse(turn.shown(order), "he has no such standing offer", "M4.6")
         return
     kept = {k: v for k, v in buys.items() if k != key}
     turn.position = turn.position.with_player(turn.colour, buys=MappingProxyType(kept))
@@ -355,6 +357,6 @@ def cancel_buy(turn: Turn, order: CancelBuy) -> None:
 
 
 def pay(turn: Turn, order: Pay) -> None:
-    if turn.pay(order.amount, order.to_text(), "M3.6"):
+    if turn.pay(order.amount, turn.shown(order), "M3.6"):
         turn.position = turn.position.paid(order.colour, -order.amount)
         turn.note("paid", to=order.colour, amount=order.amount, rule="M3.6")

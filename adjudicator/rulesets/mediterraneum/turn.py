@@ -54,6 +54,8 @@ def play_turn(
     events: list[Event],
 ) -> Position:
     turn = Turn(board, position, colour, options, events)
+    if not orders or all(isinstance(o, Pass) for o in orders):
+        turn.note("passed", sent=bool(orders), rule="M3.3")  # said in the report, never silent
     for order in orders:
         if isinstance(order, Found):
             empire.found(turn, order)
@@ -94,9 +96,9 @@ def _carry_out(turn: Turn, order: Order, dice: Dice) -> None:
         case RaiseArmy():
             empire.raise_army(turn, order)
         case Patron():
-            empire.patron(turn, order.to_text())
+            empire.patron(turn, turn.shown(order))
         case Dismiss():
-            empire.dismiss(turn, order.to_text())
+            empire.dismiss(turn, turn.shown(order))
         case Upgrade():
             empire.upgrade(turn, order)
         case March():

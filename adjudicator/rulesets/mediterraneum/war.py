@@ -70,7 +70,7 @@ def march(turn: Turn, order: March, dice: Dice) -> None:
     """T:77, T:87, T:96: a land space a turn (cavalry two); a river crossed on a 3+, a mountain
     entered on a 4+ and left without a roll; a failed roll ends the move; no entering a land
     another player's army holds (MD42)."""
-    text = order.to_text()
+    text = turn.shown(order)
     army = army_of(turn, order.army, text)
     if army is None:
         return
@@ -143,7 +143,7 @@ def tactic_bonus(turn: Turn, name: str, against: Against, text: str) -> tuple[in
 
 
 def attack(turn: Turn, order: Attack, dice: Dice) -> None:
-    text = order.to_text()
+    text = turn.shown(order)
     armies = [army_of(turn, n, text) for n in order.armies]
     if any(a is None for a in armies) or len(set(order.armies)) != len(order.armies):
         return
