@@ -58,7 +58,7 @@ def to_move(folder: Path) -> str:
 
 def test_a_game_is_created_with_the_reconstructed_board(game: Path) -> None:
     shown = run("state", str(game))
-    assert "Mare Mediterraneum · turn 1, turn" in shown and "Seating order:" in shown
+    assert "Mare Mediterraneum · turn 1, turn" in shown and "Play order (from the first player, M2.4):" in shown
     assert sorted(p.name for p in (game / "history").iterdir()) == ["000-T01-setup.toml", "001-T01-turn.toml"]
 
 
