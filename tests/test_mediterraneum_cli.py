@@ -24,21 +24,14 @@ from adjudicator.rulesets import find_ruleset
 from adjudicator.rulesets.mediterraneum.board import GOALS
 from adjudicator.rulesets.mediterraneum.model import goals_of
 from tests.mediterraneum_support import board
-from tests.test_empires_cli import pasted
+from tests.test_empires_cli import pasted, run
 
 runner = CliRunner()
 PLAYERS = ["Red:red@example.org:red-secret", "Blue:blue@example.org:blue-secret",
            "Green:green@example.org:green-secret"]  # fmt: skip
 
 
-def run(*args: str) -> str:
-    result = runner.invoke(app, list(args))
-    assert result.exit_code == 0, result.output
-    assert "internal error" not in result.output
-    return result.output
-
-
-def players(*args: str) -> list[str]:
+def players() -> list[str]:
     return [a for p in PLAYERS for a in ("--player", p)]
 
 
@@ -198,9 +191,10 @@ def near_victory(folder: Path) -> tuple[Path, str]:
     )
 
 
-def test_a_game_is_won_by_files_and_the_dice_root_is_revealed(tmp_path: Path) -> None:
+def game_near_victory(tmp_path: Path, name: str) -> tuple[Path, str]:
+    """A game created from `near_victory`'s position, with the short goal set; the building that wins."""
     position, building = near_victory(tmp_path)
-    folder = tmp_path / "won"
+    folder = tmp_path / name
     run(
         "new",
         str(folder),
@@ -212,6 +206,11 @@ def test_a_game_is_won_by_files_and_the_dice_root_is_revealed(tmp_path: Path) ->
         str(position),
         *players(),
     )
+    return folder, building
+
+
+def test_a_game_is_won_by_files_and_the_dice_root_is_revealed(tmp_path: Path) -> None:
+    folder, building = game_near_victory(tmp_path, "won")
     assert to_move(folder) == "Green"
     orders = tmp_path / "green.txt"
     orders.write_text(f"game won\npower Green\npassword green-secret\nbuild {board().buildings[building].name}\n")
@@ -234,19 +233,7 @@ def test_a_game_is_won_by_mail(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) 
     from tests.test_mail import deliver, mail, settings_toml
 
     monkeypatch.setenv("ADJ_TEST_MAIL_PASSWORD", PASSWORD)
-    position, building = near_victory(tmp_path)
-    folder = tmp_path / "bymail"
-    run(
-        "new",
-        str(folder),
-        "--ruleset",
-        "mediterraneum",
-        "--option",
-        "goals=short",
-        "--position",
-        str(position),
-        *players(),
-    )
+    folder, building = game_near_victory(tmp_path, "bymail")
     with imap_server(dovecot=True) as imap_port, smtp_server() as smtp:
         with (folder / "game.toml").open("a") as handle:
             handle.write(settings_toml(imap_port, smtp.port))
