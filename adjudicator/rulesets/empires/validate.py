@@ -11,7 +11,7 @@ from typing import TypeVar
 
 from adjudicator.names import NameIndex
 from adjudicator.orders import OrderLine
-from adjudicator.problems import AmbiguousName, Problem, Rejection, UnknownName
+from adjudicator.problems import Rejection
 from adjudicator.rulesets.empires.board import Board, CityKind, Title
 from adjudicator.rulesets.empires.model import UNIT_STOCK, Phase, Position
 from adjudicator.rulesets.empires.orders import (
@@ -32,16 +32,12 @@ from adjudicator.rulesets.empires.orders import (
     TradeSide,
     TurnOrder,
 )
+from adjudicator.rulesets.lookup import Refused, find_name
 from adjudicator.rulesets.payment import TAX
 
 K = TypeVar("K")
 TAKE_CLASSES = {"good": "good", "goods": "good", "any": "any", "anything": "any"}
 BUILDINGS = {"city", "market", "temple", "legendary"}
-
-
-class _Refused(Exception):
-    def __init__(self, problem: Problem) -> None:
-        self.problem = problem
 
 
 @dataclass
@@ -51,16 +47,11 @@ class _Context:
     empire: str
     line: int = 0
 
-    def refuse(self, rule: str, text: str) -> _Refused:
-        return _Refused(Rejection(self.line, rule, text))
+    def refuse(self, rule: str, text: str) -> Refused:
+        return Refused(Rejection(self.line, rule, text))
 
     def find(self, index: NameIndex[K], text: str, kind: str) -> K:
-        match = index.find(text)
-        if len(match.keys) == 1:
-            return match.keys[0]
-        if match.keys:
-            raise _Refused(AmbiguousName(self.line, kind, text, tuple(index.display(k) for k in match.keys)))
-        raise _Refused(UnknownName(self.line, kind, text, match.suggestions))
+        return find_name(index, text, kind, self.line)
 
     def province(self, text: str) -> str:
         place = self.find(self.board.places, text, "province")
@@ -120,7 +111,7 @@ def _check_line(c: _Context, line: OrderLine[Order]) -> OrderLine[Order]:
     try:
         _check_phase(c, line.order)
         order = _check(c, line.order)
-    except _Refused as refused:
+    except Refused as refused:
         return replace(line, problem=refused.problem)
     return replace(line, order=replace(order, line=line.number))
 

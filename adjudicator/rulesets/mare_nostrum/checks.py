@@ -9,7 +9,8 @@ from dataclasses import dataclass, field
 from typing import TypeVar
 
 from adjudicator.names import NameIndex
-from adjudicator.problems import AmbiguousName, Problem, Rejection, UnknownName
+from adjudicator.problems import Rejection
+from adjudicator.rulesets.lookup import Refused, find_name
 from adjudicator.rulesets.mare_nostrum.board import Board
 from adjudicator.rulesets.mare_nostrum.components import (
     CARD_ALIASES,
@@ -34,13 +35,6 @@ TAKE_CLASSES = {
     "any": "any",
     "anything": "any",
 }
-
-
-class Refused(Exception):
-    """Carries a line's problem out of nested checks; never leaves this module."""
-
-    def __init__(self, problem: Problem) -> None:
-        self.problem = problem
 
 
 @functools.cache
@@ -125,13 +119,7 @@ class Context:
             self.notes.append(text)
 
     def find(self, index: NameIndex[K], text: str, kind: str, where: str = "") -> K:
-        match = index.find(text)
-        if len(match.keys) == 1:
-            return match.keys[0]
-        if match.keys:
-            names = tuple(index.display(k) for k in match.keys)  # as printed, never an id
-            raise Refused(AmbiguousName(self.line, kind, text, names))
-        raise Refused(UnknownName(self.line, kind, text, match.suggestions, where))
+        return find_name(index, text, kind, self.line, where)
 
     def province(self, text: str) -> ProvinceId:
         place = self.find(self.board.places, text, "province")

@@ -14,8 +14,9 @@ from collections.abc import Sequence
 from dataclasses import replace
 
 from adjudicator.orders import OrderLine
+from adjudicator.rulesets.lookup import Refused
 from adjudicator.rulesets.mare_nostrum.board import Board
-from adjudicator.rulesets.mare_nostrum.checks import Context, Refused
+from adjudicator.rulesets.mare_nostrum.checks import Context
 from adjudicator.rulesets.mare_nostrum.components import (
     Civ,
     Phase,

@@ -11,7 +11,8 @@ from typing import TypeVar
 
 from adjudicator.names import NameIndex
 from adjudicator.orders import OrderLine
-from adjudicator.problems import AmbiguousName, Problem, Rejection, UnknownName
+from adjudicator.problems import Rejection
+from adjudicator.rulesets.lookup import Refused, find_name
 from adjudicator.rulesets.mediterraneum.board import COAST, Board, CardKind
 from adjudicator.rulesets.mediterraneum.empire import WAREHOUSE
 from adjudicator.rulesets.mediterraneum.model import Army, Phase, Position, Ship, Status
@@ -47,11 +48,6 @@ from adjudicator.rulesets.mediterraneum.orders import (
 K = TypeVar("K")
 
 
-class _Refused(Exception):
-    def __init__(self, problem: Problem) -> None:
-        self.problem = problem
-
-
 @dataclass
 class _Context:
     board: Board
@@ -59,16 +55,11 @@ class _Context:
     colour: str
     line: int = 0
 
-    def refuse(self, rule: str, text: str) -> _Refused:
-        return _Refused(Rejection(self.line, rule, text))
+    def refuse(self, rule: str, text: str) -> Refused:
+        return Refused(Rejection(self.line, rule, text))
 
     def find(self, index: NameIndex[K], text: str, kind: str) -> K:
-        match = index.find(text)
-        if len(match.keys) == 1:
-            return match.keys[0]
-        if match.keys:
-            raise _Refused(AmbiguousName(self.line, kind, text, tuple(index.display(k) for k in match.keys)))
-        raise _Refused(UnknownName(self.line, kind, text, match.suggestions))
+        return find_name(index, text, kind, self.line)
 
     def city(self, text: str) -> str:
         place = self.find(self.board.places, text, "city")
@@ -156,7 +147,7 @@ def _check_line(c: _Context, line: OrderLine[Order]) -> OrderLine[Order]:
         _check_phase(c, line.order)
         _own_pieces(c, line.order)
         order = _check(c, line.order)
-    except _Refused as refused:
+    except Refused as refused:
         return replace(line, problem=refused.problem)
     return replace(line, order=replace(order, line=line.number))
 

@@ -1,0 +1,29 @@
+"""What every ruleset's order checks share: a refusal that carries a line's problem out of nested
+checks, and a name looked up on the board with did-you-mean."""
+
+from __future__ import annotations
+
+from typing import TypeVar
+
+from adjudicator.names import NameIndex
+from adjudicator.problems import AmbiguousName, Problem, UnknownName
+
+K = TypeVar("K")
+
+
+class Refused(Exception):
+    """Carries a line's problem out of nested checks to the line's verdict."""
+
+    def __init__(self, problem: Problem) -> None:
+        self.problem = problem
+
+
+def find_name(index: NameIndex[K], text: str, kind: str, line: int, where: str = "") -> K:
+    """The one thing the name means; else a refusal listing the names it could be (as printed,
+    never ids) or the close ones."""
+    match = index.find(text)
+    if len(match.keys) == 1:
+        return match.keys[0]
+    if match.keys:
+        raise Refused(AmbiguousName(line, kind, text, tuple(index.display(k) for k in match.keys)))
+    raise Refused(UnknownName(line, kind, text, match.suggestions, where))
