@@ -258,3 +258,217 @@ def empires_huge_lines(rng: random.Random, game: Any, civ: str) -> list[str]:
         sea = rng.choice(board.provinces[place].seas)
         lines.append(f"sail {n} triremes from {names[sea]} to {names[rng.choice(board.seas[sea].seas or (sea,))]}")
     return lines
+
+
+# ---- Mare Mediterraneum ---------------------------------------------------------------------
+
+MEDITERRANEUM_WRONG = [
+    "buy ship at Atlantis",
+    "ship 1 load unicorns",
+    "ship 7 to Mare Atlanticum Septentrionale",
+    "ship 1 to ROMA, ROMA, ROMA",
+    "ship 1 sell at least M",
+    "ship 1 capture Purple ship 1",
+    "army 1 to Atlantis",
+    "army 1 and 1 attack ROMA",
+    "army 1 attack ROMA with unicorns",
+    "found empire at Atlantis",
+    "build the colosseum",
+    "raise 3 armies",
+    "upgrade ROMA",
+    "gift to Purple",
+    "coup nobody",
+    "pay -3 to Blue",
+    "pay IIII to Blue",
+    "pay 0 to Red",
+    "bid IIV",
+    "bid III for Atlantis",
+    "buy wine at ROMA for up to MMMMMMMMMMMMM",
+    "cancel buy unicorns at ROMA",
+    "pass pass",
+]
+
+
+def mediterraneum_orders(rng: random.Random, game: Any, civ: str) -> list[str]:
+    """A Mare Mediterraneum player's lines, as `empires_orders` gives an Empires player's: a
+    random part of his order form (only the player to move has one, or everyone in an auction),
+    often a trader's and conqueror's plan (`mediterraneum_plan`: sail to where the cargo is
+    wanted and sell, found the empire when it is affordable, march on cities), now and then a
+    bid of his own, a line of another player's form or one that is wrong."""
+    from adjudicator.forms import order_form
+
+    position = game.position
+    form = [line.order for line in order_form(game, position, civ)]
+    chosen = rng.sample(form, min(len(form), rng.randint(1, 5 if len(form) > 12 else 3)))
+    if rng.random() < 0.75:
+        plan = mediterraneum_plan(rng, game.board, position, civ)
+        chosen = plan + [line for line in chosen if line not in plan and not line.startswith("found ")]
+    if str(position.phase) == "auction" and rng.random() < 0.5:
+        lowest = max(0, position.auctions[0].min_bid - 1)
+        chosen = [f"bid {rng.randint(lowest, max(lowest, position.players[civ].money + 1))}"]
+    if not chosen:  # not his turn: an order line all the same, as 2003's players always send one
+        chosen = [rng.choice(["pass", *form[:3]] if form else ["pass"])]
+    others = [other for other in position.order if other != civ]
+    if others and rng.random() < 0.15:
+        theirs = [line.order for line in order_form(game, position, rng.choice(others))]
+        chosen += rng.sample(theirs, min(len(theirs), 2))
+    if rng.random() < 0.2:
+        chosen.insert(rng.randint(0, len(chosen)), rng.choice(MEDITERRANEUM_WRONG))
+    return chosen
+
+
+def mediterraneum_plan(rng: random.Random, board: Any, position: Any, civ: str) -> list[str]:
+    """Orders of a player with a plan, so that empires are founded, art and buildings bought and
+    cities attacked within the soak's rounds: found the empire as soon as X is in hand, carry
+    goods to the cities that want them and sell, buy a ship when he has none, and with an empire
+    build, raise armies and march them on cities."""
+    from adjudicator.rulesets.mediterraneum.model import Status
+
+    if str(position.phase) == "auction":
+        auction, money = position.auctions[0], position.players[civ].money
+        if money < auction.min_bid or rng.random() < 0.3:
+            return []
+        amount = rng.randint(auction.min_bid, min(money, auction.min_bid + 4))
+        drawer = [c for c, s in position.cities.items() if s.owner == auction.drawer and s.status is Status.PROVINCE]
+        where = f" for {board.cities[rng.choice(drawer)].name}" if auction.lot == "" and drawer else ""
+        return [f"bid {amount}{where}"]
+    if civ != position.step:
+        return []
+    player = position.players[civ]
+    capital = position.capital(civ)
+    provinces = [c for c, s in position.cities.items() if s.owner == civ and s.status is Status.PROVINCE]
+    money = player.money
+    lines = []
+    if capital is None and provinces and money >= board.prices["empire"]:
+        city = rng.choice(provinces)
+        lines.append(f"found empire at {board.cities[city].name}")
+        money -= board.prices["empire"]
+        capital = city
+    else:
+        money += position.due
+    lines += _plan_ships(rng, board, position, civ)
+    if not position.ships_of(civ) and money >= board.prices["ship"] + 1 and (capital or money < 8):
+        own = [
+            c for c, s in position.cities.items() if s.owner == civ and s.status in (Status.PROVINCE, Status.CAPITAL)
+        ]
+        if own:
+            lines.append(f"buy ship at {board.cities[rng.choice(own)].name}")
+    if capital is not None:
+        lines += _plan_empire(rng, board, position, civ, money)
+    return lines
+
+
+def _plan_ships(rng: random.Random, board: Any, position: Any, civ: str) -> list[str]:
+    """Each ship: load a wanted good at his own city, sail a step toward a city that wants its
+    cargo, sell there."""
+    from adjudicator.rulesets.mediterraneum.geography import ship_neighbours, space_name
+    from adjudicator.rulesets.mediterraneum.model import HARBOUR, city_of_space
+
+    wanted = {g for s in position.cities.values() for g in s.want}
+    lines = []
+    for ship in position.ships_of(civ):
+        city = city_of_space(ship.at)
+        cargo = ship.cargo
+        if not cargo and city is not None and position.cities[city].owner == civ:
+            goods = [g for g in board.produces(city) if g in wanted] or list(board.produces(city))
+            if goods:
+                cargo = rng.choice(goods)
+                lines.append(f"ship {ship.number} load {board.goods[cargo].name}")
+        if cargo.startswith("art:"):
+            continue
+        if cargo:
+            targets = {
+                f"{HARBOUR}:{c}" for c, s in position.cities.items() if cargo in s.want and s.owner in (None, civ)
+            }
+        else:
+            targets = {f"{HARBOUR}:{c}" for c, s in position.cities.items() if s.owner == civ}
+        if ship.at in targets:
+            if cargo:
+                lines.append(f"ship {ship.number} sell")
+            continue
+        step = _first_step(board, ship.at, targets, ship_neighbours)
+        if step is not None:
+            lines.append(f"ship {ship.number} to {space_name(board, step)}")
+            if cargo and step in targets:
+                lines.append(f"ship {ship.number} sell")
+    return lines
+
+
+def _first_step(board: Any, start: str, targets: set[str], neighbours: Any) -> str | None:
+    """The first space on a shortest way by sea from `start` to one of `targets`."""
+    first: dict[str, str] = {}
+    frontier = []
+    for step in neighbours(board, start):
+        first.setdefault(step, step)
+        frontier.append(step)
+    while frontier:
+        later = []
+        for where in frontier:
+            if where in targets:
+                return first[where]
+            for step in neighbours(board, where):
+                if step not in first and step != start:
+                    first[step] = first[where]
+                    later.append(step)
+        frontier = later
+    return None
+
+
+def _plan_empire(rng: random.Random, board: Any, position: Any, civ: str, money: int) -> list[str]:
+    """An empire's purchases and its armies' marches on the cities next door."""
+    capital = position.capital(civ)
+    lines = []
+    supply = [b for b, n in position.decks.buildings.items() if n and board.buildings[b].cost <= money]
+    if supply and rng.random() < 0.6:
+        building = board.buildings[rng.choice(supply)]
+        lines.append(f"build {building.name}")
+        money -= building.cost
+    if money >= board.prices["warehouse"] and rng.random() < 0.2:
+        lines.append("build warehouse")
+        money -= board.prices["warehouse"]
+    if money >= board.prices["army"] and len(position.armies_of(civ)) < 3 and rng.random() < 0.6:
+        lines.append("raise army")
+    if not position.players[civ].patronised and rng.random() < 0.3:
+        lines.append("patron")
+    for army in position.armies_of(civ):
+        if army.at not in board.lands:
+            continue
+        enemies = [x for x in board.lands[army.at].land if any(a.owner != civ for a in position.armies_at(x))]
+        if enemies and rng.random() < 0.6:  # a field battle (M10)
+            lines.append(f"army {army.number} attack {board.lands[rng.choice(enemies)].name}")
+            continue
+        city = board.city_of(army.at)
+        if city is not None and position.cities[city].owner != civ and army.since < position.count:
+            lines.append(f"army {army.number} attack {board.cities[city].name}")
+            continue
+        goals = [
+            land
+            for land in board.lands[army.at].land
+            if board.city_of(land) and position.cities[board.city_of(land)].owner != civ
+        ]
+        if goals:
+            lines.append(f"army {army.number} to {board.lands[rng.choice(goals)].name}")
+    if capital is not None and rng.random() < 0.1:
+        lines.append("dismiss artist")
+    return lines
+
+
+def mediterraneum_huge_lines(rng: random.Random, game: Any, civ: str) -> list[str]:
+    """Mare Mediterraneum orders with absurd numbers (`pay MMMM to Blue`, `bid 99999`)."""
+    from adjudicator.rulesets.mediterraneum.orders import roman
+
+    board, position = game.board, game.position
+    n = rng.choice(HUGE)
+    others = [c for c in position.order if c != civ] or [civ]
+    city = board.cities[rng.choice(sorted(board.cities))].name
+    lines = [
+        f"pay {rng.choice(['MMMM', 'MMMMMMMMMM', str(n)])} to {rng.choice(others)}",
+        f"bid {rng.choice([99999, n])}",
+        f"ship {n} to {city}",
+        f"army {n} attack {city}",
+        f"ship 1 sell at least {rng.choice(['MMMM', str(n)])}",
+        f"buy wine at {city} for up to {n}",
+    ]
+    if n < 4000:
+        lines.append(f"pay {roman(n)} to {rng.choice(others)}")
+    return rng.sample(lines, rng.randint(2, len(lines)))

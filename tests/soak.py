@@ -1,13 +1,16 @@
 """The soak test (issue 11): random whole games played through the functions the CLI calls.
 
 One seed makes one game: its parameters (Mare Nostrum 2003 or, one game in four, Mare Nostrum:
-Empires; 3 to 5 players, batch or stepwise, for 2003 the basic or the advanced setup or an
-imported position with empty hands and roles each turn or each phase, how many turns) and every
-order (for Empires, a part of each player's order form), junk line, absurd count, missing
-player, empty or replaced submission and intake path (`submit`, `collect --from` with forum
-posts and mails). After every adjudication the position is checked against the limits the
-rules set (`position_problems` and `transition_problems` for 2003, `empires_position_problems`
-for Empires), every report is rendered again in every format and for every player, the history
+Empires, or one in five Mare Mediterraneum; 3 to 5 players, 2 to 6 for Mediterraneum, batch or
+stepwise, for 2003 the basic or the advanced setup or an imported position with empty hands and
+roles each turn or each phase, for Mediterraneum the opening or an imported mid-game position and
+some of its options, how many turns) and every order (for Empires and Mediterraneum, a part of
+each player's order form, and for Mediterraneum often a trader's and conqueror's plan), junk line,
+absurd count, missing player, empty or replaced submission and intake path (`submit`, `collect
+--from` with forum posts and mails). After every adjudication the position is checked against
+the limits the rules set (`position_problems` and `transition_problems` for 2003,
+`empires_position_problems` for Empires, `mediterraneum_position_problems` for Mediterraneum),
+every report is rendered again in every format and for every player, the history
 is replayed, and now and then the phase is rolled back and adjudicated again, which must give
 the same files.
 
@@ -19,7 +22,8 @@ parameters and the phase, so it can be rerun alone:
     ADJUDICATOR_SOAK_SEED=1234 python -m pytest tests/test_soak.py
     python -m tests.soak --seed 1234 --keep /tmp/soak       # and keep the game folder
 
-A long run: `python -m tests.soak --games 500 --jobs 2` (see docs/performance.md).
+A long run: `python -m tests.soak --games 500 --jobs 2` (see docs/performance.md); the games of one
+ruleset among them: `python -m tests.soak --games 200 --ruleset mediterraneum`.
 """
 
 from __future__ import annotations
@@ -48,7 +52,7 @@ from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 from email.message import EmailMessage
 from pathlib import Path
-from types import FrameType
+from types import FrameType, MappingProxyType
 from typing import Any, NoReturn
 from unittest import mock
 
@@ -68,24 +72,37 @@ from tests.random_play import (
     empires_orders,
     huge_lines,
     junk_lines,
+    mediterraneum_huge_lines,
+    mediterraneum_orders,
     purposeful_lines,
     random_orders,
 )
-from tests.soak_invariants import empires_position_problems, position_problems, transition_problems
+from tests.soak_invariants import (
+    empires_position_problems,
+    mediterraneum_position_problems,
+    position_problems,
+    transition_problems,
+)
 
 CIVS = ("Rome", "Carthage", "Greece", "Babylon", "Egypt")
 EMPIRES = "empires"  # the ruleset of one game in four; the others are "mare-nostrum" (2003)
 EMPIRES_CIVS = ("Rome", "Greece", "Carthage", "Egypt", "Babylon")  # the first 3, 4 or 5 play (E2.1)
+MEDITERRANEUM = "mediterraneum"  # the ruleset of one game in five
+COLOURS = ("Red", "Blue", "Green", "Yellow", "White", "Black")  # Mediterraneum's players, 2 to 6 of them (M1.1)
+MEDITERRANEUM_OPTIONS = ("goals=short", "tax_passes=2", "fast_empty_ships=true")  # each now and then (M12.4)
+RULESET_LETTERS = {EMPIRES: "E", MEDITERRANEUM: "M"}  # in the progress lines
+MEDITERRANEUM_PHASES = 60  # about the phases (one a player's turn) an opening game plays: its rounds follow
 HOSTILE_NAME = "<script>alert(1)</script> [url=http://x.invalid]Anna[/url] **Bela** {{ 7*7 }}"
 CALL_SECONDS = float(os.environ.get("ADJUDICATOR_SOAK_CALL_SECONDS", "30"))  # any one command
 GAME_SECONDS = float(os.environ.get("ADJUDICATOR_SOAK_GAME_SECONDS", "240"))  # one whole game
 REPLAY_EVERY_PHASE = os.environ.get("ADJUDICATOR_SOAK_REPLAY", "turn") == "phase"  # else as each turn starts
 FORM_ORDER = re.compile(
     r"^# (offer|take|trade|give|ulysses|sequence|build|buy|exchange|keep|sail|attack|move|casualties|helen|role"
-    r"|artemis|title) "
-)  # a form's line that is an order once its '#' goes
+    r"|artemis|title|found|ship|army|raise|patron|dismiss|upgrade|gift|coup|pay|bid|pass|cancel)( |$)"
+)  # a form's line that is an order once its '#' goes (2003, Empires and Mediterraneum verbs)
 REQUESTS = ("status", "orders", "help", "rules R6.4")  # requests a mail may hold besides its orders
 EMPIRES_REQUESTS = ("status", "orders", "help", "rules E6.4")
+MEDITERRANEUM_REQUESTS = ("status", "orders", "help", "rules M4.5")
 BEHAVIOURS = {  # what a player does in a phase, with its weight
     "orders": 34,
     "junk": 14,
@@ -116,6 +133,7 @@ class Params:
     hostile_name: bool  # one player's name is markup and template syntax
     site: bool  # the game keeps a campaign site ([game] site), rebuilt at each adjudication
     ruleset: str = "mare-nostrum"  # or EMPIRES: no options, so setup basic, roles_each and finite_bank unused
+    options: tuple[str, ...] = ()  # MEDITERRANEUM's `--option`s; its setup is basic (the opening) or position
 
     @classmethod
     def from_seed(cls, seed: int) -> Params:
@@ -131,21 +149,52 @@ class Params:
             hostile_name=rng.random() < 0.3,
             site=rng.random() < 0.4,
         )
-        # drawn last, so that every earlier draw, and so every 2003 game, stays what it was
-        if rng.random() >= 0.25:
+        # drawn last, so that every earlier draw, and so every 2003 game, stays what it was: one
+        # draw in four makes an Empires game, as before Mediterraneum came; one in five makes a
+        # Mediterraneum game of what was a 2003 game (of seeds 1-20: 2, 3, 8, 13, 15, 16 and 17), whose
+        # own parameters are drawn after it. Every other game, Empires or 2003, is what it was.
+        ruleset = rng.random()
+        if ruleset >= 0.45:
             return params
+        if ruleset >= 0.25:
+            return cls.mediterraneum_params(params, rng)
         empires = tuple(rng.sample(EMPIRES_CIVS[: len(params.civs)], len(params.civs)))  # in any order
         return dataclasses.replace(
             params, ruleset=EMPIRES, civs=empires, setup="basic", roles_each="turn", finite_bank=True
         )
 
+    @classmethod
+    def mediterraneum_params(cls, params: Params, rng: random.Random) -> Params:
+        """2 to 6 colours; the opening, with rounds enough for empires to be founded (a player has
+        X after some five turns of tax and trade), or a position imported in the middle of a game
+        (`Soak.mediterraneum_position`: empires, ships with cargo, armies, maybe an auction), played
+        for a few rounds; now and then each option."""
+        colours = tuple(rng.sample(COLOURS, rng.choices((2, 3, 4, 5, 6), (2, 3, 3, 2, 1))[0]))
+        setup = "position" if rng.random() < 0.4 else "basic"
+        if setup == "basic":
+            rounds = rng.randint(7, max(8, MEDITERRANEUM_PHASES // len(colours)))
+        else:  # the position opens at a round of 3 to 6 (`Soak.mediterraneum_position`), before the last
+            rounds = rng.randint(4, 6) + rng.randint(1, max(2, 30 // len(colours)))
+        options = tuple(option for option in MEDITERRANEUM_OPTIONS if rng.random() < 0.2)
+        return dataclasses.replace(
+            params, ruleset=MEDITERRANEUM, civs=colours, setup=setup, roles_each="turn", finite_bank=True,
+            turns=rounds, options=options,
+        )  # fmt: skip
+
     @property
     def empires(self) -> bool:
         return self.ruleset == EMPIRES
 
+    @property
+    def mediterraneum(self) -> bool:
+        return self.ruleset == MEDITERRANEUM
+
     def __str__(self) -> str:
         players = f"{len(self.civs)} players ({', '.join(self.civs)}), mode {self.mode}"
         extras = f"{', a hostile player name' if self.hostile_name else ''}{', a campaign site' if self.site else ''}"
+        if self.mediterraneum:
+            options = "".join(f", --option {option}" for option in self.options)
+            return f"Mediterraneum, {players}, setup {self.setup}, {self.turns} rounds{options}{extras}"
         if self.empires:
             return f"Empires, {players}, {self.turns} rounds{extras}"
         return (
@@ -178,14 +227,14 @@ class SoakTimeout(BaseException):
 
 def _refusal_kind(action: str, error: AdjudicatorError) -> str:
     """A refusal with its particulars (names, numbers) blurred, to count refusals of a kind."""
-    message = re.sub(r"\d+", "#", re.sub("|".join(CIVS), "CIV", str(error)))
+    message = re.sub(r"\d+", "#", re.sub("|".join(CIVS) + r"|\b(" + "|".join(COLOURS) + r")\b", "CIV", str(error)))
     return f"{type(error).__name__} from {action.split(' ')[0]}: {message}"[:120]
 
 
 def _particulars(kind: str, detail: str) -> str:
     """What tells failures of one kind apart: the exception, or the rules broken."""
     if kind == "broken invariant":
-        return ": " + ", ".join(sorted(set(re.findall(r"\bR\d+(?:\.\d+)?", detail))))
+        return ": " + ", ".join(sorted(set(re.findall(r"\b(?:R|M|MD)\d+(?:\.\d+)?", detail))))
     if kind in ("crash", "hang", "unexpected refusal", "replay differs"):
         return ": " + re.sub(r"\d+", "#", re.sub(r"^[\w.]*SoakTimeout: ", "", _last_line(detail)))[:160]
     return ""
@@ -238,6 +287,7 @@ class GameResult:
     winner: str | None = None
     refusals: Counter[str] = field(default_factory=Counter)
     behaviours: Counter[str] = field(default_factory=Counter)
+    events: Counter[str] = field(default_factory=Counter)  # Mediterraneum: what the phases did (founded, …)
     failure: str | None = None
     signature: str | None = None
 
@@ -272,6 +322,7 @@ class Soak:
         self.texts = 0
         self.past_deadline = False  # the current phase's deadline has passed
         self.started = time.monotonic()
+        self.capitals: set[str] = set()  # Mediterraneum: the cities that were capitals (warehouses stay, MD24)
 
     # -- plumbing
 
@@ -345,6 +396,9 @@ class Soak:
             players.append(f"{civ}:{civ.lower()}@example.org:{self.secrets[civ]}:{name}")
         if self.p.empires:  # no options, and no position to import (its shape is the 2003 one)
             position, options = None, []
+        elif self.p.mediterraneum:
+            options = list(self.p.options)
+            position = self.mediterraneum_position() if self.p.setup == "position" else None
         else:
             position = self.imported_position(players) if self.p.setup == "position" else None
             options = [f"roles_each={self.p.roles_each}"] + ([] if self.p.finite_bank else ["finite_bank=false"])
@@ -385,6 +439,165 @@ class Soak:
             player.pop("stock", None)
         path = self.folder / "position.json"
         path.write_text(json.dumps(data), encoding="utf-8")
+        return path
+
+    def mediterraneum_position(self) -> Path:
+        """A Mediterraneum game in its middle, made from a real opening (the ruleset's
+        `new_position`, written with `position_to_data`): money; for some players an empire with
+        its State card, buildings, warehouses with goods, art, an artist, a tactic, gift, coup or
+        want card, armies (some next to cities, one inside a city it took, one aboard); ships
+        with goods or art aboard; the tax stone on the chart; the trade cards that open auctions
+        and hurt on top of the deck; maybe a storm and an auction waiting for bids."""
+        from adjudicator.dice import ChainDice
+        from adjudicator.game import default_board_path, load_board
+        from adjudicator.rulesets import find_ruleset
+        from adjudicator.rulesets.mediterraneum import model as mm
+        from adjudicator.rulesets.mediterraneum.board import COAST, BuildingKind, CardKind
+
+        rng, ruleset = self.rng, find_ruleset(MEDITERRANEUM)
+        board = load_board(ruleset, default_board_path(ruleset))
+        chosen = ruleset.check_options(dict(option.split("=") for option in self.p.options))
+        root = hashlib.sha256(f"soak-position/{self.p.seed}".encode()).digest()
+        dice = ChainDice(f"soak-position/{self.p.seed}", 0, root, root=root)
+        opening, _ = ruleset.new_position(board, list(self.p.civs), dice, chosen)
+        order, decks = opening.order, opening.decks
+        trade, art, states, patronage = list(decks.trade), list(decks.art), list(decks.states), list(decks.patronage)
+        supply, cities = dict(decks.buildings), dict(opening.cities)
+        players = dict(opening.players)
+        ships: list[mm.Ship] = []
+        armies: list[mm.Army] = []
+        turn = rng.randint(3, max(3, min(6, self.p.turns - 1)))
+        count = (turn - 1) * len(order) + 1
+        auction = rng.random() < 0.35
+        empires = [order[0]] if auction else []  # the player to move drew the auction card
+        empires += [c for c in order[1:] if rng.random() < 0.6]
+
+        def take(pile: list[str], kinds: tuple[CardKind, ...]) -> str | None:
+            found = [c for c in pile if board.trade_cards[c].kind in kinds]
+            if not found:
+                return None
+            card = rng.choice(found)
+            pile.remove(card)
+            return card
+
+        def free_lands(colour: str, lands: list[str]) -> list[str]:
+            return [
+                land
+                for land in lands
+                if sum(1 for a in armies if a.at == land) < board.limits["armies_per_land"]
+                and all(a.owner == colour for a in armies if a.at == land)
+            ]
+
+        for colour in order:
+            player = dataclasses.replace(players[colour], money=rng.randint(0, 30))
+            own = list(player.residences)
+            if colour in empires:
+                capital = rng.choice(own)
+                land = board.cities[capital].land
+                built: list[str] = []
+                for building in rng.sample(sorted(b for b, n in supply.items() if n), rng.randint(0, 3)):
+                    kind = board.buildings[building]
+                    if kind.kind in (BuildingKind.DEFENCE, BuildingKind.TEMPLE) and any(
+                        board.buildings[b].kind is kind.kind for b in built
+                    ):
+                        continue
+                    built.append(building)
+                    supply[building] -= 1
+                goods = [g for g in board.goods if g not in board.produces(capital)]
+                houses = tuple(
+                    tuple(rng.sample(goods, rng.randint(0, board.limits["warehouse_goods"])))
+                    for _ in range(rng.randint(0, 2))
+                )
+                cities[capital] = dataclasses.replace(
+                    cities[capital], status=mm.Status.CAPITAL, buildings=tuple(built), warehouses=houses
+                )
+                held = take(trade, (CardKind.GIFT, CardKind.COUP)) if rng.random() < 0.4 else None
+                tactic = take(trade, (CardKind.TACTIC,)) if rng.random() < 0.4 else None
+                want = take(trade, (CardKind.WANT,)) if rng.random() < 0.3 else None
+                if want and board.trade_cards[want].good in board.produces(capital):
+                    trade.append(want)  # back under the deck: a want of his own land's good is paid at once
+                    want = None
+                patron = patronage.pop(0) if patronage and rng.random() < 0.4 else None
+                player = dataclasses.replace(
+                    player, state=states.pop(0), founded_at=max(1, count - len(order) * rng.randint(1, 2)),
+                    art=tuple(art.pop(0) for _ in range(min(len(art), rng.randint(0, 3)))),
+                    patron=patron, patronised=patron is not None, holding=(held,) if held else (),
+                    tactics=(tactic,) if tactic else (), want_cards=(board.trade_cards[want].good,) if want else (),
+                )  # fmt: skip
+                near = free_lands(colour, [land, *board.lands[land].land])
+                for _ in range(rng.randint(1, 3)):
+                    if near:
+                        where = rng.choice(near)
+                        number = mm.lowest_free(a.number for a in armies if a.owner == colour)
+                        armies.append(mm.Army(colour, number, where, since=count - len(order)))
+                        near = free_lands(colour, near)
+                unowned = [c for c, s in cities.items() if s.owner is None]
+                if rng.random() < 0.3 and unowned:  # a city his army took, the army still inside (MD23)
+                    city = rng.choice(unowned)
+                    cities[city] = dataclasses.replace(cities[city], owner=colour, status=mm.Status.TAKEN)
+                    number = mm.lowest_free(a.number for a in armies if a.owner == colour)
+                    armies.append(mm.Army(colour, number, city, since=count - len(order)))
+                    own.append(city)
+            for _ in range(rng.randint(0, 3)):
+                city = rng.choice(own)
+                spaces = [f"{COAST}:{city}", f"{mm.HARBOUR}:{city}", board.cities[city].sea]
+                room = [
+                    s for s in spaces
+                    if s.startswith(mm.HARBOUR)
+                    or sum(1 for x in ships if x.at == s)
+                    < board.limits["ships_per_coast" if s.startswith(COAST) else "ships_per_sea"]
+                ]  # fmt: skip
+                cargo = rng.choice(["", "", *board.produces(city), *board.goods])
+                if art and rng.random() < 0.1:
+                    cargo = f"art:{art.pop(0)}"
+                number = mm.lowest_free(s.number for s in ships if s.owner == colour)
+                ships.append(mm.Ship(colour, number, rng.choice(room), cargo))
+                mine = [a for a in armies if a.owner == colour and a.at in board.lands]
+                if mine and mm.city_of_space(ships[-1].at) and rng.random() < 0.3:
+                    armies[armies.index(mine[0])] = dataclasses.replace(mine[0], at=f"ship:{number}")
+            players[colour] = player
+        standing = [a for a in armies if a.at in board.lands]
+        if len(empires) > 1 and standing and rng.random() < 0.7:  # enemies next door: a field battle (M10)
+            target = rng.choice(standing)
+            enemy = rng.choice([c for c in empires if c != target.owner])
+            lands = free_lands(enemy, list(board.lands[target.at].land))
+            if lands and sum(1 for a in armies if a.owner == enemy) < board.limits["armies_per_player"]:
+                number = mm.lowest_free(a.number for a in armies if a.owner == enemy)
+                armies.append(mm.Army(enemy, number, rng.choice(lands), since=count - len(order)))
+        hurting = (
+            CardKind.ART_AUCTION, CardKind.TACTIC, CardKind.PROVINCE_AUCTION, CardKind.GIFT, CardKind.COUP,
+            CardKind.STORM, CardKind.PIRATES, CardKind.EARTHQUAKE, CardKind.WANT, CardKind.ART_DESTRUCTION,
+        )  # fmt: skip
+        top = [c for c in trade if board.trade_cards[c].kind in hurting]
+        top = rng.sample(top, min(len(top), 8))
+        for card in top:
+            trade.remove(card)
+        trade = top + trade
+        storm = take(trade, (CardKind.STORM,)) if rng.random() < 0.3 else None
+        auctions: tuple[mm.Auction, ...] = ()
+        if auction:
+            provinces = [c for c, s in cities.items() if s.owner == order[0] and s.status is mm.Status.PROVINCE]
+            kinds = (CardKind.ART_AUCTION, CardKind.TACTIC) + ((CardKind.PROVINCE_AUCTION,) if provinces else ())
+            card = take(trade, kinds)
+            if card is not None:
+                kind = board.trade_cards[card].kind
+                lot = art.pop(0) if kind is CardKind.ART_AUCTION and art else card if kind is CardKind.TACTIC else ""
+                if kind is not CardKind.ART_AUCTION or lot:
+                    auctions = (mm.Auction(card, order[0], lot, board.trade_cards[card].min_bid),)
+                else:
+                    trade.append(card)
+        position = dataclasses.replace(
+            opening, turn=turn, count=count, players=MappingProxyType(players), cities=MappingProxyType(cities),
+            ships=tuple(ships), armies=tuple(armies), storm=storm, auctions=auctions,
+            phase=mm.Phase.AUCTION if auctions else mm.Phase.TURN,
+            stone=rng.randrange(len(board.tax_chart)) if empires else None, stone_owner=empires[0] if empires else None,
+            decks=dataclasses.replace(
+                decks, trade=tuple(trade), art=tuple(art), states=tuple(states), patronage=tuple(patronage),
+                buildings=MappingProxyType(supply),
+            ),
+        )  # fmt: skip
+        path = self.folder / "position.json"
+        path.write_text(json.dumps(ruleset.position_to_data(position)), encoding="utf-8")
         return path
 
     def add_armies(self, data: dict[str, Any]) -> None:
@@ -483,15 +696,21 @@ class Soak:
             header.append(f"phase {info.prefix}{info.turn} {info.phase}")
         if wrong:
             header.append(rng.choice((f"game other-{self.p.seed}", f"phase {info.prefix}{info.turn + 7} {info.phase}")))
-        # Empires: a part of the player's form (the orders he could give) and some wrong lines
-        body = empires_orders(rng, game, civ) if self.p.empires else self.orders_2003(game, civ)
+        # Empires, Mediterraneum: a part of the player's form (the orders he could give) and some wrong lines
+        if self.p.mediterraneum:
+            body, requests = mediterraneum_orders(rng, game, civ), MEDITERRANEUM_REQUESTS
+        else:
+            body = empires_orders(rng, game, civ) if self.p.empires else self.orders_2003(game, civ)
+            requests = EMPIRES_REQUESTS if self.p.empires else REQUESTS
         extra = junk_lines(rng, rng.randint(1, 8)) if kind == "junk" else []
-        if kind == "huge":
+        if kind == "huge" and self.p.mediterraneum:
+            extra += mediterraneum_huge_lines(rng, game, civ)
+        elif kind == "huge":
             extra += empires_huge_lines(rng, game, civ) if self.p.empires else huge_lines(rng, game.position, civ)
         for line in extra:
             body.insert(rng.randint(0, len(body)), line)
         if mail and rng.random() < 0.3:  # a request to the judge, answered in the receipt
-            body.insert(rng.randint(0, len(body)), rng.choice(EMPIRES_REQUESTS if self.p.empires else REQUESTS))
+            body.insert(rng.randint(0, len(body)), rng.choice(requests))
         if rng.random() < 0.1:
             body += ["--", "Sent from my phone", "build 3 legions in Roma"]
         return "\n".join([self.marker(), *header, *body]) + "\n"
@@ -643,6 +862,9 @@ class Soak:
             self.adjudicated(f"adjudicate{' --force' if force else ''}", force, dice)
         self.result.adjudications += 1
         game = self.check_phase(number, before)
+        if self.p.mediterraneum:  # what was exercised, for the summary
+            history = read_toml(next(game.directory.history.glob(f"{number:03d}-*.toml")))
+            self.result.events.update(str(e.get("kind")) for e in history.get("events", []))
         if self.rng.random() < 0.12:
             self.rollback_and_redo(number, force, dice)
             game = self.game()
@@ -656,6 +878,9 @@ class Soak:
         after = game.state_data()
         if self.p.empires:
             problems = empires_position_problems(game.board, game.position)
+        elif self.p.mediterraneum:  # a capital lost (MD24) or gone bankrupt (MD19) keeps its warehouses
+            self.capitals |= {city for city, state in before["cities"].items() if state.get("status") == "capital"}
+            problems = mediterraneum_position_problems(game.board, game.position, self.capitals)
         else:
             problems = position_problems(after, self.p.finite_bank) + transition_problems(before, after)
         if problems:
@@ -669,9 +894,18 @@ class Soak:
             self.call("status", commands.status, self.path)
         if self.logged():
             self.fail("an internal error was logged", self.logged())
-        if REPLAY_EVERY_PHASE or after["phase"] == "trade":  # every phase, or as each turn starts
+        if REPLAY_EVERY_PHASE or after["phase"] == "trade" or self.round_starts(after):  # or as each turn starts
             self.replay()
         return game
+
+    def round_starts(self, after: dict[str, Any]) -> bool:
+        """Mediterraneum: a round (one turn a player) starts, every other round (replays grow long)."""
+        return (
+            self.p.mediterraneum
+            and after["phase"] == "turn"
+            and after["step"] == after["order"][0]
+            and (after["turn"] % 2 == 0 or len(after["order"]) > 3)
+        )
 
     def replay(self) -> None:
         replayed = self.call("replay", commands.replay_game, self.path)
@@ -875,8 +1109,10 @@ def summary(results: list[GameResult], seconds: float) -> str:
     phases = sum(r.adjudications for r in results)
     slowest = max(results, key=lambda r: r.seconds, default=None)
     empires = sum(1 for r in results if r.ruleset == EMPIRES)
+    mediterraneum = sum(1 for r in results if r.ruleset == MEDITERRANEUM)
     lines = [
-        f"{len(results)} games ({empires} of Empires), {phases} adjudications, {len(failed)} failed, "
+        f"{len(results)} games ({empires} of Empires, {mediterraneum} of Mediterraneum), {phases} adjudications, "
+        f"{len(failed)} failed, "
         f"in {seconds:.1f} s "
         f"({sum(r.cpu for r in results):.1f} s of processor time; slowest game: seed "
         f"{slowest.seed if slowest else '-'}, {slowest.seconds if slowest else 0:.1f} s); "
@@ -884,6 +1120,9 @@ def summary(results: list[GameResult], seconds: float) -> str:
     ]
     behaviours: Counter[str] = sum((r.behaviours for r in results), Counter())
     lines.append("behaviours: " + ", ".join(f"{k} {n}" for k, n in behaviours.most_common()))
+    events: Counter[str] = sum((r.events for r in results), Counter())
+    if events:
+        lines.append("Mediterraneum events: " + ", ".join(f"{k} {n}" for k, n in events.most_common()))
     refusals: Counter[str] = sum((r.refusals for r in results), Counter())
     lines += ["legitimate refusals:"] + [f"  {n:5d}  {k}" for k, n in refusals.most_common(12)]
     groups: dict[str, list[GameResult]] = {}
@@ -902,15 +1141,18 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--seed", type=int, help="play only this seed")
     parser.add_argument("--jobs", type=int, default=min(2, os.cpu_count() or 1), help="processes (default 2)")
     parser.add_argument("--keep", type=Path, help="keep every game folder under this folder")
+    parser.add_argument("--ruleset", help="play only the seeds' games of this ruleset (e.g. mediterraneum)")
     args = parser.parse_args(argv)
     seed_list = [args.seed] if args.seed is not None else seeds(args.games, args.first)
+    if args.ruleset:
+        seed_list = [seed for seed in seed_list if Params.from_seed(seed).ruleset == args.ruleset]
     started = time.monotonic()
 
     def progress(result: GameResult) -> None:
         state = "FAIL " + (result.signature or "") if result.failure else "ok"
         print(
             f"seed {result.seed:6d}  {result.seconds:6.1f} s ({result.cpu:5.1f} s cpu)  "
-            f"{result.adjudications:3d} phases  {'E' if result.ruleset == EMPIRES else ' '}  {state}",
+            f"{result.adjudications:3d} phases  {RULESET_LETTERS.get(result.ruleset, ' ')}  {state}",
             flush=True,
         )
 

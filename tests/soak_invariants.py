@@ -1,17 +1,21 @@
 """What no adjudication may break, whatever the players wrote: checked by the soak
 (tests/soak.py) after every phase. Mare Nostrum 2003 (RULES.md R1-R10) on the `state --json`
 shape (`position_problems`, `transition_problems`); Mare Nostrum: Empires on its position
-(`empires_position_problems`, also played by tests/test_empires_engine.py)."""
+(`empires_position_problems`, also played by tests/test_empires_engine.py); Mare Mediterraneum on
+its position (`mediterraneum_position_problems`, docs/rules-mediterraneum.md)."""
 
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Mapping
+from collections.abc import Collection, Mapping
 from typing import Any
 
 from adjudicator.rulesets.empires import model as empires
 from adjudicator.rulesets.empires.board import Board as EmpiresBoard
 from adjudicator.rulesets.mare_nostrum.components import BUILDING_SUPPLY, CARD_TOTALS, UNIT_STOCK
+from adjudicator.rulesets.mediterraneum import model as mm
+from adjudicator.rulesets.mediterraneum.board import COAST, CardKind
+from adjudicator.rulesets.mediterraneum.board import Board as MediterraneumBoard
 from tests.random_play import BOARD
 
 
@@ -210,4 +214,129 @@ def empires_position_problems(board: EmpiresBoard, position: empires.Position) -
         for empire in province.legions:
             if province.stationed(empire) > province.legions[empire]:
                 found.append(f"{pid}: {empire} has more legions bound than standing")
+    return found
+
+
+def mediterraneum_position_problems(
+    board: MediterraneumBoard, position: mm.Position, capitals: Collection[str] = ()
+) -> list[str]:
+    """What a Mare Mediterraneum position breaks of docs/rules-mediterraneum.md's limits, one line
+    each: money, the pieces' limits (M1.3) and numbers, one cargo a ship, every card where one
+    card can be, cities and capitals, State cards, warehouses and where armies stand. `capitals`:
+    the cities that were ever capitals in the game (a lost or bankrupt capital keeps its
+    warehouses, MD19, MD24); without it, warehouses are allowed in capitals only."""
+    found = [f"M3.6: {c} has {p.money} MILIA" for c, p in position.players.items() if p.money < 0]
+    found += [f"players {sorted(position.players)} are not the seating order {position.order}"] * (
+        set(position.players) != set(position.order) or len(set(position.order)) != len(position.order)
+    )
+    found += _mm_piece_problems(board, position) + _mm_card_problems(board, position)
+    found += _mm_city_problems(board, position, set(capitals))
+    return found
+
+
+def _mm_piece_problems(board: MediterraneumBoard, position: mm.Position) -> list[str]:
+    limits, found = board.limits, []
+    for where, n in Counter(s.at for s in position.ships).items():
+        city = mm.city_of_space(where)
+        if (city is None and where not in board.seas) or (city is not None and city not in board.cities):
+            found.append(f"M1.2: a ship at {where}, which is no space")
+        elif city is None and n > limits["ships_per_sea"]:
+            found.append(f"M1.3: {n} ships in {where}")
+        elif where.startswith(COAST) and n > limits["ships_per_coast"]:
+            found.append(f"M1.3: {n} ships at {where}")
+    for land, n in Counter(a.at for a in position.armies if a.at in board.lands).items():
+        if n > limits["armies_per_land"]:
+            found.append(f"M1.3: {n} armies in {land}")
+    for colour in position.order:
+        ships, armies = position.ships_of(colour), position.armies_of(colour)
+        for kind, pieces, limit in (("ship", ships, "ships_per_player"), ("army", armies, "armies_per_player")):
+            numbers = [p.number for p in pieces]
+            if len(set(numbers)) != len(numbers) or any(n < 1 for n in numbers):
+                found.append(f"M4.2/M8.1: {colour}'s {kind} numbers {sorted(numbers)}")
+            if len(pieces) > limits[limit]:
+                found.append(f"M1.3: {colour} has {len(pieces)} {kind} pieces")
+        own_ships = {s.number for s in ships}
+        for army in armies:
+            where = army.at
+            aboard = where.startswith("ship:") and where.removeprefix("ship:").isdigit()
+            if aboard and int(where.removeprefix("ship:")) not in own_ships:
+                found.append(f"M9.1: {colour}'s army {army.number} is aboard ship {where}, which he has not")
+            elif where in board.cities and (
+                position.cities[where].owner != colour or position.cities[where].status is not mm.Status.TAKEN
+            ):
+                found.append(f"MD23: {colour}'s army {army.number} is inside {where}, not a city he took")
+            elif not aboard and where not in board.lands and where not in board.cities:
+                found.append(f"M8: {colour}'s army {army.number} stands at {where}, which is no land")
+    unknown = {s.owner for s in position.ships} | {a.owner for a in position.armies}
+    found += [f"ships or armies of {c}, who is not a player" for c in sorted(unknown - set(position.order))]
+    for ship in position.ships:
+        cargo = ship.cargo
+        if cargo and cargo.removeprefix("art:") not in (board.art if cargo.startswith("art:") else board.goods):
+            found.append(f"M4.4: {ship.owner}'s ship {ship.number} carries '{cargo}' (one good or artwork)")
+    return found
+
+
+def _mm_card_problems(board: MediterraneumBoard, position: mm.Position) -> list[str]:
+    """Every trade card once (copies counted): in the deck, the discard pile, a hand (gift or coup
+    held, tactic won), as a want card beside a capital, face up as the storm, or opening an
+    auction; every State card once; every art card at most once (a destroyed or sunk work leaves
+    the game, M11.7, M11.9); every patronage card at most once."""
+    decks, found = position.decks, []
+    trade = Counter([*decks.trade, *decks.trade_discard, *([position.storm] if position.storm else [])])
+    want_card = {card.good: card.id for card in board.trade_cards.values() if card.kind is CardKind.WANT}
+    for player in position.players.values():
+        trade.update([*player.holding, *player.tactics])
+        trade.update(want_card.get(good, f"want card for {good}") for good in player.want_cards)
+    trade.update(auction.card for auction in position.auctions)
+    for card in sorted(set(trade) | set(board.trade_cards)):
+        copies = board.trade_cards[card].count if card in board.trade_cards else 0
+        if trade[card] != copies:
+            found.append(f"M11.1: {trade[card]} of the {copies} trade cards {card}")
+    states = Counter([*decks.states, *(p.state for p in position.players.values() if p.state)])
+    if states != Counter(list(board.states)):
+        found.append(f"M5.1: State cards {dict(states - Counter(list(board.states)))} too many, "
+                     f"{dict(Counter(list(board.states)) - states)} missing")  # fmt: skip
+    for colour, player in position.players.items():
+        if position.capital(colour) is not None and player.state is None:
+            found.append(f"M5.1: {colour} has an empire and no State card")
+    art = Counter([*decks.art, *(a for p in position.players.values() for a in p.art)])
+    art.update(s.cargo.removeprefix("art:") for s in position.ships if s.cargo.startswith("art:"))
+    art.update(a.lot for a in position.auctions if a.lot in board.art)
+    found += [f"M7.6: art card {a} is in {n} places" for a, n in art.items() if n > 1 or a not in board.art]
+    patrons = Counter([*decks.patronage, *(p.patron for p in position.players.values() if p.patron)])
+    found += [
+        f"M7.4: patronage card {c} is in {n} places" for c, n in patrons.items() if n > 1 or c not in board.patronage
+    ]
+    for colour, player in position.players.items():
+        if player.patron and not player.patronised:
+            found.append(f"M7.4: {colour} holds a patronage card without having bought one")
+    for building, left in decks.buildings.items():
+        built = sum(s.buildings.count(building) for s in position.cities.values())
+        if left < 0 or building not in board.buildings or built + left != board.buildings[building].count:
+            found.append(f"M7.1: {built} {building} built and {left} in the supply")
+    return found
+
+
+def _mm_city_problems(board: MediterraneumBoard, position: mm.Position, capitals: set[str]) -> list[str]:
+    found = []
+    for colour in position.order:
+        held = [c for c, s in position.cities.items() if s.owner == colour and s.status is mm.Status.CAPITAL]
+        if len(held) > 1:
+            found.append(f"M5.1: {colour} has the capitals {held}")
+    for cid, city in position.cities.items():
+        if city.owner is not None and city.owner not in position.players:
+            found.append(f"M1.1: {cid} is held by {city.owner}, who is not a player")
+        if (city.owner is None) != (city.status is None):
+            found.append(f"M8.5: {cid} has the owner {city.owner} and the status {city.status}")
+        if city.dormant and city.status is mm.Status.CAPITAL:
+            found.append(f"MD19: {cid} is a capital and dormant")
+        if any(g not in board.goods for g in city.want):
+            found.append(f"M2.1: {cid} wants {city.want}")
+        if city.warehouses and city.status is not mm.Status.CAPITAL and cid not in capitals:
+            found.append(f"M7.8: warehouses in {cid}, which is no capital and never was")
+        for house in city.warehouses:
+            if len(house) > board.limits["warehouse_goods"]:
+                found.append(f"M7.8: a warehouse of {cid} holds {list(house)}")
+            if any(g not in board.goods or g in board.produces(cid) for g in house):
+                found.append(f"M7.8: a warehouse of {cid} holds {list(house)}, of its own land's goods or none")
     return found

@@ -141,3 +141,13 @@ def test_a_storm_card_rolls_for_every_ship_in_its_sea() -> None:
     assert after.armies == position.armies  # its ship kept; Blue's sank, with nothing aboard
     assert [e.data["outcome"] for e in events if e.kind == "storm_roll"] == ["safe", "cargo lost", "sunk"]
     assert after.storm == card.id
+
+
+def test_the_opening_keeps_its_players_in_play_order_as_a_saved_game_reads_back() -> None:
+    """A rollback to the first phase rewrites its file byte for byte only if the opening lists
+    the players as position_from_data does: in play order (the soak found it, seed 60)."""
+    position, _ = opening(("Red", "Blue", "Green", "Yellow"))
+    assert tuple(position.players) == position.order
+    data = position_to_data(position)
+    assert position_to_data(position_from_data(board(), data)) == data
+    assert list(data["players"]) == list(position.order)

@@ -1,7 +1,8 @@
 """The soak test (issue 11): random whole games through the functions the CLI calls, with every
 invariant checked after every phase (tests/soak.py says what is played and checked).
 
-CI plays 20 games on two processes, 4 of them Mare Nostrum: Empires games (seeds 5, 11, 18, 19).
+CI plays 20 games on two processes, 4 of them Mare Nostrum: Empires games (seeds 5, 11, 18, 19)
+and 7 Mare Mediterraneum games (seeds 2, 3, 8, 13, 15, 16, 17; 3, 13 and 17 from imported positions).
 Environment variables:
 - ADJUDICATOR_SOAK_GAMES=500: a long soak (ADJUDICATOR_SOAK_FIRST=N starts at seed N, default 1);
 - ADJUDICATOR_SOAK_SEED=N: only the game with seed N, in this process (as a failure message says);
@@ -36,9 +37,15 @@ def test_random_whole_games_keep_every_invariant(tmp_path: Path) -> None:
 
 def test_the_ci_slice_plays_empires_games_and_the_same_2003_games_as_before() -> None:
     """The ruleset is drawn after everything else: a 2003 game's parameters are what they were
-    before Empires games came into the soak, and seeds 1-20 hold a few Empires games."""
+    before Empires games came into the soak (but those that became Mediterraneum games), and
+    seeds 1-20 hold a few Empires and Mediterraneum games, some of these from a mid-game position."""
     params = [soak.Params.from_seed(seed) for seed in soak.seeds(20)]
     assert [p.seed for p in params if p.empires] == [5, 11, 18, 19]
+    assert [p.seed for p in params if p.mediterraneum] == [2, 3, 8, 13, 15, 16, 17]
+    assert [p.seed for p in params if p.mediterraneum and p.setup == "position"] == [3, 13, 17]
+    for p in params:
+        if p.mediterraneum:
+            assert set(p.civs) <= set(soak.COLOURS) and 2 <= len(p.civs) <= 6 and p.turns >= 5, p
     first = "4 players (Babylon, Egypt, Greece, Carthage), mode batch, setup advanced, roles_each turn, 4 turns"
     assert str(params[0]) == first, "seed 1 plays the game it played before"
     for p in params:
@@ -67,3 +74,30 @@ def test_the_soak_sees_a_building_under_another_players_units() -> None:
     assert building_problems() == []
     after["provinces"]["hierosolyma"]["caravans"] = ["oil"]
     assert building_problems() == ["R6.3: Babylon built in hierosolyma under the units of ['Egypt']"]
+
+
+def test_the_soak_sees_a_lost_card_and_a_crowded_sea_in_mediterraneum() -> None:
+    """The Mediterraneum invariants can fail: a trade card gone from the game, four ships in a
+    sea, an army aboard a ship its owner has not."""
+    import dataclasses
+
+    from adjudicator.dice import ChainDice
+    from adjudicator.game import default_board_path, load_board
+    from adjudicator.rulesets import find_ruleset
+    from adjudicator.rulesets.mediterraneum.model import Army, Ship
+    from tests.soak_invariants import mediterraneum_position_problems
+
+    ruleset = find_ruleset("mediterraneum")
+    board = load_board(ruleset, default_board_path(ruleset))
+    dice = ChainDice("soak-test", 0, bytes(32), root=bytes(32))
+    opening, _ = ruleset.new_position(board, ["Red", "Blue"], dice, {})
+    assert mediterraneum_position_problems(board, opening) == []
+    decks = dataclasses.replace(opening.decks, trade=opening.decks.trade[1:])
+    lost = opening.decks.trade[0]
+    sea = next(iter(board.seas))
+    ships = tuple(Ship("Red", n, sea) for n in range(1, 5))
+    broken = dataclasses.replace(opening, decks=decks, ships=ships, armies=(Army("Blue", 1, "ship:1"),))
+    problems = mediterraneum_position_problems(board, broken)
+    assert f"M1.3: 4 ships in {sea}" in problems
+    assert any(p.startswith("M11.1: ") and lost in p for p in problems)
+    assert "M9.1: Blue's army 1 is aboard ship ship:1, which he has not" in problems

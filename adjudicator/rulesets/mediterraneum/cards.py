@@ -17,6 +17,7 @@ from adjudicator.rulesets.mediterraneum.model import (
     Phase,
     Position,
     Status,
+    lift_wants,
     lowest_free,
     storm_outcome,
     storm_sea,
@@ -222,7 +223,7 @@ def _circus(board: Board, position: Position, colour: str, card: TradeCard, even
     lifted = ""
     if player.want_cards:
         lifted = player.want_cards[0]
-        position = position.with_player(colour, want_cards=player.want_cards[1:])
+        position = lift_wants(board, position, colour, [lifted])
     else:
         for city in position.provinces(colour):
             if position.cities[city].want:

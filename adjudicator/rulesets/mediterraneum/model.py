@@ -10,7 +10,7 @@ from dataclasses import dataclass, field, replace
 from enum import StrEnum
 from types import MappingProxyType
 
-from adjudicator.rulesets.mediterraneum.board import COAST, GOALS, Board, BuildingKind
+from adjudicator.rulesets.mediterraneum.board import COAST, GOALS, Board, BuildingKind, CardKind
 
 HARBOUR = "harbour"
 
@@ -184,6 +184,19 @@ class Position:
     def paid(self, colour: str, amount: int) -> Position:
         """His money after paying (negative: receiving) `amount`; never below zero."""
         return self.with_player(colour, money=max(0, self.players[colour].money - amount))
+
+
+def lift_wants(board: Board, position: Position, colour: str, goods: Iterable[str]) -> Position:
+    """His want cards for these goods lifted: each card goes to the trade discard pile, as every
+    used trade card does (M11.1), so none is lost from the deck."""
+    left = list(position.players[colour].want_cards)
+    discard = list(position.decks.trade_discard)
+    for good in goods:
+        if good in left:
+            left.remove(good)
+            discard.append(next(c.id for c in board.trade_cards.values() if c.kind is CardKind.WANT and c.good == good))
+    position = replace(position, decks=replace(position.decks, trade_discard=tuple(discard)))
+    return position.with_player(colour, want_cards=tuple(left))
 
 
 def lowest_free(numbers: Iterable[int]) -> int:

@@ -130,7 +130,12 @@ def sail(turn: Turn, order: Sail, dice: Dice) -> None:
             "M9.6",
         )
         return
-    if step in ship_neighbours(board, ship.at) and limit is not None and len(turn.position.ships_at(step)) + 2 > limit:
+    coming = turn.new_ships.count(city_of_space(step) or "") if step.startswith(COAST) else 0
+    if (
+        step in ship_neighbours(board, ship.at)
+        and limit is not None
+        and len(turn.position.ships_at(step)) + coming + 2 > limit
+    ):
         turn.refuse(text, f"{space_name(board, step)} has no room for both of cavalry's ships (T:19, T:96)", "M9.6")
         return
     trading.sail(turn, order, dice)

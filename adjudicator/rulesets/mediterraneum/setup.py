@@ -33,12 +33,13 @@ def new_position(board: Board, colours: Sequence[str], dice: Dice, options: Opti
     first, rolls = highest(colours, dice, "M2.4 first player")
     events.append(event("first_player", player=first, rolls=rolls))
     start = colours.index(first)
+    order = tuple(colours[start:]) + tuple(colours[:start])
     position = Position(
         turn=1,
         phase=Phase.TURN,
         step=first,
-        order=tuple(colours[start:]) + tuple(colours[:start]),
-        players=MappingProxyType(players),
+        order=order,
+        players=MappingProxyType({c: players[c] for c in order}),  # in play order, as a saved game reads back
         cities=MappingProxyType(cities),
         ships=(),
         armies=(),

@@ -18,6 +18,7 @@ from adjudicator.rulesets.mediterraneum.model import (
     Ship,
     Status,
     city_of_space,
+    lift_wants,
     lowest_free,
     storm_outcome,
     storm_sea,
@@ -152,8 +153,10 @@ def _full(turn: Turn, where: str) -> str:
     here = len(turn.position.ships_at(where))
     if city_of_space(where) is None and here >= limits["ships_per_sea"]:
         return f"{space_name(turn.board, where)} already holds {limits['ships_per_sea']} ships (T:19)"
-    if where.startswith(COAST) and here >= limits["ships_per_coast"]:
-        return f"{space_name(turn.board, where)} already holds {limits['ships_per_coast']} ships (T:19)"
+    coming = turn.new_ships.count(city_of_space(where) or "") if where.startswith(COAST) else 0
+    if where.startswith(COAST) and here + coming >= limits["ships_per_coast"]:
+        bought = ", the ships bought this turn included" if coming else ""
+        return f"{space_name(turn.board, where)} already holds {limits['ships_per_coast']} ships{bought} (T:19)"
     return ""
 
 
@@ -202,7 +205,7 @@ def _deliver_own(turn: Turn, ship: Ship, city: str, text: str) -> None:
     if ship.cargo in state.want:
         turn.position = turn.position.with_city(city, want=_less(state.want, ship.cargo))
     elif turn.position.capital(turn.colour) == city and ship.cargo in player.want_cards:
-        turn.position = turn.position.with_player(turn.colour, want_cards=_less(player.want_cards, ship.cargo))
+        turn.position = lift_wants(turn.board, turn.position, turn.colour, [ship.cargo])
     else:
         turn.refuse(text, f"{turn.board.cities[city].name} does not want {cargo_text(ship.cargo)}", "M4.6")
         return
@@ -258,7 +261,7 @@ def _receive(turn: Turn, owner: str, city: str, cargo: str) -> bool:
     if position.capital(owner) != city:
         return False
     if cargo in player.want_cards:
-        turn.position = position.with_player(owner, want_cards=_less(player.want_cards, cargo))
+        turn.position = lift_wants(turn.board, position, owner, [cargo])
         return True
     room = _warehouse_room(turn, city, cargo)
     if room is None:

@@ -10,7 +10,7 @@ from adjudicator.rulesets.mediterraneum.board import Against
 from adjudicator.rulesets.mediterraneum.cards import discard
 from adjudicator.rulesets.mediterraneum.chance import blue, pick
 from adjudicator.rulesets.mediterraneum.context import Turn
-from adjudicator.rulesets.mediterraneum.model import Army, Status, defence
+from adjudicator.rulesets.mediterraneum.model import Army, Status, defence, lift_wants
 from adjudicator.rulesets.mediterraneum.orders import Attack, March
 
 NEED = {"unowned": 4, "province": 5, "capital": 6}  # T:78-80
@@ -187,6 +187,9 @@ def _attack_city(turn: Turn, armies: list[Army], order: Attack, text: str, dice:
         turn.note("army_lost", army=armies[0].number, rule="M8.4")
     elif taken:
         loser = state.owner
+        for inside in turn.position.armies_at(city):  # the holder's plundering army falls with his city (MD23)
+            set_army(turn, inside, None)
+            turn.note("army_destroyed", owner=inside.owner, army=inside.number, rule="MD23")
         turn.position = turn.position.with_city(city, owner=turn.colour, status=Status.TAKEN, want=state.want)
         if kind == "capital" and loser is not None:
             _take_capital(turn, loser, city)
@@ -202,7 +205,8 @@ def _take_capital(turn: Turn, loser: str, city: str) -> None:
     turn.position = turn.position.paid(turn.colour, -beaten.money)
     mine = turn.position.players[turn.colour]
     turn.position = turn.position.with_player(turn.colour, art=mine.art + beaten.art)
-    turn.position = turn.position.with_player(loser, money=0, art=(), want_cards=())
+    turn.position = lift_wants(turn.board, turn.position, loser, beaten.want_cards)  # to the discard pile
+    turn.position = turn.position.with_player(loser, money=0, art=())
     turn.note("capital_taken", city=turn.board.cities[city].name, loser=loser, money=beaten.money, rule="M8.7")
 
 
