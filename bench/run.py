@@ -14,6 +14,7 @@ import subprocess
 import sys
 import tempfile
 import time
+import tomllib
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
@@ -74,6 +75,38 @@ def bench_engine(repeat: int) -> dict[str, float]:
 
         results[name] = median_ms(resolve, repeat)
     return results
+
+
+def bench_mediterraneum(repeat: int) -> float:
+    """The Mare Mediterraneum engine's median time for one player's turn (one phase), over the
+    shipped demo's 21 turns: trading, sales, founding an empire, the tax dice."""
+    from adjudicator.rulesets import find_ruleset
+
+    ruleset = find_ruleset("mediterraneum")
+    board = ruleset.parse_board(
+        tomllib.loads((ROOT / "adjudicator/rulesets/mediterraneum/boards/mediterraneum-1989.toml").read_text())
+    )
+    folder = ROOT / "games" / "demo-mediterraneum"
+    spec = tomllib.loads((folder / "demo.toml").read_text())["game"]
+    root = hashlib.sha256(spec["dice_seed"].encode()).digest()
+    colours = [p.split(":")[0] for p in spec["players"]]
+    options = ruleset.check_options({})
+    position, _ = ruleset.new_position(board, colours, ChainDice("bench", 0, root, root=root), options)
+    parser = OrderParser(ruleset.grammar, ruleset.transformer())
+    times = []
+    for number, phase in enumerate(sorted(p for p in (folder / "phases").iterdir() if p.is_dir()), start=1):
+        orders = {}
+        for path in phase.glob("*.txt"):
+            submission = parse_submission(path.read_text(), parser, ruleset.is_order)
+            civ = str(submission.power)
+            orders[civ] = [line.order for line in ruleset.validate(board, position, civ, submission.lines) if line.ok]
+
+        def resolve(position: Any = position, orders: Any = orders, number: int = number) -> Any:
+            return ruleset.resolve(board, position, orders, ChainDice("bench", number, root, root=root), False, options)
+
+        times.append(median_ms(resolve, repeat))
+        position, _ = resolve()
+    return statistics.median(times)
 
 
 def heavy_build_orders(rng: random.Random, position: Any, civ: str, lines: int = 200) -> str:
@@ -342,6 +375,7 @@ def main() -> None:
         mail_seconds, mail_mb = bench_mail_intake()  # first: the memory peak so far is mostly its own
         engine = bench_engine(repeat * 10)
         heavy_ms, heavy_lines = bench_heavy_build(repeat * 2)
+        turn_ms = bench_mediterraneum(repeat * 4)
         peer = bench_peer(100 if quick else 400)
         start = time.perf_counter()
         game = build_long_game(work / "long", turns)
@@ -365,6 +399,8 @@ def main() -> None:
             engine["military"] <= min(1.0, peer), engine["military"] / peer),
         Row(f"engine: build phase, 200 purchase lines each ({heavy_lines} accepted)", f"{heavy_ms:.2f} ms",
             "<= 50 ms", heavy_ms <= 50, heavy_ms / peer),
+        Row("engine: Mare Mediterraneum, one player's turn", f"{turn_ms:.3f} ms", "<= 1 ms and <= peer",
+            turn_ms <= min(1.0, peer), turn_ms / peer),
         Row("peer: diplomacy Game.process(), per phase", f"{peer:.3f} ms", "(baseline)", True, 1.0),
         Row(f"replay of {phases} phases ({turns} turns)", f"{replay_ms:.0f} ms", f"<= {per_90:.0f} ms (0.5 s per 90)",
             replay_ms <= per_90),
