@@ -6,8 +6,9 @@ Generic code (game, storage, intake, reports, CLI) talks to a ruleset only throu
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
+from importlib import import_module
 from typing import Any, Generic, Protocol, TypeVar
 
 from lark import Token, Transformer
@@ -152,15 +153,31 @@ class Ruleset(Protocol, Generic[BoardT, PositionT, OrderT]):
         ...
 
 
-def _registry() -> dict[str, Ruleset[Any, Any, Any]]:
-    from adjudicator.rulesets.empires import EMPIRES
-    from adjudicator.rulesets.mare_nostrum import MARE_NOSTRUM
-    from adjudicator.rulesets.mediterraneum import MEDITERRANEUM
+# Each ruleset by its name: the package and the object in it. A package is imported only when a
+# game or command asks for that ruleset, so a 2003 game's commands never load the other two.
+_PACKAGES = {
+    "mare-nostrum": ("adjudicator.rulesets.mare_nostrum", "MARE_NOSTRUM"),
+    "empires": ("adjudicator.rulesets.empires", "EMPIRES"),
+    "mediterraneum": ("adjudicator.rulesets.mediterraneum", "MEDITERRANEUM"),
+}
 
-    return {MARE_NOSTRUM.name: MARE_NOSTRUM, EMPIRES.name: EMPIRES, MEDITERRANEUM.name: MEDITERRANEUM}
+
+class _Registry(Mapping[str, "Ruleset[Any, Any, Any]"]):
+    """The rulesets by name, each imported on first use."""
+
+    def __getitem__(self, name: str) -> Ruleset[Any, Any, Any]:
+        module, attribute = _PACKAGES[name]
+        ruleset: Ruleset[Any, Any, Any] = getattr(import_module(module), attribute)
+        return ruleset
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(_PACKAGES)
+
+    def __len__(self) -> int:
+        return len(_PACKAGES)
 
 
-REGISTRY: Mapping[str, Ruleset[Any, Any, Any]] = _registry()
+REGISTRY: Mapping[str, Ruleset[Any, Any, Any]] = _Registry()
 
 
 def find_ruleset(name: str | None) -> Ruleset[Any, Any, Any]:
@@ -168,6 +185,9 @@ def find_ruleset(name: str | None) -> Ruleset[Any, Any, Any]:
     if name is None:
         return next(iter(REGISTRY.values()))
     wanted = normalise(name)
+    for key in REGISTRY:  # a game file names its ruleset exactly: one import
+        if normalise(key) == wanted:
+            return REGISTRY[key]
     for ruleset in REGISTRY.values():
         if wanted in {normalise(n) for n in (ruleset.name, ruleset.title, *ruleset.aliases)}:
             return ruleset
