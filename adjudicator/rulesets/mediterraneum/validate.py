@@ -6,7 +6,7 @@ carried out and reported there with its rule (M3.2)."""
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from typing import TypeVar
 
 from adjudicator.names import NameIndex
@@ -15,6 +15,7 @@ from adjudicator.problems import Rejection
 from adjudicator.rulesets.lookup import Refused, find_name
 from adjudicator.rulesets.mediterraneum.board import COAST, Board, CardKind
 from adjudicator.rulesets.mediterraneum.empire import WAREHOUSE
+from adjudicator.rulesets.mediterraneum.geography import ship_neighbours, space_id, space_name
 from adjudicator.rulesets.mediterraneum.model import Army, Phase, Position, Ship, Status
 from adjudicator.rulesets.mediterraneum.orders import (
     ART,
@@ -54,6 +55,7 @@ class _Context:
     position: Position
     colour: str
     line: int = 0
+    sailed: set[int] = field(default_factory=set)  # ships whose first move of the turn was checked
 
     def refuse(self, rule: str, text: str) -> Refused:
         return Refused(Rejection(self.line, rule, text))
@@ -168,14 +170,33 @@ def _check_phase(c: _Context, order: Order) -> None:
 
 def _check(c: _Context, order: Order) -> Order:
     match order:
-        case Found() | BuyShip() | Upgrade():
+        case Found():
+            city = c.city(order.city)
+            state = c.position.cities[city]
+            if state.owner != c.colour or state.status is not Status.PROVINCE:  # founding comes first (M5.1)
+                raise c.refuse(
+                    "M5.1", f"an empire is founded in one of his provinces; {c.board.cities[city].name} is not"
+                )
+            return replace(order, city=city)
+        case BuyShip() | StandingBuy():
+            city = c.city(order.city)
+            if c.position.cities[city].owner != c.colour:
+                rule = "M4.2" if isinstance(order, BuyShip) else "M4.6"
+                raise c.refuse(rule, f"{c.board.cities[city].name} is not one of {c.colour}'s cities")
+            if isinstance(order, StandingBuy):
+                c.money(order.ceiling)
+                return replace(order, cargo=c.cargo(order.cargo), city=city)
+            return replace(order, city=city)
+        case Upgrade():
             return replace(order, city=c.city(order.city))
         case Load():
             return replace(order, cargo=c.cargo(order.cargo))
         case Sail():
             if len(order.path) > 2:
                 raise c.refuse("M4.3", "a ship moves one space a turn (an empty one two, in the fast variant)")
-            return replace(order, path=tuple(c.space(s) for s in order.path))
+            path = tuple(c.space(s) for s in order.path)
+            _first_step(c, order.ship, path[0])
+            return replace(order, path=path)
         case Sell():
             c.money(order.floor)
             return order
@@ -204,9 +225,6 @@ def _check(c: _Context, order: Order) -> Order:
         case Pay():
             c.money(order.amount)
             return replace(order, colour=c.player(order.colour))
-        case StandingBuy():
-            c.money(order.ceiling)
-            return replace(order, cargo=c.cargo(order.cargo), city=c.city(order.city))
         case CancelBuy():
             return replace(order, cargo=c.cargo(order.cargo), city=c.city(order.city))
         case Bid():
@@ -263,3 +281,20 @@ def _numbers(pieces: Sequence[Ship | Army]) -> str:
 
 SHIP_ORDERS = (Sail, Load, Sell, Dump, Store, Capture)
 ARMY_ORDERS = (March, Embark, Land, Mount)
+
+
+def _first_step(c: _Context, number: int, step: str) -> None:
+    """A ship's first move of the turn starts where it stands as the turn begins, so a step it
+    cannot reach from there is refused now. Cavalry's two ships are left to the engine, which
+    moves them together (MD26), and so is a second move of the same ship."""
+    ship = c.position.ship(c.colour, number)
+    paired = any(a.owner == c.colour and (a.horse_ship == number or (a.at == f"ship:{number}" and a.horse_ship))
+                 for a in c.position.armies)  # fmt: skip
+    if ship is None or paired or number in c.sailed:
+        c.sailed.add(number)
+        return
+    c.sailed.add(number)
+    where = space_id(c.board, step)
+    if where != ship.at and where not in ship_neighbours(c.board, ship.at):
+        here = space_name(c.board, ship.at)
+        raise c.refuse("M4.3", f"ship {number} is at {here}; {space_name(c.board, where)} is not next to it")
