@@ -58,6 +58,12 @@ def test_wheel_contains_the_shipped_folders(wheel: Path) -> None:
         "adjudicator/dice_proof.py",
         "adjudicator/py.typed",
         "adjudicator/docs/rules.md",
+        "adjudicator/docs/rules-empires.md",
+        "adjudicator/docs/rules-mediterraneum.md",
+        "adjudicator/rulesets/mediterraneum/boards/mediterraneum-1989.toml",
+        "adjudicator/rulesets/mediterraneum/boards/mediterraneum-1989.map.json",
+        "adjudicator/games/demo-mediterraneum/demo.toml",
+        "adjudicator/templates/mediterraneum/events.txt.j2",
     ):
         assert needed in names, f"{needed} missing from the wheel"
 
@@ -99,6 +105,8 @@ def test_installed_wheel_runs_a_game_in_a_fresh_venv(wheel: Path, tmp_path: Path
     assert state["players"]["Babylon"]["neutral"] and state["phase"] == "trade"
     assert "a sound board" in run("board", "check")
     assert run("rules", "R6.4").startswith("### R6.4"), "the rules travel inside the wheel"
+    assert run("rules", "E8.3", "--ruleset", "empires").startswith("### E8.3"), "every ruleset's rules"
+    assert run("rules", "M4.5", "--ruleset", "mediterraneum").startswith("**M4.5**")
     assert "Reports of every phase are in" in run("demo", "d")
     assert "9 phase(s)" in run("site", "d", "public")
     proof = subprocess.run([python, "verify-dice.py"], cwd=work / "public", capture_output=True, text=True)
