@@ -116,6 +116,12 @@ def new(
         Path | None,
         typer.Option(help="Keep a campaign site in this folder (relative to the game), rebuilt after every phase."),
     ] = None,
+    lang: Annotated[
+        str, typer.Option(help="The language of the public reports and of players who choose none: en, pl, hu, fr, es.")
+    ] = "en",
+    player_lang: Annotated[
+        list[str] | None, typer.Option("--player-lang", help="CIV=LANG: the language one player reads, e.g. Rome=pl.")
+    ] = None,
 ) -> Outcome:
     """Create a game: basic setup (R2) and turn 1 income, or a given position."""
     from adjudicator.commands import create_game
@@ -131,7 +137,22 @@ def new(
         options=option,
         map_url=map_url,
         site=site,
+        lang=lang,
+        player_langs=player_lang,
     )
+
+
+@app.command("lang")
+@_friendly
+def set_lang(
+    directory: GameDir,
+    language: Annotated[str, typer.Argument(help="en, pl, hu, fr or es.")],
+    power: Annotated[str | None, typer.Option("--power", "-p", help="One player's (else the game's).")] = None,
+) -> Outcome:
+    """Set the language a player reads (receipts, reports, forms), or the game's public reports'."""
+    from adjudicator.commands import set_language
+
+    return set_language(directory, power, language)
 
 
 @app.command()

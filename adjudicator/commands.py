@@ -6,6 +6,7 @@ command can be tested without a terminal and reused by other front ends.
 
 from __future__ import annotations
 
+import dataclasses
 import hashlib
 import json
 import shutil
@@ -16,13 +17,14 @@ from datetime import UTC, datetime
 from pathlib import Path
 
 from adjudicator.errors import BoardError, DataError, GameFileError, UsageError
-from adjudicator.game import Game, default_board_path, load_board
+from adjudicator.game import Game, Settings, default_board_path, load_board
+from adjudicator.i18n import LANGUAGES, SOURCE, check_language
 from adjudicator.outcome import Outcome
-from adjudicator.players import parse_player_spec
+from adjudicator.players import PlayerSpec, parse_player_spec
 from adjudicator.reports import Renderer
 from adjudicator.resources import shipped_folder
 from adjudicator.rulesets import find_ruleset
-from adjudicator.storage import GameDirectory, game_lock, read_toml
+from adjudicator.storage import GameDirectory, game_lock, read_toml, write_toml_atomic
 from adjudicator.submissions import check_submission, store_submission, submitted
 
 
@@ -56,8 +58,10 @@ def create_game(
     options: list[str] | None = None,
     map_url: str = "",
     site: Path | None = None,
+    lang: str = SOURCE,
+    player_langs: list[str] | None = None,
 ) -> Outcome:
-    specs = [parse_player_spec(p) for p in players]
+    specs = with_languages([parse_player_spec(p) for p in players], player_langs or [])
     chosen: dict[str, str | list[str]] = {}
     for text in options or []:
         key, equals, value = text.partition("=")
@@ -81,6 +85,7 @@ def create_game(
         options=chosen,
         map_url=map_url,
         site=str(site) if site is not None else "",
+        lang=lang,
     )
     from adjudicator.outgoing import deliver, welcome_messages
 
@@ -391,3 +396,38 @@ def rollback_game(path: Path, to: int) -> Outcome:
 
 def _renderer(game: Game) -> Renderer:
     return Renderer(game.ruleset.name)
+
+
+def with_languages(specs: list[PlayerSpec], choices: list[str]) -> list[PlayerSpec]:
+    """`--player-lang Rome=pl`: each player's language, his civilization named as in `--player`."""
+    chosen: dict[str, str] = {}
+    for text in choices:
+        civ, equals, code = text.partition("=")
+        if not equals or not civ.strip():
+            raise UsageError(f"'{text}' is not CIV=LANG; write e.g. --player-lang Rome=pl")
+        matching = [s.civ for s in specs if s.civ.strip().casefold() == civ.strip().casefold()]
+        if not matching:
+            raise UsageError(f"'{civ.strip()}' is not given with --player; --player-lang names a player of this game")
+        chosen[matching[0]] = check_language(code)
+    return [dataclasses.replace(s, lang=chosen.get(s.civ, s.lang)) for s in specs]
+
+
+def set_language(path: Path, civ: str | None, lang: str) -> Outcome:
+    """The game's language (public reports, and players who chose none), or one player's. Only
+    that key of game.toml changes; its other tables (mail settings among them) stay as they are."""
+    code = check_language(lang)
+    with game_lock(GameDirectory(path)):
+        game = Game.load(path)
+        data = read_toml(game.directory.game_file)
+        if civ is None:
+            data.setdefault("game", {})["lang"] = code
+            what = "The game's public reports"
+        else:
+            found = game.find_player_civ(civ)
+            for entry in data.get("player", []):
+                if entry.get("civ") == found:
+                    entry["lang"] = code
+            what = f"{found}'s mails and reports"
+        Settings.from_data(data)  # the file stays one the game can load
+        write_toml_atomic(game.directory.game_file, data)
+    return Outcome(f"{what} are now in {LANGUAGES[code]} ({code}).\n")

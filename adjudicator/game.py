@@ -18,6 +18,7 @@ from adjudicator.dice import ChainDice, DiceRecord, DiceSource, Roll
 from adjudicator.errors import DataError, GameFileError, UsageError
 from adjudicator.events import Event
 from adjudicator.fields import Fields
+from adjudicator.i18n import SOURCE, check_language
 from adjudicator.orders import OrderParser
 from adjudicator.players import Player, PlayerSpec, hash_secret, new_secret, parse_player
 from adjudicator.resources import package_file
@@ -37,7 +38,7 @@ from adjudicator.storage import (
 
 MODES = ("batch", "stepwise")
 SETTINGS_TABLES = frozenset({"game", "dice", "player", "schedule", "intake", "delivery", "options"})
-GAME_KEYS = frozenset({"id", "ruleset", "board", "mode", "created", "rules_url", "map_url", "site"})
+GAME_KEYS = frozenset({"id", "ruleset", "board", "mode", "created", "rules_url", "map_url", "site", "lang"})
 DICE_KEYS = frozenset({"commitment", "chain_length"})
 STATE_HEADER = (
     "# The current position (DESIGN.md shape). Stocks, bank and supply are derived from the\n"
@@ -61,6 +62,12 @@ class Settings:
     rules_url: str = ""  # where players read the rules online (the `help` answer links it)
     map_url: str = ""  # where reports/ is published: BBCode and Markdown reports show map.png from there
     site: str = ""  # the campaign site's folder (relative to the game directory), rebuilt after each phase
+    lang: str = SOURCE  # the language of the public reports, and of each player who has not chosen one
+
+    def language_of(self, civ: str | None) -> str:
+        """The language a player reads: his own, else the game's."""
+        player = self.player(civ) if civ else None
+        return player.lang if player is not None and player.lang else self.lang
 
     def player(self, civ: str) -> Player | None:
         return next((p for p in self.players if p.civ == civ), None)
@@ -76,6 +83,7 @@ class Settings:
                 **({"rules_url": self.rules_url} if self.rules_url else {}),
                 **({"map_url": self.map_url} if self.map_url else {}),
                 **({"site": self.site} if self.site else {}),
+                **({"lang": self.lang} if self.lang != SOURCE else {}),
             },
             "dice": {"commitment": self.commitment, "chain_length": dice_chain.CHAIN_LENGTH},
             "player": [p.to_data() for p in self.players],
@@ -128,6 +136,7 @@ class Settings:
             rules_url=game.text("rules_url", ""),
             map_url=game.text("map_url", ""),
             site=game.text("site", ""),
+            lang=_language(game, "lang"),
         )
 
     def with_players_of(self, ruleset: Ruleset[Any, Any, Any], board: Any, position: Any) -> Settings:
@@ -186,6 +195,7 @@ class Game:
         options: Mapping[str, Any] | None = None,
         map_url: str = "",
         site: str = "",
+        lang: str = SOURCE,
     ) -> tuple[Game, dict[str, str]]:
         """A new game directory; returns the game and each player's secret (shown once).
 
@@ -222,7 +232,7 @@ class Game:
             phase_number = 1
         secrets_by_civ = {civ: spec.secret or new_secret() for civ, spec in zip(civs, specs, strict=True)}
         players = tuple(
-            Player(civ, spec.email, hash_secret(secrets_by_civ[civ]), spec.name)
+            Player(civ, spec.email, hash_secret(secrets_by_civ[civ]), spec.name, lang=spec.lang)
             for civ, spec in zip(civs, specs, strict=True)
         )
         settings = Settings(
@@ -236,6 +246,7 @@ class Game:
             options=checked_options,
             map_url=map_url,
             site=site,
+            lang=check_language(lang),
         )
         game = cls(directory, settings, board, position, phase_number)
         with game_lock(directory):
@@ -424,3 +435,10 @@ def _parse(path: Path, read: Any, data: Any = None) -> Any:
         return read(read_toml(path) if data is None else data)
     except DataError as error:
         raise GameFileError.from_data_error(path, error) from None
+
+
+def _language(f: Fields, key: str) -> str:
+    try:
+        return check_language(f.text(key, SOURCE))
+    except UsageError as error:
+        raise f.error(key, str(error)) from None

@@ -14,12 +14,13 @@ from dataclasses import dataclass
 
 from adjudicator.errors import UsageError
 from adjudicator.fields import Fields
+from adjudicator.i18n import check_language
 
 _SCRYPT = {"n": 2**14, "r": 8, "p": 1}
 _SECRET_CHARS = re.compile(r"^[A-Za-z0-9_.!@$%^&*+=?/~-]{6,128}$")
 _EMAIL = re.compile(r"^[^@\s<>\"]+@[^@\s<>\"]+\.[^@\s<>\"]+$")
 _HEX = re.compile(r"^[0-9a-f]+$")
-PLAYER_KEYS = frozenset({"civ", "name", "email", "secret_hash", "forum"})  # a [[player]] of game.toml
+PLAYER_KEYS = frozenset({"civ", "name", "email", "secret_hash", "forum", "lang"})  # a [[player]] of game.toml
 
 
 @dataclass(frozen=True, slots=True)
@@ -30,6 +31,7 @@ class PlayerSpec:
     email: str
     secret: str | None
     name: str = ""
+    lang: str = ""  # from `--player-lang CIV=LANG`
 
 
 @dataclass(frozen=True, slots=True)
@@ -39,13 +41,14 @@ class Player:
     secret_hash: str  # scrypt$n$r$p$salt$hash
     name: str = ""  # as the player wants to be called in reports (any text; escaped there)
     forum: str = ""  # his user name on the game's forum: whose posts in a saved thread are his
+    lang: str = ""  # the language he reads (adjudicator/i18n.py); "" reads the game's
 
     def accepts(self, secret: str) -> bool:
         return verify_secret(secret, self.secret_hash)
 
     def to_data(self) -> dict[str, str]:
         data = {"civ": self.civ, "name": self.name, "email": self.email, "secret_hash": self.secret_hash}
-        return data | ({"forum": self.forum} if self.forum else {})
+        return data | ({"forum": self.forum} if self.forum else {}) | ({"lang": self.lang} if self.lang else {})
 
     def posts_as(self, author: str) -> bool:
         """Whether a forum post by `author` is this player's (names compared as the boards do:
@@ -70,7 +73,13 @@ def parse_player(f: Fields) -> Player:
     forum = f.text("forum", "")
     if "\n" in forum or "\r" in forum:
         raise f.error("forum", "must be one line: the player's user name on the forum, as his posts show it")
-    return Player(civ.strip(), email, secret_hash, f.text("name", ""), " ".join(forum.split()))
+    lang = f.text("lang", "")
+    if lang:
+        try:
+            lang = check_language(lang)
+        except UsageError as error:
+            raise f.error("lang", str(error)) from None
+    return Player(civ.strip(), email, secret_hash, f.text("name", ""), " ".join(forum.split()), lang)
 
 
 def forum_name(name: str) -> str:

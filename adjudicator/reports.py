@@ -14,6 +14,7 @@ from typing import Any
 from jinja2 import Environment, FileSystemBytecodeCache, FileSystemLoader, StrictUndefined, select_autoescape
 from markupsafe import Markup
 
+from adjudicator.i18n import SOURCE, in_language, translations
 from adjudicator.resources import shipped_folder
 
 _BBCODE = str.maketrans({"[": "［", "]": "］", "<": "‹", ">": "›"})
@@ -32,10 +33,12 @@ def escape_markdown(text: object) -> str:
 
 
 @functools.cache
-def make_environment() -> Environment:
-    """One environment per process, as Jinja intends: it keeps the compiled templates, and
-    its bytecode cache keeps them across processes (a whole `adjudicate` renders eleven)."""
+def make_environment(lang: str = SOURCE) -> Environment:
+    """One environment per process and language, as Jinja intends: it keeps the compiled
+    templates, and its bytecode cache keeps them across processes (a whole `adjudicate` renders
+    eleven). Template text in `{% trans %}` or `_()` comes out in the language's words."""
     environment = Environment(
+        extensions=["jinja2.ext.i18n"],
         loader=FileSystemLoader(shipped_folder("templates")),
         bytecode_cache=FileSystemBytecodeCache(),
         autoescape=select_autoescape(enabled_extensions=("html", "svg", "html.j2", "svg.j2")),
@@ -48,6 +51,9 @@ def make_environment() -> Environment:
     environment.filters["markdown"] = escape_markdown
     environment.filters["counts"] = format_counts
     environment.filters["lookup"] = lambda key, table: table[key]
+    environment.filters["tr"] = lambda value: in_language(value, lang)  # a Msg in this language
+    environment.install_gettext_translations(translations(lang), newstyle=True)  # type: ignore[attr-defined]
+    environment.globals["lang"] = lang
     return environment
 
 
@@ -60,9 +66,10 @@ def format_counts(table: Mapping[str, int], empty: str = "none") -> str:
 class Renderer:
     """Renders named templates, preferring the ruleset's own version of each."""
 
-    def __init__(self, ruleset: str) -> None:
+    def __init__(self, ruleset: str, lang: str = SOURCE) -> None:
         self.ruleset = ruleset
-        self.environment = make_environment()
+        self.lang = lang
+        self.environment = make_environment(lang)
 
     def render(self, name: str, **context: Any) -> str:
         """`templates_of` lets a shared template include the ruleset's own part of it."""

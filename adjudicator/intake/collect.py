@@ -14,6 +14,7 @@ from pathlib import Path
 from adjudicator.errors import AdjudicatorError, DataError, GameFileError, UsageError
 from adjudicator.fields import Fields
 from adjudicator.game import Game
+from adjudicator.i18n import t
 from adjudicator.intake.imap import ImapError, ImapSettings, Mailbox
 from adjudicator.intake.mail import MailRejected, MailText, message_key
 from adjudicator.intake.posts import PostReport, take_file, take_thread
@@ -400,10 +401,15 @@ def receipt(
     A mail with no usable sender address gets none (the moderator sees it in `status`)."""
     if outcome.status == "duplicate" or outcome.mail is None:
         return None
-    renderer = renderer or Renderer(game.ruleset.name)
+    known = outcome.power or next(
+        (p.civ for p in game.settings.players if p.email.lower() == outcome.mail.sender), None
+    )
+    lang = game.settings.language_of(known)  # the player's, or the game's for a sender not known
+    if renderer is None or renderer.lang != lang:
+        renderer = Renderer(game.ruleset.name, lang)
     sender = sender or moderator_address(game)
     tag = f"[{game.settings.id}]"
-    about = " ".join(outcome.mail.subject.replace(tag, " ").split()) or "(no subject)"
+    about = " ".join(outcome.mail.subject.replace(tag, " ").split()) or t("(no subject)").render(lang)
     if outcome.status == "rejected":
         if not is_email_address(outcome.mail.sender):
             return None
@@ -415,7 +421,7 @@ def receipt(
             sender_name=f"{game.settings.id} moderator",
             to=outcome.mail.sender,
             to_name=outcome.mail.sender_name,
-            subject=f"{tag} Not accepted: {about}",
+            subject=f"{tag} " + t("Not accepted: %(about)s", about=about).render(lang),
             body=body,
             in_reply_to=outcome.mail.message_id,
         )
@@ -423,7 +429,7 @@ def receipt(
     assert player is not None
     if outcome.status == "answered":
         body = renderer.render("answer.txt.j2", game=game, mail=outcome.mail, answers=outcome.answers)
-        label = "Answer"
+        label = t("Answer")
     else:
         assert outcome.checked is not None
         body = renderer.render(
@@ -434,8 +440,8 @@ def receipt(
             current=current_orders_text(game, player.civ),
             answers=outcome.answers,
         )
-        label = "LATE orders" if outcome.status == "late" else "Orders received"
-    subject = f"{label}: {player.civ}, {game.phase_info.label}"
+        label = t("LATE orders") if outcome.status == "late" else t("Orders received")
+    subject = f"{label.render(lang)}: {player.civ}, {game.phase_info.label}"
     return to_player(game, player, subject, body, sender=sender, in_reply_to=outcome.mail.message_id)
 
 

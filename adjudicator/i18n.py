@@ -1,0 +1,91 @@
+"""The languages players read (issue 18): English, Polish, Hungarian, French and Spanish.
+
+Messages are English in the code and in the templates, and gettext catalogs translate them:
+`adjudicator/locale/<lang>/LC_MESSAGES/adjudicator.po`, read with Babel (each language's plural
+forms: Polish has three) and compiled in memory once per process. A message made before anyone
+knows who will read it (a refusal in a receipt, an event's reason) is a `Msg`: its English
+template and arguments, put into a language only when it is shown. Rule numbers (R6.4, E8.3,
+M4.5) are the same in every language.
+"""
+
+from __future__ import annotations
+
+import functools
+import gettext
+import io
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from adjudicator.errors import UsageError
+from adjudicator.resources import package_file
+
+LANGUAGES: Mapping[str, str] = {"en": "English", "pl": "polski", "hu": "magyar", "fr": "français", "es": "español"}
+SOURCE = "en"  # the code's own language: its catalog is the messages themselves
+DOMAIN = "adjudicator"
+
+
+def check_language(code: str) -> str:
+    """A language code as given (`PL`, ` fr `) made canonical, or one sentence naming those there are."""
+    wanted = code.strip().lower()
+    if wanted not in LANGUAGES:
+        known = ", ".join(f"{c} ({name})" for c, name in LANGUAGES.items())
+        raise UsageError(f"'{code}' is not a language of the adjudicator; use one of {known}")
+    return wanted
+
+
+@functools.cache
+def translations(lang: str) -> gettext.NullTranslations:
+    """The catalog of a language; English is the messages as written."""
+    if lang == SOURCE:
+        return gettext.NullTranslations()
+    from babel.messages.mofile import write_mo  # only when a language other than English is read
+    from babel.messages.pofile import read_po
+    from babel.support import Translations
+
+    path = package_file("adjudicator", f"locale/{lang}/LC_MESSAGES/{DOMAIN}.po")
+    with open(path, "rb") as handle:
+        catalog = read_po(handle, locale=lang, domain=DOMAIN)
+    compiled = io.BytesIO()
+    write_mo(compiled, catalog)
+    compiled.seek(0)
+    return Translations(compiled, domain=DOMAIN)
+
+
+@dataclass(frozen=True, slots=True)
+class Msg:
+    """A message not yet in a language: its English template and arguments, and for a count its
+    plural. Fields are written `%(name)s`, as Jinja's `{% trans %}` writes them, so a translator
+    meets one style in the whole catalog; arguments that are messages are translated too."""
+
+    text: str
+    args: Mapping[str, Any] = field(default_factory=dict)
+    plural: str = ""
+    count: int | None = None
+
+    def render(self, lang: str = SOURCE) -> str:
+        catalog = translations(lang)
+        if self.plural and self.count is not None:
+            template = catalog.ngettext(self.text, self.plural, self.count)
+        else:
+            template = catalog.gettext(self.text)
+        values = {key: value.render(lang) if isinstance(value, Msg) else value for key, value in self.args.items()}
+        return template % values if values else template
+
+    def __str__(self) -> str:
+        return self.render(SOURCE)
+
+
+def t(text: str, **args: Any) -> Msg:
+    """A message to translate where it is shown (extracted from the code by this name)."""
+    return Msg(text, args)
+
+
+def tn(singular: str, plural: str, count: int, **args: Any) -> Msg:
+    """A message with a count: the language picks the form (`%(count)s` is among the arguments)."""
+    return Msg(singular, {"count": count, **args}, plural, count)
+
+
+def in_language(value: object, lang: str) -> str:
+    """Any value as text in a language: a message translated, anything else as it is."""
+    return value.render(lang) if isinstance(value, Msg) else str(value)

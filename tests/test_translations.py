@@ -1,0 +1,103 @@
+"""Players read in their own language (issue 18): every message marked for translation has one
+in every language, a player's language is set at `new` or later, and what goes out to him (a
+receipt by mail, its subject) is in his language, plural forms included."""
+
+from __future__ import annotations
+
+import email
+import email.policy
+import sys
+import tomllib
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from adjudicator.cli import app
+from adjudicator.errors import UsageError
+from adjudicator.i18n import LANGUAGES, Msg, check_language, tn
+from tests.test_mail import mail
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+from tools.catalogs import extract, missing
+
+runner = CliRunner()
+PLAYERS = ["Rome:rome@example.org:rome-secret", "Carthage:carthage@example.org:carthage-secret",
+           "Greece:greece@example.org:greece-secret"]  # fmt: skip
+
+
+def test_every_marked_message_has_a_translation_in_every_language() -> None:
+    assert len(extract()) > 10, "the code and templates mark their messages"
+    gaps = missing()
+    assert not gaps, "untranslated (python tools/catalogs.py, then translate): " + "; ".join(
+        f"{lang}: {messages[:5]}" for lang, messages in gaps.items()
+    )
+
+
+POLISH = {1: "1 rozkaz przyjęty", 3: "3 rozkazy przyjęte", 5: "5 rozkazów przyjętych", 22: "22 rozkazy przyjęte"}
+
+
+@pytest.mark.parametrize(
+    ("lang", "counts"),
+    [
+        (
+            "pl",
+            {1: "1 rozkaz przyjęty", 3: "3 rozkazy przyjęte", 5: "5 rozkazów przyjętych", 22: "22 rozkazy przyjęte"},
+        ),
+        ("fr", {0: "0 ordre accepté", 1: "1 ordre accepté", 2: "2 ordres acceptés"}),
+        ("hu", {1: "1 parancs elfogadva", 7: "7 parancs elfogadva"}),
+        ("es", {1: "1 orden aceptada", 4: "4 órdenes aceptadas"}),
+        ("en", {1: "1 order accepted", 4: "4 orders accepted"}),
+    ],
+)
+def test_each_language_counts_with_its_own_plural_forms(lang: str, counts: dict[int, str]) -> None:
+    for count, text in counts.items():
+        assert tn("%(count)s order accepted", "%(count)s orders accepted", count).render(lang) == text
+
+
+def test_a_message_in_a_message_is_translated_too() -> None:
+    inner = Msg("Answer")
+    assert Msg("Not accepted: %(about)s", {"about": inner}).render("fr") == "Refusé : Réponse"
+    assert str(Msg("Not accepted: %(about)s", {"about": inner})) == "Not accepted: Answer"
+
+
+def test_a_language_is_one_of_five_and_a_wrong_one_is_one_sentence() -> None:
+    assert check_language(" PL ") == "pl" and set(LANGUAGES) == {"en", "pl", "hu", "fr", "es"}
+    with pytest.raises(UsageError, match="'de' is not a language of the adjudicator; use one of en"):
+        check_language("de")
+
+
+def test_languages_are_set_at_new_and_later(tmp_path: Path) -> None:
+    folder = tmp_path / "g"
+    args = ["new", str(folder), "--lang", "fr", "--player-lang", "rome=PL"]
+    result = runner.invoke(app, [*args, *(a for p in PLAYERS for a in ("--player", p))])
+    assert result.exit_code == 0, result.output
+    settings = tomllib.loads((folder / "game.toml").read_text())
+    assert settings["game"]["lang"] == "fr"
+    assert {p["civ"]: p.get("lang") for p in settings["player"]} == {"Rome": "pl", "Carthage": None, "Greece": None}
+    changed = runner.invoke(app, ["lang", str(folder), "hu", "--power", "greece"])
+    assert changed.exit_code == 0 and "Greece's mails and reports are now in magyar (hu)." in changed.output
+    wrong = runner.invoke(app, ["lang", str(folder), "klingon"])
+    assert wrong.exit_code != 0 and "is not a language" in wrong.output
+    settings = tomllib.loads((folder / "game.toml").read_text())
+    assert [p.get("lang") for p in settings["player"]] == ["pl", None, "hu"]
+    assert settings["game"]["lang"] == "fr"
+
+
+def test_a_mailed_receipt_is_in_the_player_s_language(tmp_path: Path) -> None:
+    folder = tmp_path / "g"
+    args = ["new", str(folder), "--player-lang", "Rome=pl", *(a for p in PLAYERS for a in ("--player", p))]
+    assert runner.invoke(app, args).exit_code == 0
+    posts = tmp_path / "posts"
+    posts.mkdir()
+    body = "game g\npower Rome\npassword rome-secret\noffer wine, metal\ntake gold\n"
+    (posts / "rome.eml").write_bytes(bytes(mail(body, sender="rome@example.org")))
+    result = runner.invoke(app, ["collect", str(folder), "--from", str(posts)])
+    assert result.exit_code == 0, result.output
+    replies = sorted((folder / "outbox").glob("*.receipt-*.eml"))
+    assert replies, sorted(p.name for p in (folder / "outbox").iterdir())
+    reply = email.message_from_bytes(replies[0].read_bytes(), policy=email.policy.default)
+    text = str(reply.get_content())  # type: ignore[attr-defined]
+    assert reply["Subject"].startswith("[g] Rozkazy otrzymane: Rome")
+    assert "Rozkazy gracza Rome do gry g, T1 trade" in text
+    assert "2 rozkazy przyjęte, 0 wierszy z błędami." in text
