@@ -7,6 +7,7 @@ from datetime import timedelta
 from email.message import EmailMessage
 
 from adjudicator.game import Game
+from adjudicator.i18n import t
 from adjudicator.intake.collect import ROOT_SETTINGS, game_smtp, moderator_address, to_player
 from adjudicator.mailer import mail_identity, make_message, pending, queue, send_queued
 from adjudicator.phase_reports import PhaseReports, load_record, record_label
@@ -59,13 +60,13 @@ def welcome_messages(game: Game, secrets: Mapping[str, str]) -> list[Outgoing]:
     and the order form for the first phase. One per player and game."""
     from adjudicator.forms import order_form
 
-    renderer = Renderer(game.ruleset.name)
     sender = moderator_address(game)
     info = game.phase_info
     state = {"phase": info.phase, "step": info.step}
     messages = []
     for player in game.settings.players:
-        body = renderer.render(
+        lang = game.settings.language_of(player.civ)
+        body = Renderer(game.ruleset.name, lang).render(
             "welcome.txt.j2",
             game=game,
             civ=player.civ,
@@ -75,7 +76,8 @@ def welcome_messages(game: Game, secrets: Mapping[str, str]) -> list[Outgoing]:
             state=state,
             form=order_form(game, game.position, player.civ),
         )
-        message = to_player(game, player, f"Welcome: you play {player.civ}", body, sender=sender)
+        subject = t("Welcome: you play %(civ)s", civ=player.civ).render(lang)
+        message = to_player(game, player, subject, body, sender=sender)
         messages.append(_identified(game, game.slug, "welcome", message, player.civ))
     return messages
 
@@ -86,7 +88,6 @@ def reminder_messages(game: Game, before: timedelta | None = None) -> list[Outgo
     (the scheduled reminders of `run`) one per player, deadline and time before it."""
     missing = missing_orders(game)
     deadline = game.deadline()
-    renderer = Renderer(game.ruleset.name)
     kind = f"reminder-{deadline:%Y%m%dT%H%M}" if deadline else "reminder"
     if before is not None:
         kind += f"-{int(before.total_seconds() // 60)}m"
@@ -95,14 +96,16 @@ def reminder_messages(game: Game, before: timedelta | None = None) -> list[Outgo
         player = game.settings.player(civ)
         if player is None:
             continue
-        body = renderer.render(
+        lang = game.settings.language_of(civ)
+        body = Renderer(game.ruleset.name, lang).render(
             "reminder.txt.j2",
             game=game,
             civ=civ,
             label=game.phase_info.label,
             deadline=game.settings.schedule.local(deadline) if deadline else "",
         )
-        message = to_player(game, player, f"Reminder: orders for {game.phase_info.label}", body)
+        subject = t("Reminder: orders for %(label)s", label=game.phase_info.label).render(lang)
+        message = to_player(game, player, subject, body)
         messages.append(_identified(game, game.slug, kind, message, civ))
     return messages
 

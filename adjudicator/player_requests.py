@@ -14,6 +14,7 @@ from adjudicator import absences
 from adjudicator.errors import UsageError
 from adjudicator.game import Game
 from adjudicator.hosting_state import paused
+from adjudicator.i18n import t
 from adjudicator.orders import Request
 from adjudicator.reports import Renderer
 from adjudicator.rulebook import rules_text
@@ -37,15 +38,18 @@ def answer_requests(game: Game, civ: str, requests: Sequence[Request], now: date
 
 def _answer(game: Game, civ: str, request: Request, now: datetime) -> str:
     try:
+        lang = game.settings.language_of(civ)
         if request.command == "status":
-            return _status(game, now)
+            return _status(game, now, lang)
         if request.command == "orders":
             path = order_files(game).get(civ)
+            label = game.phase_info.label
             if path is None:
-                return f"You have no orders on file for {game.phase_info.label}."
-            return f"Your orders on file for {game.phase_info.label}:\n\n" + path.read_text(encoding="utf-8")
+                return t("You have no orders on file for %(label)s.", label=label).render(lang)
+            heading = t("Your orders on file for %(label)s:", label=label).render(lang)
+            return f"{heading}\n\n" + path.read_text(encoding="utf-8")
         if request.command == "help":
-            return Renderer(game.ruleset.name).render("help.txt.j2", game=game, parser=game.parser)
+            return Renderer(game.ruleset.name, lang).render("help.txt.j2", game=game, parser=game.parser)
         if request.command == "rules":
             return rules_text(game.ruleset, request.arguments[0] if request.arguments else None)
         if request.command == "absence":
@@ -54,13 +58,13 @@ def _answer(game: Game, civ: str, request: Request, now: datetime) -> str:
         if request.command == "absence-cancel":
             return absences.cancel(game.directory.root, game.settings.schedule, civ, now)
     except UsageError as error:
-        return f"Not done: {error}."
+        return t("Not done: %(why)s.", why=str(error)).render(game.settings.language_of(civ))
     raise ValueError(f"no answer for the request {request.command!r}")  # the grammar made a request we do not know
 
 
-def _status(game: Game, now: datetime) -> str:
+def _status(game: Game, now: datetime, lang: str) -> str:
     deadline = game.deadline()
-    return Renderer(game.ruleset.name).render(
+    return Renderer(game.ruleset.name, lang).render(
         "player-status.txt.j2",
         game=game,
         info=game.phase_info,

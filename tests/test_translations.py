@@ -101,3 +101,38 @@ def test_a_mailed_receipt_is_in_the_player_s_language(tmp_path: Path) -> None:
     assert reply["Subject"].startswith("[g] Rozkazy otrzymane: Rome")
     assert "Rozkazy gracza Rome do gry g, T1 trade" in text
     assert "2 rozkazy przyjęte, 0 wierszy z błędami." in text
+
+
+def test_welcome_reminder_and_status_answer_are_in_each_player_s_language(tmp_path: Path) -> None:
+    folder = tmp_path / "g"
+    langs = ["--player-lang", "Carthage=fr", "--player-lang", "Greece=es", "--lang", "hu"]
+    assert (
+        runner.invoke(app, ["new", str(folder), *langs, *(a for p in PLAYERS for a in ("--player", p))]).exit_code == 0
+    )
+    welcomes = {}
+    for path in (folder / "outbox").glob("*.welcome.*.eml"):
+        message = email.message_from_bytes(path.read_bytes(), policy=email.policy.default)
+        welcomes[str(message["To"])] = (str(message["Subject"]), str(message.get_content()))  # type: ignore[attr-defined]
+    subject, body = next(v for k, v in welcomes.items() if "carthage@" in k)
+    assert "Bienvenue : vous jouez Carthage" in subject and "Votre secret :   carthage-secret" in body
+    subject, body = next(v for k, v in welcomes.items() if "greece@" in k)
+    assert "Bienvenida: juegas con Greece" in subject and "Tu secreto es:   greece-secret" in body
+    subject, body = next(v for k, v in welcomes.items() if "rome@" in k)
+    assert "Üdvözlünk: te vagy Rome" in subject, "a player who chose none reads the game's language"
+    assert runner.invoke(app, ["remind", str(folder)]).exit_code == 0
+    reminders = {}
+    for path in (folder / "outbox").glob("*.reminder*.eml"):
+        message = email.message_from_bytes(path.read_bytes(), policy=email.policy.default)
+        reminders[str(message["To"])] = str(message.get_content())  # type: ignore[attr-defined]
+    assert "még nem érkeztek meg" in next(v for k, v in reminders.items() if "rome@" in k)
+    assert "ne sont pas encore arrivés" in next(v for k, v in reminders.items() if "carthage@" in k)
+    posts = tmp_path / "posts"
+    posts.mkdir()
+    (posts / "greece.eml").write_bytes(
+        bytes(mail("game g\npower Greece\npassword greece-secret\nstatus\n", sender="greece@example.org"))
+    )
+    assert runner.invoke(app, ["collect", str(folder), "--from", str(posts)]).exit_code == 0
+    answers = sorted((folder / "outbox").glob("*.answer-*.eml"))
+    assert answers
+    text = str(email.message_from_bytes(answers[0].read_bytes(), policy=email.policy.default).get_content())  # type: ignore[attr-defined]
+    assert "Partida g: T1 trade." in text and "Órdenes pendientes:" in text
