@@ -97,7 +97,7 @@ class PhaseReports:
     def __init__(self, game: Game, record: PhaseRecord) -> None:
         self.game = game
         self.record = record
-        self.renderer = Renderer(game.ruleset.name)
+        self.renderer = Renderer(game.ruleset.name, game.settings.lang)  # the public reports: the game's language
 
     @functools.cached_property
     def context(self) -> dict[str, Any]:
@@ -158,7 +158,8 @@ class PhaseReports:
             raise UsageError(f"{civ} is not a player of this game")
         receipt = self.record.receipts.get(civ, [])
         form = order_form(self.game, self.after, civ)
-        return self.renderer.render(
+        renderer = Renderer(self.game.ruleset.name, self.game.settings.language_of(civ))
+        return renderer.render(
             "private.txt.j2", civ=civ, player=players[civ], receipt=receipt, form=form, **self.context
         )
 

@@ -136,3 +136,15 @@ def test_welcome_reminder_and_status_answer_are_in_each_player_s_language(tmp_pa
     assert answers
     text = str(email.message_from_bytes(answers[0].read_bytes(), policy=email.policy.default).get_content())  # type: ignore[attr-defined]
     assert "Partida g: T1 trade." in text and "Órdenes pendientes:" in text
+
+
+def test_a_private_report_and_its_form_are_in_the_player_s_language(tmp_path: Path) -> None:
+    folder = tmp_path / "g"
+    args = ["new", str(folder), "--player-lang", "Carthage=pl", *(a for p in PLAYERS for a in ("--player", p))]
+    assert runner.invoke(app, args).exit_code == 0
+    assert runner.invoke(app, ["adjudicate", str(folder), "--force"]).exit_code == 0
+    polish = runner.invoke(app, ["report", str(folder), "--power", "Carthage"]).output
+    assert "raport prywatny dla Carthage" in polish and "Twoje rozkazy w tej fazie" in polish
+    assert "Usuń # przed rozkazami" in polish and "\npower Carthage\n" in polish, "headers paste back as they are"
+    english = runner.invoke(app, ["report", str(folder), "--power", "Rome"]).output
+    assert "private report for Rome" in english and "Remove the # before the orders you want" in english
