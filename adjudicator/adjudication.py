@@ -18,6 +18,7 @@ from adjudicator.dice import ChainDice, DiceRecord, DiceSource, ScriptedDice, se
 from adjudicator.errors import UsageError
 from adjudicator.events import Event
 from adjudicator.game import Game, dice_record_from_data, dice_record_to_data
+from adjudicator.i18n import encode
 from adjudicator.orders import OrderLine, parse_submission
 from adjudicator.phase_reports import PhaseReports, load_record
 from adjudicator.site import refresh_site
@@ -160,7 +161,7 @@ RECEIPTS = "receipts.toml"
 def _receipts(checked: dict[str, CheckedSubmission]) -> dict[str, list[dict[str, Any]]]:
     """Every line of every player's orders on file with what became of it, for his report."""
     return {
-        civ: [{"number": r.number, "text": r.text, "status": r.status, "message": r.message} for r in c.echo]
+        civ: [{"number": r.number, "text": r.text, "status": r.status, "message": encode(r.message)} for r in c.echo]
         for civ, c in checked.items()
     }
 

@@ -10,6 +10,8 @@ from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import TypeAlias
 
+from adjudicator.i18n import decode, encode
+
 EventValue: TypeAlias = str | int | bool | Sequence["EventValue"] | Mapping[str, "EventValue"] | None
 
 
@@ -19,11 +21,12 @@ class Event:
     data: Mapping[str, EventValue] = field(default_factory=lambda: MappingProxyType({}))
 
     def to_data(self) -> dict[str, EventValue]:
-        return {"kind": self.kind, **self.data}
+        """For a history file: a message (`Msg`) becomes a table that keeps its translations."""
+        return {"kind": self.kind, **{k: encode(v) for k, v in self.data.items()}}
 
     @classmethod
     def from_data(cls, data: Mapping[str, EventValue]) -> Event:
-        fields = dict(data)
+        fields = {k: decode(v) for k, v in data.items()}
         kind = fields.pop("kind")
         return cls(str(kind), fields)
 

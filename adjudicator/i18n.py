@@ -14,7 +14,6 @@ import functools
 import gettext
 import io
 from collections.abc import Mapping
-from dataclasses import dataclass, field
 from typing import Any
 
 from adjudicator.errors import UsageError
@@ -52,28 +51,70 @@ def translations(lang: str) -> gettext.NullTranslations:
     return Translations(compiled, domain=DOMAIN)
 
 
-@dataclass(frozen=True, slots=True)
-class Msg:
-    """A message not yet in a language: its English template and arguments, and for a count its
-    plural. Fields are written `%(name)s`, as Jinja's `{% trans %}` writes them, so a translator
-    meets one style in the whole catalog; arguments that are messages are translated too."""
+class Msg(str):
+    """A message not yet in a language. As a string it is the English text, so it goes wherever
+    text goes (into an f-string, a comparison, a log); `render` puts it into another language.
+    Its English template and arguments travel with it, and through history files as a table
+    (`to_data`, `decode`), so a report rendered later still translates it. Fields are written
+    `%(name)s`, as Jinja's `{% trans %}` writes them, so a translator meets one style in the
+    whole catalog; arguments that are messages are translated too."""
 
     text: str
-    args: Mapping[str, Any] = field(default_factory=dict)
-    plural: str = ""
-    count: int | None = None
+    args: Mapping[str, Any]
+    plural: str
+    number: int | None  # the count that picks a plural form (str has a `count` method already)
+
+    def __new__(
+        cls, text: str, args: Mapping[str, Any] | None = None, plural: str = "", count: int | None = None
+    ) -> Msg:
+        values = dict(args or {})
+        english = _fill(plural if plural and count != 1 else text, values, SOURCE)
+        self = super().__new__(cls, english)
+        self.text, self.args, self.plural, self.number = text, values, plural, count
+        return self
 
     def render(self, lang: str = SOURCE) -> str:
         catalog = translations(lang)
-        if self.plural and self.count is not None:
-            template = catalog.ngettext(self.text, self.plural, self.count)
+        if self.plural and self.number is not None:
+            template = catalog.ngettext(self.text, self.plural, self.number)
         else:
             template = catalog.gettext(self.text)
-        values = {key: value.render(lang) if isinstance(value, Msg) else value for key, value in self.args.items()}
-        return template % values if values else template
+        return _fill(template, self.args, lang)
 
-    def __str__(self) -> str:
-        return self.render(SOURCE)
+    def to_data(self) -> dict[str, Any]:
+        data: dict[str, Any] = {MSG: self.text, "args": {k: encode(v) for k, v in self.args.items()}}
+        return data | ({"plural": self.plural, "count": self.number} if self.plural else {})
+
+
+MSG = "msg"  # the key that marks a stored message's table
+
+
+def _fill(template: str, args: Mapping[str, Any], lang: str) -> str:
+    values = {key: value.render(lang) if isinstance(value, Msg) else value for key, value in args.items()}
+    return template % values if values else template
+
+
+def encode(value: Any) -> Any:
+    """A value for a history file: messages as tables, inside lists and tables too."""
+    if isinstance(value, Msg):
+        return value.to_data()
+    if isinstance(value, Mapping):
+        return {k: encode(v) for k, v in value.items()}
+    if isinstance(value, list | tuple):
+        return [encode(v) for v in value]
+    return value
+
+
+def decode(value: Any) -> Any:
+    """A value read back from a history file: a message's table becomes the message again."""
+    if isinstance(value, Mapping):
+        if MSG in value and set(value) <= {MSG, "args", "plural", "count"}:
+            args = {k: decode(v) for k, v in value.get("args", {}).items()}
+            return Msg(str(value[MSG]), args, str(value.get("plural", "")), value.get("count"))
+        return {k: decode(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [decode(v) for v in value]
+    return value
 
 
 def t(text: str, **args: Any) -> Msg:

@@ -19,6 +19,7 @@ from markupsafe import Markup
 from adjudicator.errors import UsageError
 from adjudicator.forms import order_form
 from adjudicator.game import Game
+from adjudicator.i18n import decode
 from adjudicator.reports import Renderer
 from adjudicator.storage import read_toml, write_bytes_atomic, write_text_atomic
 
@@ -79,9 +80,11 @@ def _record_of(game: Game, slug: str) -> PhaseRecord:
         number,
         _complete(game, data["position"]),
         _complete(game, after),
-        data["events"],
+        decode(data["events"]),  # a message kept as a table is a message again, to translate
         data["dice"],
-        read_toml(receipts) if (receipts := game.directory.orders_folder(slug) / "receipts.toml").exists() else {},
+        decode(read_toml(receipts))
+        if (receipts := game.directory.orders_folder(slug) / "receipts.toml").exists()
+        else {},
     )
 
 

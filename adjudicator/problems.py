@@ -10,6 +10,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from adjudicator.i18n import Msg, t
+
 
 @dataclass(frozen=True, slots=True)
 class OrderSyntaxError:
@@ -21,7 +23,7 @@ class OrderSyntaxError:
     @property
     def message(self) -> str:
         if self.expected:
-            return f"{self.label}; write it as: {self.expected}"
+            return t("%(problem)s; write it as: %(form)s", problem=self.label, form=self.expected)
         return self.label
 
 
@@ -35,9 +37,12 @@ class UnknownName:
 
     @property
     def message(self) -> str:
-        text = f"unknown {self.kind} '{self.name}'" + (f" {self.where}" if self.where else "")
+        if self.where:
+            text = t("unknown %(kind)s '%(name)s' %(where)s", kind=_kind(self.kind), name=self.name, where=self.where)
+        else:
+            text = t("unknown %(kind)s '%(name)s'", kind=_kind(self.kind), name=self.name)
         if self.suggestions:
-            text += "; did you mean " + " or ".join(f"'{s}'" for s in self.suggestions) + "?"
+            return t("%(problem)s; did you mean %(names)s?", problem=text, names=either(self.suggestions))
         return text
 
 
@@ -50,8 +55,13 @@ class AmbiguousName:
 
     @property
     def message(self) -> str:
-        options = " or ".join(f"'{c}'" for c in self.candidates)
-        return f"'{self.name}' could be the {self.kind} {options}; write the full name"
+        options = either(self.candidates)
+        return t(
+            "'%(name)s' could be the %(kind)s %(names)s; write the full name",
+            name=self.name,
+            kind=_kind(self.kind),
+            names=options,
+        )
 
 
 @dataclass(frozen=True, slots=True)
@@ -62,7 +72,21 @@ class Rejection:
 
     @property
     def message(self) -> str:
-        return f"{self.rule}: {self.text}" if self.rule else self.text
+        return t("%(rule)s: %(reason)s", rule=self.rule, reason=self.text) if self.rule else self.text
 
 
 Problem = OrderSyntaxError | UnknownName | AmbiguousName | Rejection
+
+
+def either(names: tuple[str, ...]) -> str:
+    """`'a'`, `'a' or 'b'`, `'a' or 'b' or 'c'`: the names quoted, with the language's "or"."""
+    quoted = [f"'{name}'" for name in names]
+    text: str = quoted[0] if quoted else ""
+    for name in quoted[1:]:
+        text = t("%(some)s or %(other)s", some=text, other=name)
+    return text
+
+
+def _kind(kind: str) -> str:
+    """A kind of name (`city`, `province`) as a message, when the caller marked it as one."""
+    return kind if isinstance(kind, Msg) else Msg(kind)

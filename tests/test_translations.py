@@ -90,7 +90,7 @@ def test_a_mailed_receipt_is_in_the_player_s_language(tmp_path: Path) -> None:
     assert runner.invoke(app, args).exit_code == 0
     posts = tmp_path / "posts"
     posts.mkdir()
-    body = "game g\npower Rome\npassword rome-secret\noffer wine, metal\ntake gold\n"
+    body = "game g\npower Rome\npassword rome-secret\noffer wine, metal\ntake gold\noffer wyne\n"
     (posts / "rome.eml").write_bytes(bytes(mail(body, sender="rome@example.org")))
     result = runner.invoke(app, ["collect", str(folder), "--from", str(posts)])
     assert result.exit_code == 0, result.output
@@ -100,7 +100,8 @@ def test_a_mailed_receipt_is_in_the_player_s_language(tmp_path: Path) -> None:
     text = str(reply.get_content())  # type: ignore[attr-defined]
     assert reply["Subject"].startswith("[g] Rozkazy otrzymane: Rome")
     assert "Rozkazy gracza Rome do gry g, T1 trade" in text
-    assert "2 rozkazy przyjęte, 0 wierszy z błędami." in text
+    assert "2 rozkazy przyjęte, 1 wiersz z błędami." in text
+    assert "czy chodziło o 'wine'?" in text, "a misspelt name is answered in Polish, did-you-mean included"
 
 
 def test_welcome_reminder_and_status_answer_are_in_each_player_s_language(tmp_path: Path) -> None:

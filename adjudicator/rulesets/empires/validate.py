@@ -9,6 +9,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from typing import TypeVar
 
+from adjudicator.i18n import t
 from adjudicator.names import NameIndex
 from adjudicator.orders import OrderLine
 from adjudicator.problems import Rejection
@@ -54,19 +55,19 @@ class _Context:
         return find_name(index, text, kind, self.line)
 
     def province(self, text: str) -> str:
-        place = self.find(self.board.places, text, "province")
+        place = self.find(self.board.places, text, t("province"))
         if place not in self.board.provinces:
             raise self.refuse("E7.3", f"{self.board.seas[place].name} is a sea; name a province")
         return place
 
     def sea(self, text: str) -> str:
-        place = self.find(self.board.places, text, "sea")
+        place = self.find(self.board.places, text, t("sea"))
         if place not in self.board.seas:
             raise self.refuse("E7.2", f"{self.board.provinces[place].name} is a province; name a sea")
         return place
 
     def empire_name(self, text: str, others_only: bool = False) -> str:
-        name = self.find(self.board.empire_names, text, "empire")
+        name = self.find(self.board.empire_names, text, t("empire"))
         if name not in self.position.players:
             raise self.refuse("E2.1", f"{name} does not play in this game")
         if others_only and name == self.empire:
@@ -76,7 +77,7 @@ class _Context:
     def good(self, text: str) -> str:
         if text.strip().lower() == TAX:
             return TAX
-        return self.find(self.board.goods, text, "good")
+        return self.find(self.board.goods, text, t("good"))
 
     def tokens(self, texts: Sequence[str]) -> tuple[str, ...]:
         if len(texts) > MAX_COUNT:
@@ -84,7 +85,7 @@ class _Context:
         return tuple(self.good(t) for t in texts)
 
     def tile(self, text: str) -> str:
-        return self.find(self.board.tile_names, text, "hero or wonder")
+        return self.find(self.board.tile_names, text, t("hero or wonder"))
 
     def holds(self, title: Title, rule: str) -> None:
         holder = self.position.titles.get(title)

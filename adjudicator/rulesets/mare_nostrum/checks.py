@@ -8,6 +8,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import TypeVar
 
+from adjudicator.i18n import t
 from adjudicator.names import NameIndex
 from adjudicator.problems import Rejection
 from adjudicator.rulesets.lookup import Refused, find_name
@@ -122,7 +123,7 @@ class Context:
         return find_name(index, text, kind, self.line, where)
 
     def province(self, text: str) -> ProvinceId:
-        place = self.find(self.board.places, text, "province")
+        place = self.find(self.board.places, text, t("province"))
         if place not in self.board.provinces:
             raise self.refuse(
                 "R7.2" if place in self.board.seas else "",
@@ -131,7 +132,7 @@ class Context:
         return ProvinceId(place)
 
     def sea(self, text: str) -> SeaId:
-        place = self.find(self.board.places, text, "sea")
+        place = self.find(self.board.places, text, t("sea"))
         if place not in self.board.seas:
             raise self.refuse("R7.2", f"{self.board.place_name(place)} is a province; name a sea")
         return SeaId(place)
@@ -142,13 +143,13 @@ class Context:
         local: NameIndex[str] = NameIndex("city site")
         for site in info.cities:
             local.add(site, site)
-        return self.find(local, text, "city site", f"in {info.name} (sites: {', '.join(info.cities) or 'none'})")
+        return self.find(local, text, t("city site"), f"in {info.name} (sites: {', '.join(info.cities) or 'none'})")
 
     def place(self, text: str) -> str:
-        return self.find(self.board.places, text, "province or sea")
+        return self.find(self.board.places, text, t("province or sea"))
 
     def other_civ(self, text: str, rule: str) -> Civ:
-        civ = self.find(self.board.civ_names, text, "civilization")
+        civ = self.find(self.board.civ_names, text, t("civilization"))
         if civ == self.civ:
             raise self.refuse(rule, "you cannot name yourself here")
         return civ
@@ -157,7 +158,7 @@ class Context:
         match = self.cards.find(text)
         if not match.keys and self.heroes.find(text).keys:
             raise self.refuse("R1", f"{text} is a hero or wonder card; only tax and commodity cards are meant here")
-        return self.find(self.cards, text, "card")
+        return self.find(self.cards, text, t("card"))
 
     def commodity(self, text: str) -> str:
         card = self.card(text)

@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections import Counter
 from dataclasses import replace
 
+from adjudicator.i18n import t
 from adjudicator.names import NameIndex
 from adjudicator.rulesets.mare_nostrum.build import under_enemy_units
 from adjudicator.rulesets.mare_nostrum.checks import Context
@@ -37,7 +38,7 @@ def check_sequence(c: Context, order: TurnSequence) -> TurnSequence:
     c.holds_role(role, "R3.3")
     seen: list[Civ] = []
     for text in order.civs:
-        civ = c.find(c.board.civ_names, text, "civilization")
+        civ = c.find(c.board.civ_names, text, t("civilization"))
         if c.position.players[civ].neutral:
             raise c.refuse("R3.3", f"{civ} is neutral and takes no turn")
         if civ in seen:
@@ -224,7 +225,7 @@ def check_build_place(c: Context, order: BuildOrder) -> tuple[ProvinceId, str | 
             for site in province.cities:
                 sites.add(province.id, site)
         assert order.site is not None
-        province_id = c.find(sites, order.site, "city site")
+        province_id = c.find(sites, order.site, t("city site"))
     else:
         province_id = c.province(order.province)
     if order.site is None:
@@ -292,7 +293,7 @@ def check_caravan(c: Context, order: BuildOrder, province: ProvinceId) -> str:
 
 
 def check_buy(c: Context, order: Buy) -> Buy:
-    card = c.find(c.heroes, order.card, "hero or wonder")
+    card = c.find(c.heroes, order.card, t("hero or wonder"))
     hero_of = c.board.heroes.get(card)
     if hero_of is not None and hero_of != c.civ:
         raise c.refuse("R6.6", f"{card} is {hero_of}'s civilization hero; only {hero_of} may buy it")

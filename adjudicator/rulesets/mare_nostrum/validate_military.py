@@ -6,6 +6,7 @@ from collections.abc import Sequence
 from dataclasses import replace
 from itertools import pairwise
 
+from adjudicator.i18n import t
 from adjudicator.names import NameIndex
 from adjudicator.rulesets.mare_nostrum.checks import Context
 from adjudicator.rulesets.mare_nostrum.components import (
@@ -214,9 +215,9 @@ def check_role(c: Context, order: RoleChoice) -> RoleChoice:
     roles: NameIndex[Role] = NameIndex("role")
     for role, aliases in ROLE_ALIASES.items():
         roles.add(role, role.label, aliases)
-    role = c.find(roles, order.role, "role")
+    role = c.find(roles, order.role, t("role"))
     c.holds_role(role, "R3.2")
-    target = c.find(c.board.civ_names, order.civ, "civilization")
+    target = c.find(c.board.civ_names, order.civ, t("civilization"))
     if c.position.players[target].neutral:
         raise c.refuse("R3.2", f"{target} is neutral and holds no role")
     return replace(order, role=str(role), civ=target)

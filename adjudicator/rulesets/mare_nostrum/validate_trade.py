@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 
+from adjudicator.i18n import t
 from adjudicator.rulesets.mare_nostrum.checks import Context, take_index
 from adjudicator.rulesets.mare_nostrum.components import (
     Role,
@@ -33,7 +34,7 @@ def check_offer(c: Context, order: Offer) -> Offer:
 
 def check_take(c: Context, order: Take) -> Take:
     choices = take_index()
-    choice = c.find(choices, order.choice, "card")
+    choice = c.find(choices, order.choice, t("card"))
     source = None
     if order.source is not None:
         source = c.other_civ(order.source, "R5.3")

@@ -9,6 +9,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 from typing import TypeVar
 
+from adjudicator.i18n import t
 from adjudicator.names import NameIndex
 from adjudicator.orders import OrderLine
 from adjudicator.problems import Rejection
@@ -64,14 +65,14 @@ class _Context:
         return find_name(index, text, kind, self.line)
 
     def city(self, text: str) -> str:
-        place = self.find(self.board.places, text, "city")
+        place = self.find(self.board.places, text, t("city"))
         if place not in self.board.cities:
             raise self.refuse("M1.2", f"{self._name(place)} is not a city; name a city")
         return place
 
     def land(self, text: str) -> str:
         """A land area, or the land of a city named instead."""
-        place = self.find(self.board.places, text, "land")
+        place = self.find(self.board.places, text, t("land"))
         if place in self.board.cities:
             return self.board.cities[place].land
         if place not in self.board.lands:
@@ -83,21 +84,21 @@ class _Context:
         words = text.split()
         if len(words) > 1 and words[-1].lower() == COAST:
             return f"{self.city(' '.join(words[:-1]))} {COAST}"
-        place = self.find(self.board.places, text, "sea or city")
+        place = self.find(self.board.places, text, t("sea or city"))
         if place in self.board.lands:
             raise self.refuse("M4.3", f"{self._name(place)} is land; ships sail to seas, harbours and coasts")
         return place
 
     def good(self, text: str) -> str:
-        return self.find(self.board.good_names, text, "good")
+        return self.find(self.board.good_names, text, t("good"))
 
     def cargo(self, text: str) -> str:
         if text.startswith(ART):
-            return ART + self.find(self.board.art_names, text.removeprefix(ART), "artwork")
+            return ART + self.find(self.board.art_names, text.removeprefix(ART), t("artwork"))
         return self.good(text)
 
     def player(self, text: str, others_only: bool = True) -> str:
-        name = self.find(self.board.colour_names, text, "player colour")
+        name = self.find(self.board.colour_names, text, t("player colour"))
         if name not in self.position.players:
             raise self.refuse("M1.1", f"{name} does not play in this game")
         if others_only and name == self.colour:
@@ -201,7 +202,7 @@ def _check(c: _Context, order: Order) -> Order:
             c.money(order.floor)
             return order
         case Capture():
-            tactic = c.find(c.board.tactic_names, order.tactic, "tactic card") if order.tactic else ""
+            tactic = c.find(c.board.tactic_names, order.tactic, t("tactic card")) if order.tactic else ""
             return replace(order, owner=c.player(order.owner), tactic=tactic)
         case March():
             if len(order.path) > 2:
@@ -210,16 +211,16 @@ def _check(c: _Context, order: Order) -> Order:
         case Attack():
             if len(order.armies) > c.board.limits["armies_per_land"]:
                 raise c.refuse("M10.1", "at most three armies, standing together, attack as one")
-            target = c.find(c.board.places, order.target, "city or land")
+            target = c.find(c.board.places, order.target, t("city or land"))
             if target in c.board.seas:
                 raise c.refuse("M9.4", "a sea is not attacked; warships capture ships ('ship N capture …')")
             retreat = c.land(order.retreat) if order.retreat else ""
-            tactic = c.find(c.board.tactic_names, order.tactic, "tactic card") if order.tactic else ""
+            tactic = c.find(c.board.tactic_names, order.tactic, t("tactic card")) if order.tactic else ""
             return replace(order, target=target, retreat=retreat, tactic=tactic)
         case Build():
             if order.building.strip().lower() == WAREHOUSE:
                 return replace(order, building=WAREHOUSE)
-            return replace(order, building=c.find(c.board.building_names, order.building, "building"))
+            return replace(order, building=c.find(c.board.building_names, order.building, t("building")))
         case CardTo():
             return replace(order, colour=c.player(order.colour))
         case Pay():
