@@ -13,12 +13,13 @@ import re
 import tomllib
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any, Generic, TypeVar
 
 from lark import Lark, Token, Transformer, UnexpectedInput, v_args
 from lark.visitors import merge_transformers
 
-from adjudicator.names import NameIndex
+from adjudicator.names import NameIndex, normalise
 from adjudicator.problems import OrderSyntaxError, Problem
 from adjudicator.resources import shipped_folder
 
@@ -267,12 +268,23 @@ class OrderParser(Generic[OrderT]):
         self._verbs: NameIndex[str] = NameIndex("order")
         for verb in self._forms:
             self._verbs.add(verb, verb)
+        literals = set(_LITERAL.findall((folder / f"{grammar}.lark").read_text(encoding="utf-8")))
+        literals |= set(_LITERAL.findall((folder / "common.lark").read_text(encoding="utf-8")))
+        self._keywords = foreign_keywords(folder / "keywords.toml", literals)
 
     def parse_line(self, piece: Piece) -> Any:
-        """The order or header a piece means; an `OrderSyntaxError` when it means nothing."""
+        """The order or header a piece means; an `OrderSyntaxError` when it means nothing. A line
+        that is not English is tried again with its keywords in English (`keywords.toml`): only
+        then, so that a name holding such a word (a card "Świątynia Artemidy") is left alone."""
         try:
             return self._lark.parse(piece.text)
         except UnexpectedInput as error:
+            english = in_english(piece.text, self._keywords)
+            if english != piece.text:
+                try:
+                    return self._lark.parse(english)
+                except UnexpectedInput:
+                    pass
             return self._syntax_error(piece, error)
 
     def _syntax_error(self, piece: Piece, error: UnexpectedInput) -> OrderSyntaxError:
@@ -288,6 +300,38 @@ class OrderParser(Generic[OrderT]):
         )  # lark 1.3 crashes formatting a debug line with accepts
         form = self._forms[match.keys[0]]
         return OrderSyntaxError(piece.number, column, label or f"this '{verb}' order is not understood", form)
+
+
+_LITERAL = re.compile(r'"([a-z]+)"i')
+_WORD = re.compile(r"(\w+)")
+PREFERRED = ("order",)  # a word two keys share in one language goes to this one (fr "ordre": order, sequence)
+
+
+def foreign_keywords(path: Path, literals: set[str]) -> dict[str, str]:
+    """Each word players of another language write for a keyword of this grammar, as the
+    English keyword: normalised (case and diacritics away) as `names.normalise` does. A word
+    two keywords claim is left out, unless one of them is preferred."""
+    with path.open("rb") as handle:
+        table = tomllib.load(handle)
+    claims: dict[str, set[str]] = {}
+    for keyword, languages in table.items():
+        if keyword not in literals:
+            continue
+        for words in languages.values():
+            for word in words:
+                if normalise(word) not in literals:
+                    claims.setdefault(normalise(word), set()).add(keyword)
+    mapping = {literal: literal for literal in literals}  # an English keyword typed with accents: "légion"
+    for word, keywords in claims.items():
+        chosen = next((k for k in PREFERRED if k in keywords), None) if len(keywords) > 1 else next(iter(keywords))
+        if chosen is not None:
+            mapping[word] = chosen
+    return mapping
+
+
+def in_english(text: str, keywords: Mapping[str, str]) -> str:
+    """The line with every word that is a keyword in any language written as the English one."""
+    return _WORD.sub(lambda m: keywords.get(normalise(m.group(1)), m.group(1)), text)
 
 
 def parse_submission(text: str, parser: OrderParser[OrderT], is_order: Callable[[object], bool]) -> Submission[OrderT]:

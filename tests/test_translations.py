@@ -149,3 +149,36 @@ def test_a_private_report_and_its_form_are_in_the_player_s_language(tmp_path: Pa
     assert "Usuń # przed rozkazami" in polish and "\npower Carthage\n" in polish, "headers paste back as they are"
     english = runner.invoke(app, ["report", str(folder), "--power", "Rome"]).output
     assert "private report for Rome" in english and "Remove the # before the orders you want" in english
+
+
+@pytest.mark.parametrize(
+    ("ruleset", "foreign", "english"),
+    [
+        ("mare-nostrum", "zbuduj legion dans Latium", "build legion in Latium"),
+        ("mare-nostrum", "construire légion dans Latium", "build legion in Latium"),
+        ("mare-nostrum", "épít légiót hol Latium", "build legion in Latium"),
+        ("mare-nostrum", "oferuj wine, metal", "offer wine, metal"),
+        ("empires", "ofrecer wine", "offer wine"),
+        ("mediterraneum", "statek 1 zaladuj wine", "ship 1 load wine"),
+        ("mediterraneum", "navire 1 vers Mare Tyrrhenum", "ship 1 to Mare Tyrrhenum"),
+    ],
+)
+def test_orders_written_in_another_language_mean_the_english_ones(ruleset: str, foreign: str, english: str) -> None:
+    """Keywords of pl, hu, fr and es (grammar/keywords.toml), with or without their accents."""
+    from adjudicator.orders import OrderParser, Piece
+    from adjudicator.rulesets import find_ruleset
+
+    rules = find_ruleset(ruleset)
+    parser = OrderParser(rules.grammar, rules.transformer())
+    assert parser.parse_line(Piece(1, foreign)) == parser.parse_line(Piece(1, english))
+
+
+def test_a_name_holding_a_foreign_keyword_is_left_as_written() -> None:
+    """Only a line that is not English as it stands is read with its keywords in English."""
+    from adjudicator.orders import OrderParser, Piece
+    from adjudicator.rulesets import find_ruleset
+
+    rules = find_ruleset("mare-nostrum")
+    parser = OrderParser(rules.grammar, rules.transformer())
+    taken = parser.parse_line(Piece(1, "take Swiatynia Artemidy"))
+    assert getattr(taken, "choice", None) == "Swiatynia Artemidy"
