@@ -59,13 +59,8 @@ def _text_at_lines(lines: Sequence[Sequence[Any]]) -> str:
 def _dice(game: Game, values: Sequence[int] | None) -> ChainDice | ScriptedDice:
     if values is not None:
         return ScriptedDice(list(values))
-    root = dice_root(game)
+    root = game.dice_root()
     return ChainDice(game.settings.id, game.phase_number, seed_for(root, game.phase_number), root=root)
-
-
-def dice_root(game: Game) -> bytes:
-    """The chain's secret root (secrets.toml): every seed, and the sealed rolls (a deck's order)."""
-    return bytes.fromhex(read_toml(game.directory.secrets_file)["dice"]["root"])
 
 
 def check_ready(game: Game, force: bool, now: datetime) -> None:
@@ -212,7 +207,7 @@ def replay(game: Game) -> tuple[int, list[str]]:
 def _stored_dice(game: Game, data: dict[str, Any]) -> ChainDice | ScriptedDice:
     record = dice_record_from_data(data)
     if record.source is DiceSource.CHAIN:
-        root = dice_root(game) if game.directory.secrets_file.exists() else b""  # sealed rolls need it
+        root = game.dice_root() if game.directory.secrets_file.exists() else b""  # sealed rolls need it
         return ChainDice(game.settings.id, record.phase_number, bytes.fromhex(record.seed), root=root)
     return ScriptedDice([r.value for r in record.rolls])
 

@@ -312,6 +312,10 @@ class Game:
     def set_deadline(self, moment: datetime) -> None:
         write_toml_atomic(self.deadline_file, {"phase": self.slug, "deadline": moment})
 
+    def dice_root(self) -> bytes:
+        """The chain's secret root (secrets.toml): every seed, and the sealed rolls (a deck's order)."""
+        return bytes.fromhex(read_toml(self.directory.secrets_file)["dice"]["root"])
+
     @property
     def parser(self) -> OrderParser[Any]:
         if self._parser is None:

@@ -9,6 +9,7 @@ parsed on its own by the ruleset's Lark grammar, so a bad line costs only itself
 
 from __future__ import annotations
 
+import functools
 import re
 import tomllib
 from collections.abc import Callable, Mapping
@@ -268,9 +269,7 @@ class OrderParser(Generic[OrderT]):
         self._verbs: NameIndex[str] = NameIndex("order")
         for verb in self._forms:
             self._verbs.add(verb, verb)
-        literals = set(_LITERAL.findall((folder / f"{grammar}.lark").read_text(encoding="utf-8")))
-        literals |= set(_LITERAL.findall((folder / "common.lark").read_text(encoding="utf-8")))
-        self._keywords = foreign_keywords(folder / "keywords.toml", literals)
+        self._grammar = grammar
 
     def parse_line(self, piece: Piece) -> Any:
         """The order or header a piece means; an `OrderSyntaxError` when it means nothing. A line
@@ -279,7 +278,7 @@ class OrderParser(Generic[OrderT]):
         try:
             return self._lark.parse(piece.text)
         except UnexpectedInput as error:
-            english = in_english(piece.text, self._keywords)
+            english = in_english(piece.text, keywords_of(self._grammar))
             if english != piece.text:
                 try:
                     return self._lark.parse(english)
@@ -305,6 +304,16 @@ class OrderParser(Generic[OrderT]):
 _LITERAL = re.compile(r'"([a-z]+)"i')
 _WORD = re.compile(r"(\w+)")
 PREFERRED = ("order",)  # a word two keys share in one language goes to this one (fr "ordre": order, sequence)
+
+
+@functools.cache
+def keywords_of(grammar: str) -> dict[str, str]:
+    """A grammar's keywords in the other languages, read only when a line does not parse in
+    English (so an English game never pays for them), then kept for the process."""
+    folder = shipped_folder("grammar")
+    literals = set(_LITERAL.findall((folder / f"{grammar}.lark").read_text(encoding="utf-8")))
+    literals |= set(_LITERAL.findall((folder / "common.lark").read_text(encoding="utf-8")))
+    return foreign_keywords(folder / "keywords.toml", literals)
 
 
 def foreign_keywords(path: Path, literals: set[str]) -> dict[str, str]:

@@ -134,7 +134,9 @@ class PhaseReports:
             "commitment": game.settings.commitment,
             # Once the game is over the chain's root is published: it checks the sealed rolls
             # (the order of face-down decks) that no phase's seed revealed.
-            "dice_root": _revealed_root(game) if record.after.get("winner") else "",
+            "dice_root": game.dice_root().hex()
+            if record.after.get("winner") and game.directory.secrets_file.exists()
+            else "",
             "map_svg": "",
             "site": None,  # the campaign site's links, when rendered for it (adjudicator/site.py)
             "map_url": f"{game.settings.map_url.rstrip('/')}/{record.slug}/map.png" if game.settings.map_url else "",
@@ -197,8 +199,3 @@ class PhaseReports:
         path = self.game.directory.reports / self.record.slug / "map.png"
         write_bytes_atomic(path, svg_to_png(str(self.map_svg)))
         return path
-
-
-def _revealed_root(game: Game) -> str:
-    secrets = game.directory.secrets_file
-    return str(read_toml(secrets)["dice"]["root"]) if secrets.exists() else ""

@@ -126,3 +126,31 @@ def geo_position(f: Fields) -> tuple[float, float] | None:
     if not (-180 <= longitude <= 180 and -90 <= latitude <= 90):
         raise f.error("position", f"expected longitude -180..180 and latitude -90..90, found {value!r}")
     return (longitude, latitude)
+
+
+@dataclass(frozen=True, slots=True)
+class Sea:
+    """A sea as the Empires and Mare Mediterraneum boards describe it: its neighbouring seas and
+    where the real map puts its label."""
+
+    id: str
+    name: str
+    aliases: tuple[str, ...]
+    seas: tuple[str, ...]
+    source: str
+    position: tuple[float, float] | None = None
+    position_source: str = ""
+
+
+def parse_sea(f: Fields) -> Sea:
+    """A `[[sea]]` of a board file, every key checked."""
+    f.only({"id", "name", "aliases", "position", "position_source", "seas", "source"})
+    return Sea(
+        id=f.text("id"),
+        name=f.text("name"),
+        aliases=tuple(f.texts("aliases", [])),
+        seas=tuple(f.texts("seas", [])),
+        source=f.text("source", ""),
+        position=geo_position(f),
+        position_source=f.text("position_source", ""),
+    )

@@ -1,9 +1,10 @@
 """What every ruleset's order checks share: a refusal that carries a line's problem out of nested
-checks, and a name looked up on the board with did-you-mean."""
+checks, a name looked up on the board with did-you-mean, and the index board parsers build."""
 
 from __future__ import annotations
 
-from typing import TypeVar
+from collections.abc import Callable, Iterable
+from typing import Any, TypeVar
 
 from adjudicator.names import NameIndex
 from adjudicator.problems import AmbiguousName, Problem, UnknownName
@@ -27,3 +28,11 @@ def find_name(index: NameIndex[K], text: str, kind: str, line: int, where: str =
     if match.keys:
         raise Refused(AmbiguousName(line, kind, text, tuple(index.display(k) for k in match.keys)))
     raise Refused(UnknownName(line, kind, text, match.suggestions, where))
+
+
+def name_index(kind: str, entries: Iterable[Any], key: Callable[[Any], str] | None = None) -> NameIndex[str]:
+    """Board entries by their id, name and aliases; `key` picks what a match returns (the id)."""
+    index: NameIndex[str] = NameIndex(kind)
+    for entry in entries:
+        index.add(key(entry) if key else entry.id, entry.name, (entry.id, entry.name, *getattr(entry, "aliases", ())))
+    return index

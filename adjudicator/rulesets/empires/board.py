@@ -17,7 +17,8 @@ from typing import Any
 from adjudicator.errors import BoardError
 from adjudicator.fields import Fields
 from adjudicator.names import NameIndex
-from adjudicator.rulesets.graph import PlaceGraph, geo_position, graph_problems
+from adjudicator.rulesets.graph import PlaceGraph, Sea, geo_position, graph_problems, parse_sea
+from adjudicator.rulesets.lookup import name_index
 from adjudicator.rulesets.payment import TAX
 
 START_RESOURCES = 9  # every empire screen gives nine resources (E2)
@@ -88,17 +89,6 @@ class Province:
     city: CityKind | None  # the kind of its city site, if it has one
     city_name: str
     temple: bool
-    source: str
-    position: tuple[float, float] | None = None
-    position_source: str = ""
-
-
-@dataclass(frozen=True, slots=True)
-class Sea:
-    id: str
-    name: str
-    aliases: tuple[str, ...]
-    seas: tuple[str, ...]
     source: str
     position: tuple[float, float] | None = None
     position_source: str = ""
@@ -202,7 +192,7 @@ def parse_board(data: Mapping[str, Any]) -> Board:
     meta.only({"id", "name", "status"})
     commodities = {c.id: c for c in (_commodity(f) for f in root.tables("commodity"))}
     provinces = {p.id: p for p in (_province(f) for f in root.tables("province"))}
-    seas = {s.id: s for s in (_sea(f) for f in root.tables("sea"))}
+    seas = {s.id: s for s in (parse_sea(f) for f in root.tables("sea"))}
     empires = {e.name: e for e in (_empire(f) for f in root.tables("empire"))}
     named = {e.id: e.name for e in empires.values()}  # the file refers to empires by id, positions by name
     tiles = {t.name: replace(t, start=t.start and named.get(t.start, t.start)) for t in map(_tile, root.tables("tile"))}
@@ -228,9 +218,9 @@ def parse_board(data: Mapping[str, Any]) -> Board:
         land_dice=_faces(dice, "land"),
         sea_dice=_faces(dice, "sea"),
         tiles=tiles,
-        places=_index("place", [*provinces.values(), *seas.values()]),
+        places=name_index("place", [*provinces.values(), *seas.values()]),
         empire_names=_empire_index(empires.values()),
-        goods=_index("commodity", commodities.values()),
+        goods=name_index("commodity", commodities.values()),
         tile_names=_tile_index(tiles.values()),
     )
     counts = {name: len(root.tables(name)) for name in ("commodity", "province", "sea", "empire", "tile")}
@@ -250,13 +240,6 @@ def _size(board: Board, name: str) -> int:
         "tile": board.tiles,
     }
     return len(tables[name])
-
-
-def _index(kind: str, entries: Any) -> NameIndex[str]:
-    index: NameIndex[str] = NameIndex(kind)
-    for entry in entries:
-        index.add(entry.id, entry.name, (entry.id, entry.name, *entry.aliases))
-    return index
 
 
 def _empire_index(empires: Any) -> NameIndex[str]:
@@ -301,19 +284,6 @@ def _province(f: Fields) -> Province:
         city=CityKind(city) if city else None,
         city_name=f.text("city_name", ""),
         temple=f.flag("temple", False),
-        source=f.text("source", ""),
-        position=geo_position(f),
-        position_source=f.text("position_source", ""),
-    )
-
-
-def _sea(f: Fields) -> Sea:
-    f.only({"id", "name", "aliases", "position", "position_source", "seas", "source"})
-    return Sea(
-        id=f.text("id"),
-        name=f.text("name"),
-        aliases=tuple(f.texts("aliases", [])),
-        seas=tuple(f.texts("seas", [])),
         source=f.text("source", ""),
         position=geo_position(f),
         position_source=f.text("position_source", ""),

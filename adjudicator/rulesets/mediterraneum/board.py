@@ -16,7 +16,8 @@ from typing import Any
 from adjudicator.errors import BoardError
 from adjudicator.fields import Fields
 from adjudicator.names import NameIndex
-from adjudicator.rulesets.graph import PlaceGraph, geo_position, graph_problems
+from adjudicator.rulesets.graph import PlaceGraph, Sea, geo_position, graph_problems, parse_sea
+from adjudicator.rulesets.lookup import name_index
 
 PLAYER_COUNTS = (2, 3, 4, 5, 6)  # M1: two Residenz cards each from twelve
 CITIES = 40  # T:8
@@ -102,17 +103,6 @@ class Good:
     name: str
     aliases: tuple[str, ...]
     source: str
-
-
-@dataclass(frozen=True, slots=True)
-class Sea:
-    id: str
-    name: str
-    aliases: tuple[str, ...]
-    seas: tuple[str, ...]
-    source: str
-    position: tuple[float, float] | None = None
-    position_source: str = ""
 
 
 @dataclass(frozen=True, slots=True)
@@ -266,7 +256,7 @@ def parse_board(data: Mapping[str, Any]) -> Board:
     meta.only({"id", "name", "status"})
     colours = {c.name: c for c in map(_colour, root.tables("colour"))}
     goods = {g.id: g for g in map(_good, root.tables("good"))}
-    seas = {s.id: s for s in map(_sea, root.tables("sea"))}
+    seas = {s.id: s for s in map(parse_sea, root.tables("sea"))}
     lands = {x.id: x for x in map(_land, root.tables("land"))}
     cities = {c.id: c for c in map(_city, root.tables("city"))}
     buildings = {b.id: b for b in map(_building, root.tables("building"))}
@@ -301,11 +291,11 @@ def parse_board(data: Mapping[str, Any]) -> Board:
         art=art,
         patronage=patronage,
         trade_cards=cards,
-        places=_index("place", [*seas.values(), *lands.values(), *cities.values()]),
-        colour_names=_index("colour", colours.values(), key=lambda c: c.name),
-        good_names=_index("good", goods.values()),
-        building_names=_index("building", buildings.values()),
-        art_names=_index("artwork", art.values()),
+        places=name_index("place", [*seas.values(), *lands.values(), *cities.values()]),
+        colour_names=name_index("colour", colours.values(), key=lambda c: c.name),
+        good_names=name_index("good", goods.values()),
+        building_names=name_index("building", buildings.values()),
+        art_names=name_index("artwork", art.values()),
         tactic_names=_tactic_index(cards.values()),
         city_in={c.land: c.id for c in cities.values()},
         on_sea={sea: tuple(c.id for c in cities.values() if c.sea == sea) for sea in seas},
@@ -321,13 +311,6 @@ def parse_board(data: Mapping[str, Any]) -> Board:
     if problems:
         raise BoardError(problems)
     return board
-
-
-def _index(kind: str, entries: Any, key: Any = None) -> NameIndex[str]:
-    index: NameIndex[str] = NameIndex(kind)
-    for entry in entries:
-        index.add(key(entry) if key else entry.id, entry.name, (entry.id, entry.name, *getattr(entry, "aliases", ())))
-    return index
 
 
 def _tactic_index(cards: Any) -> NameIndex[str]:
@@ -362,19 +345,6 @@ def _colour(f: Fields) -> Colour:
 def _good(f: Fields) -> Good:
     f.only({"id", "name", "aliases", "source"})
     return Good(f.text("id"), f.text("name"), tuple(f.texts("aliases", [])), f.text("source", ""))
-
-
-def _sea(f: Fields) -> Sea:
-    f.only({"id", "name", "aliases", "position", "position_source", "seas", "source"})
-    return Sea(
-        id=f.text("id"),
-        name=f.text("name"),
-        aliases=tuple(f.texts("aliases", [])),
-        seas=tuple(f.texts("seas", [])),
-        source=f.text("source", ""),
-        position=geo_position(f),
-        position_source=f.text("position_source", ""),
-    )
 
 
 def _land(f: Fields) -> Land:

@@ -59,15 +59,10 @@ def position_to_data(position: Position) -> dict[str, Any]:
             "winner": position.winner,
             "players": {c: _player(p) for c, p in position.players.items()},
             "cities": {c: _city(s) for c, s in position.cities.items()},
-            "ships": [
-                _some({"owner": s.owner, "number": s.number, "at": s.at, "cargo": s.cargo}) for s in position.ships
-            ],
+            "ships": [_ship(s) for s in position.ships],
             "armies": [_army(a) for a in position.armies],
             "decks": _decks(position.decks),
-            "auctions": [
-                _some({"card": a.card, "drawer": a.drawer, "lot": a.lot, "min_bid": a.min_bid})
-                for a in position.auctions
-            ],
+            "auctions": [_auction(a) for a in position.auctions],
         }
     )
 
