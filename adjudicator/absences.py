@@ -8,7 +8,7 @@ ahead of time also moves a deadline set later (at an adjudication, or by the mod
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from datetime import datetime, time, timedelta
 from pathlib import Path
@@ -16,6 +16,7 @@ from typing import Any
 from zoneinfo import ZoneInfo
 
 from adjudicator.errors import UsageError
+from adjudicator.i18n import t, tn
 from adjudicator.schedule import Schedule
 from adjudicator.storage import read_toml, write_toml_atomic
 
@@ -70,41 +71,58 @@ def _moment(text: str, zone: ZoneInfo, *, end: bool) -> datetime:
     try:
         moment = datetime.fromisoformat(text)
     except ValueError:
-        raise AbsenceRefused(f"'{text}' is not a date; write e.g. 2026-12-24 or 2026-12-24T18:00") from None
+        raise AbsenceRefused(
+            t("'%(text)s' is not a date; write e.g. 2026-12-24 or 2026-12-24T18:00", text=text)
+        ) from None
     if "T" in text.upper():
         return moment.replace(tzinfo=zone)
     day = datetime.combine(moment.date(), time(0), tzinfo=zone)
     return day + timedelta(days=1) if end else day
 
 
-def declare(root: Path, schedule: Schedule, civ: str, start_text: str, end_text: str, now: datetime) -> str:
+Shown = Callable[[datetime], str]  # a moment as the player reads it (his language and time zone)
+
+
+def declare(
+    root: Path, schedule: Schedule, civ: str, start_text: str, end_text: str, now: datetime, shown: Shown
+) -> str:
     """Record an absence within the game's limits; the sentence to answer the player with."""
     zone = ZoneInfo(schedule.zone)
     start = max(_moment(start_text, zone, end=False), now)
     end = _moment(end_text, zone, end=True)
     if end <= now:
-        raise AbsenceRefused(f"that absence is already over ({schedule.local(end)}); give days to come")
+        raise AbsenceRefused(t("that absence is already over (%(end)s); give days to come", end=shown(end)))
     if end <= start:
-        raise AbsenceRefused("that absence ends before it begins; give the first day, then the last")
+        raise AbsenceRefused(t("that absence ends before it begins; give the first day, then the last"))
     if end - start > schedule.absence_max:
         longest = _span(schedule.absence_max)
-        raise AbsenceRefused(f"an absence may last at most {longest} in this game; give a shorter one")
+        raise AbsenceRefused(
+            t("an absence may last at most %(longest)s in this game; give a shorter one", longest=longest)
+        )
     absences = load(root)
     used = [a for a in absences if a.civ == civ]
     if len(used) >= schedule.absences:
         raise AbsenceRefused(
-            f"you have declared {len(used)} absence(s), as many as this game allows; "
-            "'absence cancel' withdraws one that has not begun"
+            tn(
+                "you have declared %(count)s absence, as many as this game allows; "
+                "'absence cancel' withdraws one that has not begun",
+                "you have declared %(count)s absence(s), as many as this game allows; "
+                "'absence cancel' withdraws one that has not begun",
+                len(used),
+            )
         )
     _save(root, [*absences, Absence(civ, start, end, now)])
     left = schedule.absences - len(used) - 1
-    return (
-        f"Absence recorded: from {schedule.local(start)} to {schedule.local(end)}. A deadline in that time "
-        f"moves to its end. You may declare {left} more."
+    return t(
+        "Absence recorded: from %(start)s to %(end)s. A deadline in that time moves to its end. "
+        "You may declare %(left)s more.",
+        start=shown(start),
+        end=shown(end),
+        left=left,
     )
 
 
-def cancel(root: Path, schedule: Schedule, civ: str, now: datetime) -> str:
+def cancel(root: Path, civ: str, now: datetime, shown: Shown) -> str:
     """Withdraw a player's absences that have not begun, and end one that has, now."""
     absences = load(root)
     kept: list[Absence] = []
@@ -118,11 +136,18 @@ def cancel(root: Path, schedule: Schedule, civ: str, now: datetime) -> str:
             kept.append(Absence(civ, absence.start, now, absence.declared))
             changed += 1
     if not changed:
-        return "You have no absence now or to come; nothing changed."
+        return t("You have no absence now or to come; nothing changed.")
     _save(root, kept)
-    return f"{changed} absence(s) withdrawn as of {schedule.local(now)}; deadlines are no longer moved for them."
+    return tn(
+        "%(count)s absence withdrawn as of %(now)s; deadlines are no longer moved for it.",
+        "%(count)s absence(s) withdrawn as of %(now)s; deadlines are no longer moved for them.",
+        changed,
+        now=shown(now),
+    )
 
 
 def _span(span: timedelta) -> str:
     hours = int(span.total_seconds() // 3600)
-    return f"{hours // 24} days" if hours % 24 == 0 else f"{hours} hours"
+    if hours % 24 == 0:
+        return tn("%(count)s day", "%(count)s days", hours // 24)
+    return tn("%(count)s hour", "%(count)s hours", hours)

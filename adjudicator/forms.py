@@ -1,6 +1,8 @@
 """A player's order form: the orders he could give next, each a whole line that is accepted
 as it stands once he removes the `#` before it. The ruleset proposes; each proposal is parsed
-and validated alone against the position, and only those accepted are offered."""
+and validated alone against the position, and only those accepted are offered. A player who
+writes another language gets the orders with that language's keywords (grammar/keywords.toml),
+each checked to mean exactly what the English line means, so his form pastes back as it is."""
 
 from __future__ import annotations
 
@@ -8,7 +10,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from adjudicator.game import Game
-from adjudicator.orders import OrderLine, Piece
+from adjudicator.i18n import SOURCE
+from adjudicator.orders import OrderLine, Piece, canonical_keywords, in_keywords
 
 
 @dataclass(frozen=True, slots=True)
@@ -17,7 +20,7 @@ class FormLine:
     note: str
 
 
-def order_form(game: Game, position: Any, civ: str) -> list[FormLine]:
+def order_form(game: Game, position: Any, civ: str, lang: str = SOURCE) -> list[FormLine]:
     offered = []
     for number, (text, note) in enumerate(game.ruleset.form_candidates(game.board, position, civ), start=1):
         parsed = game.parser.parse_line(Piece(number, text))
@@ -25,5 +28,16 @@ def order_form(game: Game, position: Any, civ: str) -> list[FormLine]:
             continue  # a proposal the grammar refuses is a ruleset bug; the form stays usable without it
         checked = game.ruleset.validate(game.board, position, civ, [OrderLine(number, text, order=parsed)])
         if checked and checked[0].ok:
-            offered.append(FormLine(text, note))
+            offered.append(FormLine(_written_in(game, Piece(number, text), parsed, lang), note))
     return offered
+
+
+def _written_in(game: Game, line: Piece, order: object, lang: str) -> str:
+    """The order line with a language's keywords, if it parses to the very same order; else as
+    it was (English keywords are accepted in every language)."""
+    if lang == SOURCE:
+        return line.text
+    foreign = in_keywords(line.text, canonical_keywords(game.parser.grammar, lang))
+    if foreign != line.text and game.parser.parse_line(Piece(line.number, foreign)) == order:
+        return foreign
+    return line.text

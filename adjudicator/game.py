@@ -69,6 +69,15 @@ class Settings:
         player = self.player(civ) if civ else None
         return player.lang if player is not None and player.lang else self.lang
 
+    def zone_of(self, civ: str | None) -> str:
+        """The time zone a player's deadlines are shown in: his own, else the game's."""
+        player = self.player(civ) if civ else None
+        return player.timezone if player is not None and player.timezone else self.schedule.zone
+
+    def local(self, moment: datetime, civ: str | None = None) -> str:
+        """A moment as a player reads it (his language and zone), or as the public reports do."""
+        return self.schedule.local(moment, self.language_of(civ), self.zone_of(civ))
+
     def player(self, civ: str) -> Player | None:
         return next((p for p in self.players if p.civ == civ), None)
 

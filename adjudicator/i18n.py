@@ -117,12 +117,12 @@ def decode(value: Any) -> Any:
     return value
 
 
-def t(text: str, **args: Any) -> Msg:
+def t(text: str, /, **args: Any) -> Msg:
     """A message to translate where it is shown (extracted from the code by this name)."""
     return Msg(text, args)
 
 
-def tn(singular: str, plural: str, count: int, **args: Any) -> Msg:
+def tn(singular: str, plural: str, count: int, /, **args: Any) -> Msg:
     """A message with a count: the language picks the form (`%(count)s` is among the arguments)."""
     return Msg(singular, {"count": count, **args}, plural, count)
 

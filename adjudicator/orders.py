@@ -269,7 +269,7 @@ class OrderParser(Generic[OrderT]):
         self._verbs: NameIndex[str] = NameIndex("order")
         for verb in self._forms:
             self._verbs.add(verb, verb)
-        self._grammar = grammar
+        self.grammar = grammar
 
     def parse_line(self, piece: Piece) -> Any:
         """The order or header a piece means; an `OrderSyntaxError` when it means nothing. A line
@@ -278,7 +278,7 @@ class OrderParser(Generic[OrderT]):
         try:
             return self._lark.parse(piece.text)
         except UnexpectedInput as error:
-            english = in_english(piece.text, keywords_of(self._grammar))
+            english = in_english(piece.text, keywords_of(self.grammar))
             if english != piece.text:
                 try:
                     return self._lark.parse(english)
@@ -311,9 +311,25 @@ def keywords_of(grammar: str) -> dict[str, str]:
     """A grammar's keywords in the other languages, read only when a line does not parse in
     English (so an English game never pays for them), then kept for the process."""
     folder = shipped_folder("grammar")
+    return foreign_keywords(folder / "keywords.toml", _literals(grammar))
+
+
+def _literals(grammar: str) -> set[str]:
+    """The English keywords a grammar (with the common header rules) is written with."""
+    folder = shipped_folder("grammar")
     literals = set(_LITERAL.findall((folder / f"{grammar}.lark").read_text(encoding="utf-8")))
-    literals |= set(_LITERAL.findall((folder / "common.lark").read_text(encoding="utf-8")))
-    return foreign_keywords(folder / "keywords.toml", literals)
+    return literals | set(_LITERAL.findall((folder / "common.lark").read_text(encoding="utf-8")))
+
+
+@functools.cache
+def canonical_keywords(grammar: str, lang: str) -> dict[str, str]:
+    """Each English keyword of a grammar as a language's players write it: the first word its
+    table in keywords.toml gives that language (an order form is written with these). A keyword
+    with no word in that language is not in the table, and stays English."""
+    with (shipped_folder("grammar") / "keywords.toml").open("rb") as handle:
+        table = tomllib.load(handle)
+    literals = _literals(grammar)
+    return {keyword: words[lang][0] for keyword, words in table.items() if keyword in literals and words.get(lang)}
 
 
 def foreign_keywords(path: Path, literals: set[str]) -> dict[str, str]:
@@ -341,6 +357,12 @@ def foreign_keywords(path: Path, literals: set[str]) -> dict[str, str]:
 def in_english(text: str, keywords: Mapping[str, str]) -> str:
     """The line with every word that is a keyword in any language written as the English one."""
     return _WORD.sub(lambda m: keywords.get(normalise(m.group(1)), m.group(1)), text)
+
+
+def in_keywords(text: str, keywords: Mapping[str, str]) -> str:
+    """An English line with its keywords in another language (`canonical_keywords`). Only words
+    written in lower case are keywords: board, card and player names start with a capital."""
+    return _WORD.sub(lambda m: keywords.get(m.group(1), m.group(1)), text)
 
 
 def parse_submission(text: str, parser: OrderParser[OrderT], is_order: Callable[[object], bool]) -> Submission[OrderT]:

@@ -74,7 +74,7 @@ def welcome_messages(game: Game, secrets: Mapping[str, str]) -> list[Outgoing]:
             sender=sender,
             next={"label": info.label, "step": info.step, "deadline": ""},
             state=state,
-            form=order_form(game, game.position, player.civ),
+            form=order_form(game, game.position, player.civ, lang),
         )
         subject = t("Welcome: you play %(civ)s", civ=player.civ).render(lang)
         message = to_player(game, player, subject, body, sender=sender)
@@ -102,7 +102,7 @@ def reminder_messages(game: Game, before: timedelta | None = None) -> list[Outgo
             game=game,
             civ=civ,
             label=game.phase_info.label,
-            deadline=game.settings.schedule.local(deadline) if deadline else "",
+            deadline=game.settings.local(deadline, civ) if deadline else "",
         )
         subject = t("Reminder: orders for %(label)s", label=game.phase_info.label).render(lang)
         message = to_player(game, player, subject, body)

@@ -110,7 +110,7 @@ class PhaseReports:
         due = game.ruleset.due(after, game.settings.mode == "stepwise")
         current = record.number + 1 == game.phase_number  # the phase now open follows this one
         deadline = game.deadline()
-        shown = game.settings.schedule.local(deadline) if deadline and current else ""
+        due_at = deadline if deadline and current else None
         return {
             "title": f"{game.settings.id}: {record_label(game, record.before)}",
             "game": {"id": game.settings.id, "title": game.ruleset.title},
@@ -128,7 +128,8 @@ class PhaseReports:
                 "label": record_label(game, record.after),
                 "step": record.after.get("step"),
                 "due": list(due),
-                "deadline": shown,
+                "deadline": game.settings.local(due_at) if due_at else "",
+                "due_at": due_at,  # each private report shows it in its reader's language and zone
             },
             "dice": record.dice,
             "commitment": game.settings.commitment,
@@ -162,11 +163,13 @@ class PhaseReports:
         if civ not in players:
             raise UsageError(f"{civ} is not a player of this game")
         receipt = self.record.receipts.get(civ, [])
-        form = order_form(self.game, self.after, civ)
-        renderer = Renderer(self.game.ruleset.name, self.game.settings.language_of(civ))
-        return renderer.render(
-            "private.txt.j2", civ=civ, player=players[civ], receipt=receipt, form=form, **self.context
-        )
+        lang = self.game.settings.language_of(civ)
+        form = order_form(self.game, self.after, civ, lang)
+        renderer = Renderer(self.game.ruleset.name, lang)
+        due_at = self.context["next"]["due_at"]
+        next_phase = {**self.context["next"], "deadline": self.game.settings.local(due_at, civ) if due_at else ""}
+        context = {**self.context, "next": next_phase}
+        return renderer.render("private.txt.j2", civ=civ, player=players[civ], receipt=receipt, form=form, **context)
 
     @functools.cached_property
     def after(self) -> Any:

@@ -6,6 +6,7 @@ made once the mail's password was checked, and sent back in the reply to that ma
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime
@@ -14,7 +15,7 @@ from adjudicator import absences
 from adjudicator.errors import UsageError
 from adjudicator.game import Game
 from adjudicator.hosting_state import paused
-from adjudicator.i18n import t
+from adjudicator.i18n import in_language, t
 from adjudicator.orders import Request
 from adjudicator.reports import Renderer
 from adjudicator.rulebook import rules_text
@@ -40,7 +41,7 @@ def _answer(game: Game, civ: str, request: Request, now: datetime) -> str:
     try:
         lang = game.settings.language_of(civ)
         if request.command == "status":
-            return _status(game, now, lang)
+            return _status(game, civ, now, lang)
         if request.command == "orders":
             path = order_files(game).get(civ)
             label = game.phase_info.label
@@ -54,15 +55,19 @@ def _answer(game: Game, civ: str, request: Request, now: datetime) -> str:
             return rules_text(game.ruleset, request.arguments[0] if request.arguments else None)
         if request.command == "absence":
             start, end = request.arguments
-            return absences.declare(game.directory.root, game.settings.schedule, civ, start, end, now)
+            shown = functools.partial(game.settings.local, civ=civ)
+            said = absences.declare(game.directory.root, game.settings.schedule, civ, start, end, now, shown)
+            return in_language(said, lang)
         if request.command == "absence-cancel":
-            return absences.cancel(game.directory.root, game.settings.schedule, civ, now)
+            said = absences.cancel(game.directory.root, civ, now, functools.partial(game.settings.local, civ=civ))
+            return in_language(said, lang)
     except UsageError as error:
-        return t("Not done: %(why)s.", why=str(error)).render(game.settings.language_of(civ))
+        why = error.args[0] if error.args else str(error)  # a message keeps its translations
+        return t("Not done: %(why)s.", why=why).render(game.settings.language_of(civ))
     raise ValueError(f"no answer for the request {request.command!r}")  # the grammar made a request we do not know
 
 
-def _status(game: Game, now: datetime, lang: str) -> str:
+def _status(game: Game, civ: str, now: datetime, lang: str) -> str:
     deadline = game.deadline()
     return Renderer(game.ruleset.name, lang).render(
         "player-status.txt.j2",
@@ -71,6 +76,7 @@ def _status(game: Game, now: datetime, lang: str) -> str:
         deadline=deadline,
         remaining=(deadline - now) if deadline else None,
         schedule=game.settings.schedule,
+        local=lambda moment: game.settings.local(moment, civ),
         sent=sorted(submitted(game)),
         missing=missing_orders(game),
         pause=paused(game.directory.root),

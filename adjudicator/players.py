@@ -15,12 +15,15 @@ from dataclasses import dataclass
 from adjudicator.errors import UsageError
 from adjudicator.fields import Fields
 from adjudicator.i18n import check_language
+from adjudicator.schedule import is_time_zone
 
 _SCRYPT = {"n": 2**14, "r": 8, "p": 1}
 _SECRET_CHARS = re.compile(r"^[A-Za-z0-9_.!@$%^&*+=?/~-]{6,128}$")
 _EMAIL = re.compile(r"^[^@\s<>\"]+@[^@\s<>\"]+\.[^@\s<>\"]+$")
 _HEX = re.compile(r"^[0-9a-f]+$")
-PLAYER_KEYS = frozenset({"civ", "name", "email", "secret_hash", "forum", "lang"})  # a [[player]] of game.toml
+PLAYER_KEYS = frozenset(
+    {"civ", "name", "email", "secret_hash", "forum", "lang", "timezone"}
+)  # a [[player]] of game.toml
 
 
 @dataclass(frozen=True, slots=True)
@@ -42,13 +45,15 @@ class Player:
     name: str = ""  # as the player wants to be called in reports (any text; escaped there)
     forum: str = ""  # his user name on the game's forum: whose posts in a saved thread are his
     lang: str = ""  # the language he reads (adjudicator/i18n.py); "" reads the game's
+    timezone: str = ""  # the zone his deadlines are shown in; "" shows the game's ([schedule] timezone)
 
     def accepts(self, secret: str) -> bool:
         return verify_secret(secret, self.secret_hash)
 
     def to_data(self) -> dict[str, str]:
         data = {"civ": self.civ, "name": self.name, "email": self.email, "secret_hash": self.secret_hash}
-        return data | ({"forum": self.forum} if self.forum else {}) | ({"lang": self.lang} if self.lang else {})
+        optional = {"forum": self.forum, "lang": self.lang, "timezone": self.timezone}
+        return data | {key: value for key, value in optional.items() if value}
 
     def posts_as(self, author: str) -> bool:
         """Whether a forum post by `author` is this player's (names compared as the boards do:
@@ -79,7 +84,10 @@ def parse_player(f: Fields) -> Player:
             lang = check_language(lang)
         except UsageError as error:
             raise f.error("lang", str(error)) from None
-    return Player(civ.strip(), email, secret_hash, f.text("name", ""), " ".join(forum.split()), lang)
+    zone = f.text("timezone", "")
+    if zone and not is_time_zone(zone):
+        raise f.error("timezone", f"'{zone}' is not a time zone; use a name like Europe/Warsaw")
+    return Player(civ.strip(), email, secret_hash, f.text("name", ""), " ".join(forum.split()), lang, zone)
 
 
 def forum_name(name: str) -> str:

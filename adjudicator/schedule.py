@@ -11,6 +11,7 @@ from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from adjudicator.errors import DataError, UsageError
 from adjudicator.fields import Fields
+from adjudicator.i18n import SOURCE
 
 _DURATION = re.compile(r"^\s*(\d+)\s*([mhd])\s*$", re.IGNORECASE)
 _UNITS = {"m": "minutes", "h": "hours", "d": "days"}
@@ -46,10 +47,8 @@ class Schedule:
         if deadline is not None and not (isinstance(deadline, datetime) and deadline.tzinfo):
             raise f.error("deadline", "write a date and time with its offset, e.g. 2026-11-23T18:00:00+01:00")
         zone = f.text("timezone", "UTC")
-        try:
-            ZoneInfo(zone)
-        except (ZoneInfoNotFoundError, ValueError):
-            raise f.error("timezone", f"'{zone}' is not a time zone; use a name like Europe/Warsaw") from None
+        if not is_time_zone(zone):
+            raise f.error("timezone", f"'{zone}' is not a time zone; use a name like Europe/Warsaw")
         durations = {}
         for phase in _PHASES:
             if phase in f:
@@ -88,9 +87,27 @@ class Schedule:
             data["absence_max"] = _minutes(self.absence_max)
         return data
 
-    def local(self, moment: datetime) -> str:
-        """A moment as players read it: in the game's time zone, with the zone's name."""
-        return moment.astimezone(ZoneInfo(self.zone)).strftime(f"%Y-%m-%d %H:%M {self.zone}")
+    def local(self, moment: datetime, lang: str = SOURCE, zone: str = "") -> str:
+        """A moment as a player reads it: in his time zone (the game's unless he chose one),
+        with the zone's name. English keeps the sortable form moderators type back
+        (2026-11-23 18:00 UTC); another language writes the date in its own words (Babel's
+        CLDR data: "poniedziałek, 23 listopada 2026, 18:00")."""
+        zone = zone or self.zone
+        here = moment.astimezone(ZoneInfo(zone))
+        if lang == SOURCE:
+            return here.strftime(f"%Y-%m-%d %H:%M {zone}")
+        from babel.dates import format_date, format_time  # only for a reader of another language
+
+        return f"{format_date(here, 'full', locale=lang)}, {format_time(here, 'short', locale=lang)} ({zone})"
+
+
+def is_time_zone(name: str) -> bool:
+    """Whether the machine's zone database knows the name (Europe/Warsaw, UTC)."""
+    try:
+        ZoneInfo(name)
+    except (ZoneInfoNotFoundError, ValueError):
+        return False
+    return True
 
 
 def _minutes(span: timedelta) -> str:

@@ -194,7 +194,7 @@ class _Builder:
                 "step": info.step,
                 "winner": info.winner,
                 "due": list(game.ruleset.due(game.position, game.settings.mode == "stepwise")),
-                "deadline": game.settings.schedule.local(deadline) if deadline else "",
+                "deadline": game.settings.local(deadline) if deadline else "",
             },
             "players": [{"civ": s.civ, "name": names.get(s.civ, ""), "colour": s.colour} for s in latest],
             "measures": measures,

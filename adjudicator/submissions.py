@@ -15,6 +15,7 @@ from typing import Any
 
 from adjudicator.errors import AdjudicatorError
 from adjudicator.game import Game
+from adjudicator.i18n import t
 from adjudicator.orders import OrderLine, SetAside, Submission, parse_submission, redact_passwords
 from adjudicator.storage import read_toml, write_text_atomic, write_toml_atomic
 
@@ -55,7 +56,11 @@ class CheckedSubmission:
                 line.number,
                 line.text,
                 "OK" if line.ok else "ERROR",
-                line.problem.message if line.problem is not None else f"note: {line.note}" if line.note else "",
+                line.problem.message
+                if line.problem is not None
+                else t("note: %(note)s", note=line.note)
+                if line.note
+                else "",
             )
             for line in (*self.lines, *self.submission.header_problems)
         ]

@@ -7,9 +7,14 @@ import hashlib
 import re
 from pathlib import Path
 
+import pytest
+
+import adjudicator
 from adjudicator.adjudication import adjudicate
 from adjudicator.commands import submit_orders
+from adjudicator.forms import order_form
 from adjudicator.game import Game
+from adjudicator.orders import Piece
 from adjudicator.players import parse_player_spec
 from adjudicator.resources import shipped_folder
 from adjudicator.storage import read_toml
@@ -88,3 +93,46 @@ def test_the_welcome_mail_brings_a_first_form_that_pastes_back(tmp_path: Path) -
             for line in lines:
                 single = check_submission(game, form.replace(line + "\n", line[2:] + "\n"))
                 assert single.errors == 0 and single.accepted == 1, (setup, line, single.echo)
+
+
+@pytest.mark.parametrize("lang", ["pl", "hu", "fr", "es"])
+def test_forms_in_each_language_paste_back_meaning_what_the_english_ones_mean(tmp_path: Path, lang: str) -> None:
+    """Issue 18: a player who reads another language gets his form with that language's
+    keywords, and each line, uncommented and sent back, is the same order as the English one."""
+    spec = read_toml(DEMO / "demo.toml")["game"]
+    root = hashlib.sha256(spec["dice_seed"].encode()).digest()
+    folder = tmp_path / "demo"
+    players = [parse_player_spec(p) for p in spec["players"]]
+    Game.create(folder, players, game_id="demo", dice_root=root, lang=lang)
+    translated = 0
+    for phase in sorted(p for p in (DEMO / "phases").iterdir() if p.is_dir())[:6]:
+        for orders in sorted(phase.glob("*.txt")):
+            submit_orders(folder, str(orders), None)
+        result = adjudicate(Game.load(folder), force=True)
+        game = Game.load(folder)
+        for civ in game.playing():
+            english, foreign = order_form(game, game.position, civ), order_form(game, game.position, civ, lang)
+            assert [line.note for line in english] == [line.note for line in foreign]
+            for number, (ours, theirs) in enumerate(zip(english, foreign, strict=True), start=1):
+                assert game.parser.parse_line(Piece(number, theirs.order)) == game.parser.parse_line(
+                    Piece(number, ours.order)
+                ), (lang, ours.order, theirs.order)
+                translated += theirs.order != ours.order
+            report = (game.directory.reports / result.slug / f"{civ}.txt").read_text(encoding="utf-8")
+            for line in foreign:
+                assert f"# {line.order}" in report, (lang, civ, line.order)
+    assert translated > 200  # every order of the demo has a keyword the language has a word for
+
+
+def test_no_board_name_holds_a_short_keyword_as_a_word() -> None:
+    """The prepositions of one or two letters in grammar/keywords.toml (pl w, z, do; fr, es en)
+    are safe only while no board name or alias has them as a word: a line naming such a place
+    would have that word read as the keyword."""
+    table = read_toml(shipped_folder("grammar") / "keywords.toml")
+    short = {word for languages in table.values() for words in languages.values() for word in words if len(word) <= 2}
+    assert {"w", "z", "do", "en"} <= short
+    for board in sorted(Path(adjudicator.__file__).parent.glob("rulesets/*/boards/*.toml")):
+        text = board.read_text(encoding="utf-8")
+        names = re.findall(r"^\s*(?:name|aliases)\s*=\s*(.+)$", text, re.MULTILINE)
+        words = {w for line in names for w in re.findall(r"[^\W\d_]+", line.lower())}
+        assert not short & words, (board.name, short & words)

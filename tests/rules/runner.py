@@ -49,6 +49,7 @@ from typing import Any
 from adjudicator.dice import ScriptedDice
 from adjudicator.events import Event
 from adjudicator.game import default_board_path, load_board
+from adjudicator.i18n import decode
 from adjudicator.orders import OrderParser, parse_submission
 from adjudicator.rulesets import find_ruleset
 from adjudicator.storage import without_none
@@ -150,7 +151,7 @@ def run_case(case: Mapping[str, Any]) -> CaseResult:
             ]
         position, resolved = ruleset.resolve(board, position, orders, dice, case.get("stepwise", False), options)
         events += resolved
-    result.events = [without_none(Event.to_data(e)) for e in events]
+    result.events = [without_none(decode(Event.to_data(e))) for e in events]  # messages as their English
     result.position = ruleset.position_to_data(position)
     result.dice_used = len(dice.rolls)
     return result

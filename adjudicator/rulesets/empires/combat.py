@@ -7,6 +7,7 @@ from dataclasses import dataclass, replace
 
 from adjudicator.dice import Dice
 from adjudicator.events import Event, event
+from adjudicator.i18n import Msg, t
 from adjudicator.rulesets.empires.board import Board, Effect
 from adjudicator.rulesets.empires.model import Position, ProvinceState, SeaState
 
@@ -31,7 +32,7 @@ def _applies(effect: Effect, unit: str, side: str, own: bool) -> bool:
 
 def _roll_side(
     board: Board, position: Position, side: Side, role: str, place: str, unit: str, dice: Dice
-) -> tuple[list[int], int, list[str]]:
+) -> tuple[list[int], int, list[Msg]]:
     """(faces, total, notes) for one side: E8.1 with its heroes' bonuses and a fortress."""
     own = position.provinces[place].influence == side.empire if place in position.provinces else False
     count = side.units + sum(
@@ -45,14 +46,14 @@ def _roll_side(
     faces_table = board.land_dice if unit == "legion" else board.sea_dice
     faces = [faces_table[dice.roll(f"E8.1 {role} die for {side.empire} in {place}") - 1] for _ in range(count)]
     total = sum(faces) + bonus * len(faces)
-    notes = [f"+{bonus} a die"] if bonus and faces else []
+    notes = [t("+%(amount)s a die", amount=bonus)] if bonus and faces else []
     for effect in position.effects(board, side.empire, "battle_bonus"):
         if _applies(effect, unit, role, own) and side.units:
             total += int(effect.parameters.get("amount", 0))
-            notes.append(f"+{effect.parameters.get('amount', 0)} battle bonus")
+            notes.append(t("+%(amount)s battle bonus", amount=effect.parameters.get("amount", 0)))
     if side.fortress:
         total += FORTRESS_POINTS
-        notes.append(f"+{FORTRESS_POINTS} fortress")
+        notes.append(t("+%(amount)s fortress", amount=FORTRESS_POINTS))
     return faces, total, notes
 
 

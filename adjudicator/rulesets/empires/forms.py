@@ -3,6 +3,7 @@ broadly here; the generic form code keeps only those the validator accepts."""
 
 from __future__ import annotations
 
+from adjudicator.i18n import t
 from adjudicator.rulesets.empires.board import Board, Title
 from adjudicator.rulesets.empires.geography import chain_coasts
 from adjudicator.rulesets.empires.model import Phase, Position
@@ -30,13 +31,13 @@ def _trade(board: Board, position: Position, empire: str) -> list[Candidate]:
     if position.titles.get(Title.COMMERCE) == empire:
         used = position.tokens_used if len(position.tokens_used) < len(board.trade_tokens) else ()
         sides = sorted({side for i, token in enumerate(board.trade_tokens) if i not in used for side in token})
-        lines += [(f"trade {n}", "the side you choose: you are Master of Commerce (E5.1)") for n in sides]
+        lines += [(f"trade {n}", t("the side you choose: you are Master of Commerce (E5.1)")) for n in sides]
     held = sorted({*player.resources, *player.legendary})
     if held:
-        lines.append((f"offer {', '.join(held)}", "ranked: the first N you hold are offered (E5.3)"))
-    lines += [("take good", "a good you lack first (ED18)"), (f"take {TAX}", ""), ("take any", "")]
+        lines.append((f"offer {', '.join(held)}", t("ranked: the first N you hold are offered (E5.3)")))
+    lines += [("take good", t("a good you lack first (ED18)")), (f"take {TAX}", ""), ("take any", "")]
     if position.titles.get(Title.COMMERCE) == empire and held:
-        lines.append((f"give {', '.join(held)}", "ranked: the token that evens out the trade (E5.5)"))
+        lines.append((f"give {', '.join(held)}", t("ranked: the token that evens out the trade (E5.5)")))
     return lines
 
 
@@ -44,39 +45,47 @@ def _purchase(board: Board, position: Position, empire: str) -> list[Candidate]:
     names = place_names(board)
     lines: list[Candidate] = []
     if position.titles.get(Title.POLITICAL) == empire:
-        lines.append((f"sequence {', '.join(position.playing)}", "the purchase order: you are Political Leader (E3.3)"))
+        lines.append(
+            (f"sequence {', '.join(position.playing)}", t("the purchase order: you are Political Leader (E3.3)"))
+        )
     mine = sorted(pid for pid, p in position.provinces.items() if p.influence == empire)
     neighbours = sorted(
         {q for pid in mine for q in (*board.provinces[pid].land, *chain_coasts(board, position, empire, pid))}
     )
     for pid in neighbours:
         if pid not in mine and position.provinces[pid].influence is None:
-            lines.append((f"build influence in {names[pid]}", f"costs {board.costs['influence']} (E6.4)"))
+            lines.append(
+                (f"build influence in {names[pid]}", t("costs %(cost)s (E6.4)", cost=board.costs["influence"]))
+            )
     for pid in mine:
         site, built = board.provinces[pid], position.provinces[pid]
         name = names[pid]
         pieces = ["legion"] + (["fortress"] if not built.fortress else [])
         pieces += [b for b in ("market", "temple") if getattr(site, b) and not getattr(built, b)]
-        lines += [(f"build {piece} in {name}", f"costs {board.costs[piece]} (E6.2)") for piece in pieces]
+        lines += [(f"build {piece} in {name}", t("costs %(cost)s (E6.2)", cost=board.costs[piece])) for piece in pieces]
         free = list(site.caravans)
         for good in built.caravans:
             free.remove(good)
         lines += [
-            (f"build caravan on {good} in {name}", f"costs {board.costs['caravan']}") for good in sorted(set(free))
+            (f"build caravan on {good} in {name}", t("costs %(cost)s", cost=board.costs["caravan"]))
+            for good in sorted(set(free))
         ]
         if site.city is not None and not built.city:
             kind = {"legendary": "legendary city"}.get(str(site.city), str(site.city))
-            lines.append((f"build {kind} in {name}", f"costs {board.costs[str(site.city)]} (E6.6)"))
+            lines.append((f"build {kind} in {name}", t("costs %(cost)s (E6.6)", cost=board.costs[str(site.city)])))
         for sea in site.seas:
             lines.append((f"build trireme in {names[sea]}", f"costs {board.costs['trireme']} (E6.5)"))
     lines += [
-        (f"buy {tile}", f"costs {board.tiles[tile].price(position.round)} this round (E6.7)") for tile in position.track
+        (f"buy {tile}", t("costs %(cost)s this round (E6.7)", cost=board.tiles[tile].price(position.round)))
+        for tile in position.track
     ]
     others = sorted({t for e, p in position.players.items() if e != empire for t in p.tiles})
-    lines += [(f"copy {tile}", "Castor and Pollux: its effects until your next purchase (E11.1)") for tile in others]
+    lines += [(f"copy {tile}", t("Castor and Pollux: its effects until your next purchase (E11.1)")) for tile in others]
     pyramids = next((t for t in board.tiles.values() if t.kind == "pyramids"), None)
     if pyramids is not None:
-        lines.append((f"buy {pyramids.name}", f"costs {pyramids.price(position.round)}: you win (E10.1)"))
+        lines.append(
+            (f"buy {pyramids.name}", t("costs %(cost)s: you win (E10.1)", cost=pyramids.price(position.round)))
+        )
     return list(dict.fromkeys(lines))
 
 
@@ -84,13 +93,15 @@ def _military(board: Board, position: Position, empire: str) -> list[Candidate]:
     names = place_names(board)
     lines: list[Candidate] = []
     if position.titles.get(Title.MILITARY) == empire:
-        lines.append((f"sequence {', '.join(position.playing)}", "the military order: you are Military Leader (E3.3)"))
+        lines.append(
+            (f"sequence {', '.join(position.playing)}", t("the military order: you are Military Leader (E3.3)"))
+        )
     for sid, sea in sorted(position.seas.items()):
         if count := sea.triremes.get(empire, 0):
             unit = "trireme" if count == 1 else "triremes"
             lines += [(f"sail {count} {unit} from {names[sid]} to {names[s]}", "") for s in board.seas[sid].seas]
             lines += [
-                (f"attack {enemy} in {names[sid]}", "a naval battle (E7.2)")
+                (f"attack {enemy} in {names[sid]}", t("a naval battle (E7.2)"))
                 for enemy in sorted(e for e, n in sea.triremes.items() if n and e != empire)
             ]
     for pid, province in sorted(position.provinces.items()):
@@ -98,9 +109,9 @@ def _military(board: Board, position: Position, empire: str) -> list[Candidate]:
             unit = "legion" if count == 1 else "legions"
             for other in board.provinces[pid].land:
                 enemies = position.provinces[other].units() - {empire}
-                note = f"a battle against {', '.join(sorted(enemies))} (E8)" if enemies else ""
+                note = t("a battle against %(enemies)s (E8)", enemies=", ".join(sorted(enemies))) if enemies else ""
                 lines.append((f"move {count} {unit} from {names[pid]} to {names[other]}", note))
     for holder_title in Title:
         if position.titles.get(holder_title) == empire:
-            lines.append((f"title {holder_title} to {empire}", "if tied at Claims, keep it (E9.2)"))
+            lines.append((f"title {holder_title} to {empire}", t("if tied at Claims, keep it (E9.2)")))
     return lines

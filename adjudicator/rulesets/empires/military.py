@@ -14,6 +14,7 @@ from types import MappingProxyType
 
 from adjudicator.dice import Dice, choose_index
 from adjudicator.events import Event, event
+from adjudicator.i18n import t
 from adjudicator.rulesets.empires.board import Board, CityKind, Title
 from adjudicator.rulesets.empires.combat import Side, fight, land_losses, sea_losses
 from adjudicator.rulesets.empires.geography import borders_empire, chain_coasts, covered
@@ -23,6 +24,8 @@ from adjudicator.rulesets.empires.trade import table_order_from
 from adjudicator.rulesets.payment import TAX
 
 STANDING_KEYS = ("legendary", "take")  # kept until changed (ED16); title choices too, by prefix
+# NOTE: a building a conqueror would sack (E8.6), in "no %(building)s to sack"; "legendary" is the legendary city.
+BUILDING_WORDS = {"city": t("city"), "market": t("market"), "temple": t("temple"), "legendary": t("legendary")}
 
 
 def military_order(position: Position, orders: Mapping[str, Sequence[Order]]) -> list[str]:
@@ -122,15 +125,27 @@ class _Turn:
     def sail(self, position: Position, order: Sail) -> Position:
         board, empire = self.board, self.empire
         if order.origin not in board.seas or order.destination not in board.seas:
-            self.skip(order, "E7.2: triremes sail from a sea to a sea")
+            self.skip(order, t("E7.2: triremes sail from a sea to a sea"))
             return position
         if order.destination not in board.seas[order.origin].seas:
-            self.skip(order, f"E7.2: {_name(board, order.destination)} does not border {_name(board, order.origin)}")
+            self.skip(
+                order,
+                t(
+                    "E7.2: %(destination)s does not border %(origin)s",
+                    destination=_name(board, order.destination),
+                    origin=_name(board, order.origin),
+                ),
+            )
             return position
         ready = position.seas[order.origin].triremes.get(empire, 0) - self.sailed[order.origin]
         if order.count > ready:
             self.skip(
-                order, f"E7.2: only {max(ready, 0)} of your triremes in {_name(board, order.origin)} can still move"
+                order,
+                t(
+                    "E7.2: only %(count)s of your triremes in %(sea)s can still move",
+                    count=max(ready, 0),
+                    sea=_name(board, order.origin),
+                ),
             )
             return position
         seas = dict(position.seas)
@@ -147,11 +162,18 @@ class _Turn:
         mine = position.seas[sea].triremes.get(empire, 0) if sea in position.seas else 0
         theirs = position.seas[sea].triremes.get(order.enemy, 0) if sea in position.seas else 0
         if not mine or not theirs:
-            self.skip(order, f"E7.2: a naval battle needs your triremes and {order.enemy}'s in {_name(board, sea)}")
+            self.skip(
+                order,
+                t(
+                    "E7.2: a naval battle needs your triremes and %(enemy)s's in %(sea)s",
+                    enemy=order.enemy,
+                    sea=_name(board, sea),
+                ),
+            )
         elif sea in self.naval_seas:
-            self.skip(order, f"E7.2: one naval battle per sea in a turn ({_name(board, sea)})")
+            self.skip(order, t("E7.2: one naval battle per sea in a turn (%(sea)s)", sea=_name(board, sea)))
         elif self.at_peace(order.enemy):
-            self.skip(order, f"E11.1: peace is imposed between you and {order.enemy} this phase")
+            self.skip(order, t("E11.1: peace is imposed between you and %(enemies)s this phase", enemies=order.enemy))
         else:
             self.naval_seas.add(sea)
             hits_on_me, hits_on_them, battle = fight(
@@ -166,29 +188,43 @@ class _Turn:
     def move(self, position: Position, order: Move) -> Position:
         board, empire = self.board, self.empire
         if order.origin not in board.provinces or order.destination not in board.provinces:
-            self.skip(order, "E7.3: legions move from a province to a province")
+            self.skip(order, t("E7.3: legions move from a province to a province"))
             return position
         ready = position.provinces[order.origin].legions.get(empire, 0) - self.marched[order.origin]
         if order.count > ready:
             self.skip(
-                order, f"E7.3: only {max(ready, 0)} of your legions in {_name(board, order.origin)} can still move"
+                order,
+                t(
+                    "E7.3: only %(count)s of your legions in %(province)s can still move",
+                    count=max(ready, 0),
+                    province=_name(board, order.origin),
+                ),
             )
             return position
         by_land = order.destination in board.provinces[order.origin].land
         if not by_land and order.destination not in chain_coasts(board, position, empire, order.origin):
             self.skip(
                 order,
-                f"E7.3: {_name(board, order.destination)} is neither next to {_name(board, order.origin)} "
-                "nor joined to it by a chain of your triremes",
+                t(
+                    "E7.3: %(destination)s is neither next to %(origin)s nor joined to it by a chain of your triremes",
+                    destination=_name(board, order.destination),
+                    origin=_name(board, order.origin),
+                ),
             )
             return position
         if order.destination in covered(board, position):
-            self.skip(order, f"E2.1: {_name(board, order.destination)} is covered and out of play (ED20)")
+            self.skip(
+                order,
+                t("E2.1: %(province)s is covered and out of play (ED20)", province=_name(board, order.destination)),
+            )
             return position
         target = position.provinces[order.destination]
         enemies = target.units() - {empire}
         if any(self.at_peace(other) for other in enemies):
-            self.skip(order, f"E11.1: peace is imposed between you and {', '.join(sorted(enemies))} this phase")
+            self.skip(
+                order,
+                t("E11.1: peace is imposed between you and %(enemies)s this phase", enemies=", ".join(sorted(enemies))),
+            )
             return position
         provinces = dict(position.provinces)
         provinces[order.origin] = _leave(provinces[order.origin], empire, order.count)
@@ -309,7 +345,14 @@ def _conquest(
         building = choice.buildings[0]
         if building in province.buildings() or (building == "legendary" and province.city):
             return _sack(board, position, empire, pid, building, choice.for_good, dice, events)
-        events.append(event("order_skipped", empire=empire, line=choice.line, reason=f"E8.6: no {building} to sack"))
+        events.append(
+            event(
+                "order_skipped",
+                empire=empire,
+                line=choice.line,
+                reason=t("E8.6: no %(building)s to sack", building=BUILDING_WORDS.get(building, building)),
+            )
+        )
     if choice is not None and choice.action == "convert":
         if position.effects(board, empire, "auto_convert") and borders_empire(board, position, empire, pid):
             events.append(event("converted", empire=empire, place=pid, previous=province.influence, rule="E11.1"))

@@ -3,9 +3,10 @@ hero-track tables. Shaping only: the templates decide how anything looks."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any
 
+from adjudicator.i18n import Msg, t, tn
 from adjudicator.rulesets.empires.board import Board, Title
 from adjudicator.rulesets.empires.geography import covered
 from adjudicator.rulesets.empires.position import position_from_data
@@ -13,7 +14,21 @@ from adjudicator.rulesets.empires.standings import PALETTE
 from adjudicator.rulesets.map_data import baked_map
 
 SHIPPED_MAPS = {"mare-nostrum-empires-2016": "empires-2016"}  # board id -> boards/<name>.map.json
-TITLE_NAMES = {"commerce": "Master of Commerce", "political": "Political Leader", "military": "Military Leader"}
+# NOTE: the three titles of Mare Nostrum: Empires (E9).
+TITLE_NAMES = {
+    "commerce": t("Master of Commerce"),
+    "political": t("Political Leader"),
+    "military": t("Military Leader"),
+}
+
+
+def listed(parts: Sequence[str], separator: str = ", ") -> str:
+    """Parts joined by the separator, each kept as its message so it is translated where shown:
+    a list of names and phrases is no sentence, so its own template is nothing to translate."""
+    if not any(isinstance(part, Msg) for part in parts):
+        return separator.join(parts)
+    template = separator.join(f"%(part{i})s" for i in range(len(parts)))
+    return Msg(template, {f"part{i}": part for i, part in enumerate(parts)})
 
 
 def place_names(board: Board) -> dict[str, str]:
@@ -30,12 +45,10 @@ def report_data(board: Board, state: Mapping[str, Any], player_names: Mapping[st
         "names": names,
         "colours": {e.name: PALETTE.get(e.colour, e.colour) for e in board.empires.values()},
         "title_names": TITLE_NAMES,
-        "title_rows": [[TITLE_NAMES[str(t)], state["titles"].get(str(t)) or "nobody"] for t in Title],
+        "title_rows": [[TITLE_NAMES[str(title)], state["titles"].get(str(title)) or t("nobody")] for title in Title],
         "player_rows": _player_rows(state, levels, player_names),
         "board_rows": _board_rows(board, state, names),
-        "sea_rows": [
-            [names[sid], _units(sea["triremes"], "trireme")] for sid, sea in state["seas"].items() if sea["triremes"]
-        ],
+        "sea_rows": [[names[sid], _triremes(sea["triremes"])] for sid, sea in state["seas"].items() if sea["triremes"]],
         "track_rows": [[tile, str(board.tiles[tile].price(state["turn"]))] for tile in state["track"]],
         "map": _map(board),
         "city_kinds": {pid: str(p.city) for pid, p in board.provinces.items() if p.city is not None},
@@ -66,8 +79,10 @@ def _map(board: Board) -> dict[str, Any]:
     return {"geographic": True, **{k: v for k, v in geography.items() if k != "regions"}, "places": places}
 
 
-def _units(table: Mapping[str, int], unit: str) -> str:
-    return ", ".join(f"{empire} {n} {unit}{'s' if n > 1 else ''}" for empire, n in table.items())
+def _triremes(table: Mapping[str, int]) -> str:
+    return listed(
+        [tn("%(empire)s %(count)s trireme", "%(empire)s %(count)s triremes", n, empire=e) for e, n in table.items()]
+    )
 
 
 def _player_rows(
@@ -91,27 +106,52 @@ def _board_rows(board: Board, state: Mapping[str, Any], names: Mapping[str, str]
         if not (p["influence"] or p["legions"] or p["fortress"] or p["caravans"] or p["city"]):
             continue
         site = board.provinces[pid]
-        buildings = []
+        buildings: list[str] = []
         if p["city"]:
-            kind = {"capital": "capital", "legendary": "legendary city"}.get(str(site.city), "city")
-            buildings.append(f"{kind} {site.city_name}")
-        buildings += [f"caravan on {good}" for good in p["caravans"]]
-        buildings += [name for name in ("market", "temple") if p[name]]
-        units = [f"{empire} {n} legion{'s' if n > 1 else ''}" for empire, n in p["legions"].items()]
+            if str(site.city) == "capital":
+                buildings.append(t("capital %(city)s", city=site.city_name))
+            elif str(site.city) == "legendary":
+                buildings.append(t("legendary city %(city)s", city=site.city_name))
+            else:
+                buildings.append(t("city %(city)s", city=site.city_name))
+        buildings += [t("caravan on %(good)s", good=good) for good in p["caravans"]]
+        buildings += [BUILDING_NAMES[name] for name in ("market", "temple") if p[name]]
+        units = [
+            tn("%(empire)s %(count)s legion", "%(empire)s %(count)s legions", n, empire=empire)
+            for empire, n in p["legions"].items()
+        ]
         if p["fortress"]:
-            units.append(f"{p['fortress']} fortress")
-        status = []
+            units.append(t("%(empire)s fortress", empire=p["fortress"]))
+        status: list[str] = []
         if p["at_war"]:
-            status.append("at war (E8.4)")
+            status.append(t("at war (E8.4)"))
         if p["conqueror"]:
-            status.append(f"conquered by {p['conqueror']}")
+            status.append(t("conquered by %(empire)s", empire=p["conqueror"]))
         status += [
-            f"{building.replace('caravan:', 'caravan on ')} occupied by {who}"
+            t("%(building)s occupied by %(empire)s", building=_building(building), empire=who)
             for building, who in p["occupied"].items()
         ]
         if p["converting"]:
-            status.append(f"{p['converting']} converting")
+            status.append(t("%(empire)s converting", empire=p["converting"]))
         rows.append(
-            [names[pid], p["influence"] or "-", ", ".join(buildings) or "-", ", ".join(units) or "-", "; ".join(status)]
+            [
+                names[pid],
+                p["influence"] or "-",
+                listed(buildings) or "-",
+                listed(units) or "-",
+                listed(status, "; "),
+            ]
         )
     return rows
+
+
+# NOTE: a building in the board table of the public report.
+BUILDING_NAMES = {"market": t("market"), "temple": t("temple"), "city": t("city")}
+
+
+def _building(key: str) -> str:
+    """A building by its key (`caravan:wine`, `market`), in words."""
+    kind, _, good = key.partition(":")
+    if kind == "caravan":
+        return t("caravan on %(good)s", good=good)
+    return BUILDING_NAMES.get(key, key)

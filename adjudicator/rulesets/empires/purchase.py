@@ -15,10 +15,12 @@ from types import MappingProxyType
 
 from adjudicator.dice import Dice, choose_index
 from adjudicator.events import Event, event
+from adjudicator.i18n import t, tn
 from adjudicator.rulesets.empires.board import Board, CityKind, TileKind, Title
 from adjudicator.rulesets.empires.geography import borders_empire, covered, provinces_of
 from adjudicator.rulesets.empires.model import COPY_CHOICE, PlayerState, Position, ProvinceState, frozen_counts
 from adjudicator.rulesets.empires.orders import Build, Buy, Copy, Order, TurnOrder
+from adjudicator.rulesets.empires.presentation import listed
 from adjudicator.rulesets.empires.trade import table_order_from
 from adjudicator.rulesets.payment import TAX, plan_payment, set_problem
 
@@ -27,6 +29,25 @@ TILES_TO_WIN = 5  # E10.1: the fifth hero or wonder, the starting hero included
 TAX_KEPT = 2  # E6.9
 BUILDINGS = ("caravan", "market", "city", "capital", "legendary", "temple")
 UNITS = ("legion", "trireme", "fortress")
+PIECE_WORDS = {  # the pieces an empire buys (E6), as a purchase and its refusals name them
+    # NOTE: a piece an empire buys (E6): "legion in Latium", "no legion left in your stock".
+    "legion": t("legion"),
+    "trireme": t("trireme"),
+    "fortress": t("fortress"),
+    "influence": t("influence"),
+    "caravan": t("caravan"),
+    "market": t("market"),
+    "temple": t("temple"),
+    "city": t("city"),
+    "capital": t("capital"),
+    "legendary": t("legendary city"),
+}
+SITE_WORDS = {
+    "city": t("city"),
+    "capital": t("capital"),
+    # NOTE: a printed city site (E6.6), "Delphi's site is legendary, not a city": a legendary city's.
+    "legendary": t("legendary"),
+}
 
 
 @dataclass(frozen=True, slots=True)
@@ -146,40 +167,43 @@ def _placement_problem(board: Board, position: Position, empire: str, item: _Ite
     piece, place = item.piece, order.place
     if piece == "trireme":
         if place not in board.seas:
-            return f"E6.5: {place} is not a sea; a trireme goes straight into a sea"
+            return t("E6.5: %(place)s is not a sea; a trireme goes straight into a sea", place=place)
         if not any(p in provinces_of(position, empire) for p in board.coasts(place)):
-            return f"E6.5: {board.seas[place].name} touches none of your provinces"
+            return t("E6.5: %(sea)s touches none of your provinces", sea=board.seas[place].name)
         return _stock_problem(position, empire, piece)
     if place not in board.provinces:
-        return f"E6.4: {place} is not a province"
+        return t("E6.4: %(place)s is not a province", place=place)
     name, province = board.provinces[place].name, position.provinces[place]
     if place in covered(board, position):
-        return f"E2.1: {name} is covered with this many players and out of play (ED20)"
+        return t("E2.1: %(province)s is covered with this many players and out of play (ED20)", province=name)
     if piece == "influence":
         if province.influence is not None:
-            return f"E6.4: {name} already has an influence marker"
+            return t("E6.4: %(province)s already has an influence marker", province=name)
         if province.units() - {empire}:
-            return f"E6.4: other players' units stand in {name}"
+            return t("E6.4: other players' units stand in %(province)s", province=name)
         if not borders_empire(board, position, empire, place):
-            return f"E6.4: {name} does not border your provinces, by land or along your triremes (ED11)"
+            return t(
+                "E6.4: %(province)s does not border your provinces, by land or along your triremes (ED11)",
+                province=name,
+            )
         return _stock_problem(position, empire, piece)
     if province.influence != empire:
-        return f"E6.4: {name} is not under your influence"
+        return t("E6.4: %(province)s is not under your influence", province=name)
     capital = board.empires[empire].capital == place
     if province.at_war and not capital:
-        return f"E8.4: {name} is at war: nobody builds or places units there but in his capital"
+        return t("E8.4: %(province)s is at war: nobody builds or places units there but in his capital", province=name)
     if province.conqueror not in (None, empire) and not capital:
-        return f"ED11: {province.conqueror} holds {name} as conqueror"
+        return t("ED11: %(empire)s holds %(province)s as conqueror", empire=province.conqueror, province=name)
     if piece in UNITS:
         if piece == "fortress" and province.fortress:
-            return f"E6.5: {name} already has a fortress"
+            return t("E6.5: %(province)s already has a fortress", province=name)
         return _stock_problem(position, empire, piece)
     return _site_problem(board, position, place, item)
 
 
 def _stock_problem(position: Position, empire: str, piece: str) -> str:
     if position.stock(empire)[piece] <= 0:
-        return f"E1.2: no {piece} left in your stock"
+        return t("E1.2: no %(piece)s left in your stock", piece=PIECE_WORDS.get(piece, piece))
     return ""
 
 
@@ -193,36 +217,46 @@ def _site_problem(board: Board, position: Position, place: str, item: _Item) -> 
         for taken in built.caravans:
             free.remove(taken)
         if good is None:
-            return f"E6.6: say which good the caravan stands on ({', '.join(free) or 'none free'})"
+            return t("E6.6: say which good the caravan stands on (%(free)s)", free=", ".join(free) or t("none free"))
         if good not in free:
-            return f"E6.6: {name} has no free {good} caravan site ({', '.join(free) or 'none free'})"
+            return t(
+                "E6.6: %(province)s has no free %(good)s caravan site (%(free)s)",
+                province=name,
+                good=good,
+                free=", ".join(free) or t("none free"),
+            )
     elif piece in ("market", "temple"):
         if not getattr(site, piece):
-            return f"E6.6: {name} prints no {piece}"
+            return t("E6.6: %(province)s prints no %(piece)s", province=name, piece=PIECE_WORDS[piece])
         if getattr(built, piece):
-            return f"E6.6: {name} already has its {piece}"
+            return t("E6.6: %(province)s already has its %(piece)s", province=name, piece=PIECE_WORDS[piece])
     else:  # a city, capital or legendary city on its own kind of site
         kind = {"city": CityKind.CITY, "capital": CityKind.CAPITAL, "legendary": CityKind.LEGENDARY}[piece]
         if site.city is not kind:
-            printed = site.city.value if site.city else "no city"
-            return f"E6.6: {name}'s site is {printed}, not a {kind.value}"
+            printed = SITE_WORDS[site.city.value] if site.city else t("no city")
+            return t(
+                "E6.6: %(province)s's site is %(printed)s, not a %(kind)s",
+                province=name,
+                printed=printed,
+                kind=SITE_WORDS[kind.value],
+            )
         if built.city:
-            return f"E6.6: {name} already has its city"
+            return t("E6.6: %(province)s already has its city", province=name)
     supply = "city" if piece in ("capital", "legendary") else piece
     if position.supply()[supply] <= 0:
-        return f"E1.4: no {supply} token left"
+        return t("E1.4: no %(piece)s token left", piece=PIECE_WORDS.get(supply, supply))
     return ""
 
 
 def _tile_problem(board: Board, position: Position, name: str) -> str:
     if name not in board.tiles:
-        return f"E6.7: there is no tile called {name}"
+        return t("E6.7: there is no tile called %(tile)s", tile=name)
     tile = board.tiles[name]
     owner = position.owner_of(name)
     if owner:
-        return f"E6.7: {owner} owns {name}"
+        return t("E6.7: %(empire)s owns %(tile)s", empire=owner, tile=name)
     if tile.kind is not TileKind.PYRAMIDS and name not in position.track:
-        return f"E6.7: {name} is not face up on the track ({', '.join(position.track)})"
+        return t("E6.7: %(tile)s is not face up on the track (%(track)s)", tile=name, track=", ".join(position.track))
     return ""
 
 
@@ -259,7 +293,7 @@ def _payment(
     exception = _exception_set(board, position, empire, holding, cost)
     if exception is not None:
         return exception, ""
-    return None, f"E6.3: your tokens make no set worth {cost} ({_describe(board, item)})"
+    return None, t("E6.3: your tokens make no set worth %(cost)s (%(item)s)", cost=cost, item=_describe(board, item))
 
 
 def _restricted(
@@ -268,14 +302,16 @@ def _restricted(
     """E11.1 cost change: `cost` tokens, each one of the kinds the tile names (a good first)."""
     if named:
         if sum(named.values()) < cost or set(named) - kinds or named - holding:
-            return None, f"E11.1: pay {cost} of {', '.join(sorted(kinds))} that you hold"
+            return None, t("E11.1: pay %(cost)s of %(kinds)s that you hold", cost=cost, kinds=", ".join(sorted(kinds)))
         return named, ""
     paid: Counter[str] = Counter()
     for kind in sorted(kinds, key=lambda k: (k == TAX, k)):
         while sum(paid.values()) < cost and holding[kind] > paid[kind]:
             paid[kind] += 1
     if sum(paid.values()) < cost:
-        return None, f"E11.1: it costs {cost} of {', '.join(sorted(kinds))}, and you hold too few"
+        return None, t(
+            "E11.1: it costs %(cost)s of %(kinds)s, and you hold too few", cost=cost, kinds=", ".join(sorted(kinds))
+        )
     return paid, ""
 
 
@@ -284,12 +320,15 @@ def _named_problem(
 ) -> str:
     missing = named - holding
     if missing:
-        short = ", ".join(f"{holding[kind]} {kind}, not {named[kind]}" for kind in sorted(missing))
-        return f"E6.3: you hold {short}"
+        short = [
+            t("%(held)s %(kind)s, not %(named)s", held=holding[kind], kind=kind, named=named[kind])
+            for kind in sorted(missing)
+        ]
+        return t("E6.3: you hold %(tokens)s", tokens=listed(short))
     problem = set_problem(named, cost, pieces="tokens", goods="goods")
     if problem and _exception_allows(board, position, empire, named, cost):
         return ""
-    return f"E6.3: {problem}" if problem else ""
+    return t("E6.3: %(problem)s", problem=problem) if problem else ""
 
 
 def _exception_allows(board: Board, position: Position, empire: str, paid: Counter[str], cost: int) -> bool:
@@ -400,18 +439,20 @@ def _describe(board: Board, item: _Item) -> str:
     if isinstance(order, Buy):
         return order.tile
     place = board.seas[order.place].name if order.place in board.seas else board.provinces[order.place].name
-    what = {"legendary": "legendary city"}.get(item.piece, item.piece)
-    return f"{what}{' on ' + order.good if order.good else ''} in {place}"
+    what = PIECE_WORDS.get(item.piece, item.piece)
+    if order.good:
+        return t("%(piece)s on %(good)s in %(place)s", piece=what, good=order.good, place=place)
+    return t("%(piece)s in %(place)s", piece=what, place=place)
 
 
 def _purchase_win(board: Board, position: Position, empire: str) -> tuple[bool, str]:
     """E10.1: the Pyramids, or a fifth hero or wonder."""
     tiles = [board.tiles[t] for t in position.players[empire].tiles]
     if any(any(e.kind == "win" for e in t.effects) for t in tiles):
-        return True, "the Pyramids"
+        return True, t("the Pyramids")
     heroes = sum(1 for t in tiles if t.kind is not TileKind.PYRAMIDS)
     if heroes >= TILES_TO_WIN:
-        return True, f"{heroes} heroes and wonders"
+        return True, tn("%(count)s hero and wonder", "%(count)s heroes and wonders", heroes)
     return False, ""
 
 

@@ -14,6 +14,7 @@ from types import MappingProxyType
 
 from adjudicator.dice import Dice, choose_index
 from adjudicator.events import Event, event
+from adjudicator.i18n import t
 from adjudicator.rulesets.empires.board import Board, Title
 from adjudicator.rulesets.empires.model import TABLE_ORDER, PlayerState, Position
 from adjudicator.rulesets.empires.orders import Give, Offer, Order, Take, TradeSide
@@ -34,7 +35,7 @@ def table_order_from(first: str | None, empires: Sequence[str]) -> list[str]:
 
 def label(token: Token) -> str:
     kind, legendary = token
-    return f"legendary {kind}" if legendary else kind
+    return t("legendary %(good)s", good=kind) if legendary else kind
 
 
 @dataclass
@@ -65,11 +66,11 @@ def resolve_trade(
     events: list[Event] = []
     master = position.titles.get(Title.COMMERCE)
     if master is None:
-        events.append(event("trade_none", reason="nobody is Master of Commerce", rule="E5.1"))
+        events.append(event("trade_none", reason=t("nobody is Master of Commerce"), rule="E5.1"))
         return position, events
     position, size = _choose_side(board, position, master, orders.get(master, ()), events)
     if size == 0:
-        events.append(event("trade_none", reason="the side chosen is 0", rule="E5.1"))
+        events.append(event("trade_none", reason=t("the side chosen is 0"), rule="E5.1"))
         return position, events
     held = {e: _tokens(p) for e, p in position.players.items()}
     choosers = {e for e in position.playing if position.effects(board, e, "trade_choice")}
@@ -82,7 +83,7 @@ def resolve_trade(
     offers = {e: _offer(e, held[e], orders.get(e, ()), size, dice, events, free=e in choosers) for e in participants}
     participants = [e for e in participants if offers[e]]
     if len(participants) < 2:
-        events.append(event("trade_none", reason="fewer than two players put tokens up", rule="E5.2"))
+        events.append(event("trade_none", reason=t("fewer than two players put tokens up"), rule="E5.2"))
         return position, events
     chain = _Chain({e: list(offers[e]) for e in participants}, {e: [] for e in participants})
     events.append(event("offers", offers={e: [label(t) for t in offers[e]] for e in participants}, rule="E5.3"))
@@ -110,9 +111,9 @@ def _choose_side(
     chosen = next(((s, i) for s, i in sides if wanted and s == wanted[-1]), None)
     if chosen is None:
         chosen = min(sides, key=lambda si: (abs(si[0] - DEFAULT_SIDE), si[0]))
-        why = f"{wanted[-1]} is on no token he still holds" if wanted else "default (ED4)"
+        why = t("%(side)s is on no token he still holds", side=wanted[-1]) if wanted else t("default (ED4)")
     else:
-        why = "his order"
+        why = t("his order")
     size, index = chosen
     events.append(
         event("trade_side", empire=master, size=size, token=list(board.trade_tokens[index]), why=why, rule="E5.1")
@@ -174,13 +175,15 @@ def _run_chain(
     while True:
         holders = [e for e in participants if chain.face_up[e]]
         if not holders:
-            events.append(event("trade_end", reason="every token offered is taken", rule="E5.6"))
+            events.append(event("trade_end", reason=t("every token offered is taken"), rule="E5.6"))
             return
         sources = [
             e for e in table_order_from(picker, participants)[1:] if chain.face_up[e] and not chain.blocked(picker, e)
         ]
         if not sources:
-            events.append(event("trade_end", reason=f"{picker} has nobody left to take from", rule="E5.6"))
+            events.append(
+                event("trade_end", reason=t("%(empire)s has nobody left to take from", empire=picker), rule="E5.6")
+            )
             return
         holding = held[picker] + Counter(chain.received[picker])
         source, token, why = _pick(board, picker, sources, chain, holding, prefs[picker])
@@ -200,12 +203,16 @@ def _pick(
             pool = [t for t in chain.face_up[source] if _matches(pref.choice, t)]
             if pool:
                 del prefs[index]
-                return source, min(pool, key=lambda t: _preference(board, t, holding)), f"line {pref.line}"
+                return (
+                    source,
+                    min(pool, key=lambda t: _preference(board, t, holding)),
+                    t("line %(line)s", line=pref.line),
+                )
     ranked = sorted(
         (_preference(board, t, holding), sources.index(s), s, t) for s in sources for t in set(chain.face_up[s])
     )
     _, _, source, token = ranked[0]
-    return source, token, "default (ED18)"
+    return source, token, t("default (ED18)")
 
 
 def _matches(choice: str, token: Token) -> bool:
@@ -240,14 +247,16 @@ def _even_out(
     mine = held[master]
     wanted = [kind for o in orders if isinstance(o, Give) for kind in o.tokens]
     gift = next(((k, leg) for k in wanted for leg in (False, True) if mine[(k, leg)] > 0), None)
-    why = "his give line" if gift else "default (ED18)"
+    why = t("his give line") if gift else t("default (ED18)")
     if gift is None:
         goods = sorted(
             (t for t in mine if mine[t] > 0 and t[0] != TAX), key=lambda t: (-mine[t], _preference(board, t, mine))
         )
         gift = goods[0] if goods else ((TAX, False) if mine[(TAX, False)] else None)
     if gift is None:
-        events.append(event("evening_out", empire=master, to=empire, token=None, why="he holds nothing", rule="E5.5"))
+        events.append(
+            event("evening_out", empire=master, to=empire, token=None, why=t("he holds nothing"), rule="E5.5")
+        )
         return
     mine[gift] -= 1
     held[empire][gift] += 1

@@ -39,6 +39,19 @@ from adjudicator.rulesets.payment import TAX
 K = TypeVar("K")
 TAKE_CLASSES = {"good": "good", "goods": "good", "any": "any", "anything": "any"}
 BUILDINGS = {"city", "market", "temple", "legendary"}
+# NOTE: the three titles of Mare Nostrum: Empires (E9), as a player reads them in a refusal.
+TITLE_WORDS = {
+    "commerce": t("Master of Commerce"),
+    "political": t("Political Leader"),
+    "military": t("Military Leader"),
+}
+PHASE_WORDS = {
+    Phase.PRODUCTION: t("production"),
+    Phase.TRADE: t("trade"),
+    Phase.PURCHASE: t("purchase"),
+    Phase.MILITARY: t("military"),
+    Phase.CLAIMS: t("claims"),
+}
 
 
 @dataclass
@@ -57,21 +70,23 @@ class _Context:
     def province(self, text: str) -> str:
         place = self.find(self.board.places, text, t("province"))
         if place not in self.board.provinces:
-            raise self.refuse("E7.3", f"{self.board.seas[place].name} is a sea; name a province")
+            raise self.refuse("E7.3", t("%(sea)s is a sea; name a province", sea=self.board.seas[place].name))
         return place
 
     def sea(self, text: str) -> str:
         place = self.find(self.board.places, text, t("sea"))
         if place not in self.board.seas:
-            raise self.refuse("E7.2", f"{self.board.provinces[place].name} is a province; name a sea")
+            raise self.refuse(
+                "E7.2", t("%(province)s is a province; name a sea", province=self.board.provinces[place].name)
+            )
         return place
 
     def empire_name(self, text: str, others_only: bool = False) -> str:
         name = self.find(self.board.empire_names, text, t("empire"))
         if name not in self.position.players:
-            raise self.refuse("E2.1", f"{name} does not play in this game")
+            raise self.refuse("E2.1", t("%(empire)s does not play in this game", empire=name))
         if others_only and name == self.empire:
-            raise self.refuse("E7.2", "you cannot name yourself here")
+            raise self.refuse("E7.2", t("you cannot name yourself here"))
         return name
 
     def good(self, text: str) -> str:
@@ -81,7 +96,7 @@ class _Context:
 
     def tokens(self, texts: Sequence[str]) -> tuple[str, ...]:
         if len(texts) > MAX_COUNT:
-            raise self.refuse("E1.3", f"a line names at most {MAX_COUNT} tokens; nobody holds more")
+            raise self.refuse("E1.3", t("a line names at most %(most)s tokens; nobody holds more", most=MAX_COUNT))
         return tuple(self.good(t) for t in texts)
 
     def tile(self, text: str) -> str:
@@ -90,12 +105,16 @@ class _Context:
     def holds(self, title: Title, rule: str) -> None:
         holder = self.position.titles.get(title)
         if holder != self.empire:
-            label = {"commerce": "Master of Commerce", "political": "Political Leader", "military": "Military Leader"}
-            raise self.refuse(rule, f"only the {label[title]} ({holder or 'nobody'}) may give this order")
+            label = TITLE_WORDS[str(title)]
+            if holder is None:
+                raise self.refuse(rule, t("only the %(title)s (nobody) may give this order", title=label))
+            raise self.refuse(
+                rule, t("only the %(title)s (%(holder)s) may give this order", title=label, holder=holder)
+            )
 
     def owns_effect(self, kind: str, rule: str, what: str) -> None:
         if not self.position.effects(self.board, self.empire, kind):
-            raise self.refuse(rule, f"this order needs {what}, which you do not own")
+            raise self.refuse(rule, t("this order needs %(tile)s, which you do not own", tile=what))
 
 
 def validate_orders(
@@ -120,15 +139,30 @@ def _check_line(c: _Context, line: OrderLine[Order]) -> OrderLine[Order]:
 def _check_phase(c: _Context, order: Order) -> None:
     phase = c.position.phase
     if c.position.winner:
-        raise c.refuse("E10", f"the game is over: {c.position.winner} won")
+        raise c.refuse("E10", t("the game is over: %(winner)s won", winner=c.position.winner))
     if isinstance(order, TurnOrder):
         if phase not in (Phase.PURCHASE, Phase.MILITARY):
-            raise c.refuse("E3.3", f"'sequence' orders the purchase or military turns; it is the {phase} phase")
+            raise c.refuse(
+                "E3.3",
+                t(
+                    "'sequence' orders the purchase or military turns; it is the %(phase)s phase",
+                    phase=PHASE_WORDS[phase],
+                ),
+            )
         return
     wanted = ORDER_PHASES[type(order)]
     if wanted is not phase:
         verb = order.to_text().split()[0]
-        raise c.refuse("E3.1", f"'{verb}' is a {wanted}-phase order; it is round {c.position.round}, {phase} phase")
+        raise c.refuse(
+            "E3.1",
+            t(
+                "'%(verb)s' is a %(wanted)s-phase order; it is round %(round)s, %(phase)s phase",
+                verb=verb,
+                wanted=PHASE_WORDS[wanted],
+                round=c.position.round,
+                phase=PHASE_WORDS[phase],
+            ),
+        )
 
 
 def _check(c: _Context, order: Order) -> Order:
@@ -158,7 +192,9 @@ def _check(c: _Context, order: Order) -> Order:
             tile = c.tile(order.tile)
             owner = c.position.owner_of(tile)
             if owner in (None, c.empire):
-                raise c.refuse("E11.1", f"{tile} is not owned by another player; copy a tile someone else owns")
+                raise c.refuse(
+                    "E11.1", t("%(tile)s is not owned by another player; copy a tile someone else owns", tile=tile)
+                )
             return replace(order, tile=tile)
         case Sail():
             return replace(order, origin=c.sea(order.origin), destination=c.sea(order.destination))
@@ -177,19 +213,19 @@ def _check(c: _Context, order: Order) -> Order:
             return _check_conquest(c, order)
         case Standing():
             return _check_standing(c, order)
-    raise c.refuse("", f"'{order.to_text()}' is not an order of this game")  # pragma: no cover
+    raise c.refuse("", t("'%(order)s' is not an order of this game", order=order.to_text()))  # pragma: no cover
 
 
 def _check_build(c: _Context, order: Build) -> Build:
     if order.count < 1:
-        raise c.refuse("E6.1", "the count starts at 1")
+        raise c.refuse("E6.1", t("the count starts at 1"))
     most = max(UNIT_STOCK.values())
     if order.count > most:
-        raise c.refuse("E1.2", f"an empire has at most {most} of any piece; build {most} or fewer")
+        raise c.refuse("E1.2", t("an empire has at most %(most)s of any piece; build %(most)s or fewer", most=most))
     place = c.sea(order.place) if order.piece == "trireme" else c.province(order.place)
     good = c.good(order.good) if order.good else None
     if good == TAX:
-        raise c.refuse("E6.6", "a caravan stands on a good, not on tax")
+        raise c.refuse("E6.6", t("a caravan stands on a good, not on tax"))
     return replace(order, place=place, good=good, pay=c.tokens(order.pay))
 
 
@@ -203,7 +239,7 @@ def _check_conquest(c: _Context, order: Conquest) -> Conquest:
         else:
             buildings.append(building)
     if order.action == "sack" and order.for_good and c.board.provinces[province].city is not CityKind.LEGENDARY:
-        raise c.refuse("E8.6", "only a sacked legendary city pays a legendary good")
+        raise c.refuse("E8.6", t("only a sacked legendary city pays a legendary good"))
     return replace(order, province=province, buildings=tuple(buildings))
 
 
@@ -211,19 +247,19 @@ def _check_standing(c: _Context, order: Standing) -> Standing:
     if order.key.startswith("title:"):
         title = order.key.split(":", 1)[1]
         if title not in Title.__members__.values():
-            raise c.refuse("E9.2", f"'{title}' is not a title; use commerce, political or military")
+            raise c.refuse("E9.2", t("'%(title)s' is not a title; use commerce, political or military", title=title))
         names = [c.empire_name(n.strip()) for n in order.value.split(",") if n.strip()]
         return replace(order, value=", ".join(names))
     if order.key == "legendary":
         city = c.province(order.place)
         if c.board.provinces[city].city is not CityKind.LEGENDARY:
-            raise c.refuse("E4.3", f"{c.board.provinces[city].name} has no legendary city site")
+            raise c.refuse("E4.3", t("%(province)s has no legendary city site", province=c.board.provinces[city].name))
         return replace(order, place=city)
     if order.key == "take":
-        c.owns_effect("take_good", "E11.1", "the Colossus")
+        c.owns_effect("take_good", "E11.1", t("the Colossus"))
         good = c.good(order.value)
         if good == TAX:
-            raise c.refuse("E11.1", "the Colossus takes a good, not tax")
+            raise c.refuse("E11.1", t("the Colossus takes a good, not tax"))
         return replace(order, value=good)
-    c.owns_effect("impose_peace", "E11.1", "the Statue of Zeus")
+    c.owns_effect("impose_peace", "E11.1", t("the Statue of Zeus"))
     return replace(order, value=c.empire_name(order.value, others_only=True))

@@ -8,6 +8,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from adjudicator.events import Event, event
+from adjudicator.i18n import t
 from adjudicator.rulesets.mare_nostrum.board import Board
 from adjudicator.rulesets.mare_nostrum.components import (
     BUILDING_SUPPLY,
@@ -16,6 +17,7 @@ from adjudicator.rulesets.mare_nostrum.components import (
     GENERAL_HEROES,
     HERO_COST,
     PIECE_COST,
+    PIECE_NAMES,
     PYRAMIDS,
     PYRAMIDS_COST,
     TAX,
@@ -25,6 +27,7 @@ from adjudicator.rulesets.mare_nostrum.components import (
     Civ,
     Piece,
     ProvinceId,
+    together,
 )
 from adjudicator.rulesets.mare_nostrum.geography import borders_held
 from adjudicator.rulesets.mare_nostrum.orders import Build, Buy, CardCount, Exchange, Keep, Order
@@ -50,10 +53,13 @@ class Purchase:
         return self.order.payment
 
     def describe(self, board: Board) -> str:
+        """What is bought, for the events: a card's name, or `legion in Roma` (a message; the map
+        reads the piece and the place from its English text)."""
         if isinstance(self.order, Buy):
             return self.card or self.order.card
         where = board.provinces[ProvinceId(self.order.province or "")].name if self.order.province else "?"
-        return f"{self.order.piece} in {where}"
+        # NOTE: what a player buys: a kind of piece in a province ("legion in Roma").
+        return t("%(piece)s in %(province)s", piece=PIECE_NAMES[self.order.piece], province=where)
 
 
 @dataclass
@@ -103,83 +109,113 @@ def placement_problem(w: Working, board: Board, turn: BuildTurn, purchase: Purch
         return _influence_problem(w, board, civ, pid)
     capital = board.civilizations[civ].capital == pid
     if province.influence != civ:
-        return f"R6.3: you have no influence in {info.name}"
+        return t("R6.3: you have no influence in %(province)s", province=info.name)
     if pid in turn.influence_placed:
-        return f"R6.4: influence was placed in {info.name} this turn; nothing else is built there this turn"
+        return t(
+            "R6.4: influence was placed in %(province)s this turn; nothing else is built there this turn",
+            province=info.name,
+        )
     if not capital and (problem := under_enemy_units(province.military(), civ, info.name)):
-        return f"R6.3: {problem}"
+        return t("R6.3: %(problem)s", problem=problem)
     if not capital and any(o != civ for o in province.occupied.values()):
-        return f"R6.3: {info.name} is occupied by an enemy"
+        return t("R6.3: %(province)s is occupied by an enemy", province=info.name)
     supply = BUILDING_SUPPLY[len(w.playing)]
     match order.piece:
         case Piece.CITY:
             free = [s for s in info.cities if s not in province.cities]
             if (order.site is not None and order.site not in free) or not free:
-                return f"R6.5: no free city site in {info.name}"
+                return t("R6.5: no free city site in %(province)s", province=info.name)
             if sum(len(p.cities) for p in w.provinces.values()) >= supply[Building.CITY]:
-                return "R1.3: no city token left in the supply"
+                return t("R1.3: no city token left in the supply")
         case Piece.CARAVAN:
             free = [i for i in info.commodities if i not in province.caravans]
             if (order.commodity is not None and order.commodity not in free) or not free:
-                return f"R6.5: no free {order.commodity or 'commodity'} icon in {info.name}"
+                if order.commodity is None:
+                    return t("R6.5: no free commodity icon in %(province)s", province=info.name)
+                return t(
+                    "R6.5: no free %(commodity)s icon in %(province)s", commodity=order.commodity, province=info.name
+                )
             if sum(len(p.caravans) for p in w.provinces.values()) >= supply[Building.CARAVAN]:
-                return "R1.3: no caravan token left in the supply"
+                return t("R1.3: no caravan token left in the supply")
         case Piece.TEMPLE | Piece.MARKET:
+            temple = order.piece is Piece.TEMPLE
             if getattr(province, order.piece):
-                return f"R6.5: {info.name} already has a {order.piece}"
+                if temple:
+                    return t("R6.5: %(province)s already has a temple", province=info.name)
+                return t("R6.5: %(province)s already has a market", province=info.name)
             if sum(1 for p in w.provinces.values() if getattr(p, order.piece)) >= supply[Building(order.piece)]:
-                return f"R1.3: no {order.piece} token left in the supply"
+                return (
+                    t("R1.3: no temple token left in the supply")
+                    if temple
+                    else t("R1.3: no market token left in the supply")
+                )
         case Piece.FORTRESS:
             limit = 2 if w.has(civ, "Statue of Zeus") else 1
             if sum(province.fortresses.values()) >= limit:
-                return f"R6.5: {info.name} already has {'two fortresses' if limit == 2 else 'a fortress'}"
+                if limit == 2:
+                    return t("R6.5: %(province)s already has two fortresses", province=info.name)
+                return t("R6.5: %(province)s already has a fortress", province=info.name)
         case Piece.TRIREME:
             if not info.coastal:
-                return f"R6.5: {info.name} has no coast"
+                return t("R6.5: %(province)s has no coast", province=info.name)
     units = (Piece.FORTRESS, Piece.LEGION, Piece.TRIREME)
     if order.piece in units and w.units_on_board(civ, order.piece) >= UNIT_STOCK[order.piece]:
-        return f"R1: no {order.piece} left in your stock"
+        return {
+            Piece.FORTRESS: t("R1: no fortress left in your stock"),
+            Piece.LEGION: t("R1: no legion left in your stock"),
+            Piece.TRIREME: t("R1: no trireme left in your stock"),
+        }[order.piece]
     return None
 
 
-def under_enemy_units(military: set[Civ], civ: Civ, name: str, what: str = "builds") -> str | None:
+def under_enemy_units(military: set[Civ], civ: Civ, name: str, influence: bool = False) -> str | None:
     """Why R6.3 forbids it: nobody builds, or places influence, where another player's (or a
     neutral's) legions or fortresses stand: at war, sacked, occupied or being converted."""
     others = sorted(military - {civ})
     if not others:
         return None
-    return f"{' and '.join(others)}'s units stand in {name}; nobody {what} under another player's units"
+    if influence:
+        return t(
+            "%(civs)s's units stand in %(province)s; nobody places influence under another player's units",
+            civs=together(others),
+            province=name,
+        )
+    return t(
+        "%(civs)s's units stand in %(province)s; nobody builds under another player's units",
+        civs=together(others),
+        province=name,
+    )
 
 
 def _influence_problem(w: Working, board: Board, civ: Civ, pid: ProvinceId) -> str | None:
     province, name = w.provinces[pid], board.provinces[pid].name
     if w.units_on_board(civ, "influence") >= UNIT_STOCK["influence"]:
-        return "R1: no influence marker left in your stock"
+        return t("R1: no influence marker left in your stock")
     if province.influence == civ:
-        return f"R6.4: you already have influence in {name}"
+        return t("R6.4: you already have influence in %(province)s", province=name)
     if province.influence is not None:
         if province.converting != civ or province.legions[civ] < 1:
-            return f"R6.4: {name} holds {province.influence}'s influence"
+            return t("R6.4: %(province)s holds %(civ)s's influence", province=name, civ=province.influence)
         if board.civilizations[province.influence].capital == pid:
-            return f"R8.7: {name} is a capital and can never be converted"
-    if problem := under_enemy_units(province.military(), civ, name, "places influence"):
-        return f"R6.3: {problem}"
+            return t("R8.7: %(province)s is a capital and can never be converted", province=name)
+    if problem := under_enemy_units(province.military(), civ, name, influence=True):
+        return t("R6.3: %(problem)s", problem=problem)
     if w.has(civ, "Lighthouse"):
         return None
     if borders_held(board, w.held.get(civ, ()), [sid for sid, t in w.seas.items() if t[civ] > 0], pid):
         return None
-    return f"R6.4: {name} does not border a province you held at the start of the turn"
+    return t("R6.4: %(province)s does not border a province you held at the start of the turn", province=name)
 
 
 def _card_problem(w: Working, board: Board, civ: Civ, card: str) -> str | None:
     hero_of = board.heroes.get(card)
     if hero_of is not None and hero_of != civ:
-        return f"R6.6: {card} is {hero_of}'s civilization hero"
+        return t("R6.6: %(card)s is %(civ)s's civilization hero", card=card, civ=hero_of)
     if hero_of is None and card not in GENERAL_HEROES and card not in WONDERS:
-        return f"R9: {card} is not a hero or wonder"
+        return t("R9: %(card)s is not a hero or wonder", card=card)
     owner = w.owner_of(card)
     if owner is not None:
-        return f"R6.6: {card} already belongs to {owner}"
+        return t("R6.6: %(card)s already belongs to %(civ)s", card=card, civ=owner)
     return None
 
 
@@ -224,9 +260,9 @@ def winner_after_purchase(w: Working, civ: Civ) -> str | None:
     """R10: the Pyramids, or four heroes and wonders, win at once."""
     cards = w.players[civ].cards
     if PYRAMIDS in cards:
-        return "built the Pyramids"
+        return t("built the Pyramids")
     if len(cards) >= CARDS_TO_WIN:
-        return f"owns {len(cards)} heroes and wonders"
+        return t("owns %(count)s heroes and wonders", count=len(cards))
     return None
 
 
@@ -281,9 +317,10 @@ def _purchase(
         cards = _explicit_set(purchase.payment)
         problem = set_problem(cards, cost)
         if problem is None and any(hand[c] < n for c, n in cards.items()):
-            problem = "you no longer hold those cards"
+            problem = t("you no longer hold those cards")
         if problem:
-            events.append(event("purchase_skipped", civ=civ, line=purchase.line, item=what, reason=f"R6.1: {problem}"))
+            reason = t("R6.1: %(problem)s", problem=problem)
+            events.append(event("purchase_skipped", civ=civ, line=purchase.line, item=what, reason=reason))
             return
     elif cost == 0:
         cards = Counter()
@@ -296,7 +333,7 @@ def _purchase(
         costs = [cost] + [cost_of(w, civ, p, False) for p in later if not p.payment]
         plan = plan_payment(available, costs)
         if not plan:
-            reason = f"R6.1: your cards cannot make a set worth {cost}"
+            reason = t("R6.1: your cards cannot make a set worth %(cost)s", cost=cost)
             events.append(event("purchase_skipped", civ=civ, line=purchase.line, item=what, reason=reason))
             return
         cards = plan[0]
@@ -327,13 +364,13 @@ def _exchange(w: Working, civ: Civ, order: Exchange, events: list[Event]) -> Non
     hand = w.players[civ].hand
     reason = None
     if not w.has(civ, "Cleopatra"):
-        reason = "R6.7: you do not own Cleopatra"
+        reason = t("R6.7: you do not own Cleopatra")
     elif "Cleopatra" in w.used:
-        reason = "R6.7: Cleopatra exchanges once per build phase"
+        reason = t("R6.7: Cleopatra exchanges once per build phase")
     elif hand[order.give] < 1:
-        reason = f"R6.7: you hold no {order.give}"
+        reason = t("R6.7: you hold no %(card)s", card=order.give)
     elif w.finite_bank and w.bank[order.get] < 1:
-        reason = f"R1: the bank has no {order.get} card"
+        reason = t("R1: the bank has no %(card)s card", card=order.get)
     if reason:
         events.append(event("exchange_skipped", civ=civ, line=order.line, reason=reason))
         return

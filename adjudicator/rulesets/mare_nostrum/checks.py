@@ -16,6 +16,7 @@ from adjudicator.rulesets.mare_nostrum.board import Board
 from adjudicator.rulesets.mare_nostrum.components import (
     CARD_ALIASES,
     GENERAL_HEROES,
+    ROLE_NAMES,
     TAX,
     WONDERS,
     Civ,
@@ -96,7 +97,7 @@ class Context:
     built: Counter[str] = field(default_factory=Counter)  # pieces and buildings by kind (R1, R1.3)
     planned: dict[tuple[ProvinceId, str], int] = field(default_factory=dict)  # spot -> line (R6.5)
     planned_fortresses: Counter[ProvinceId] = field(default_factory=Counter)
-    notes: list[str] = field(default_factory=list)  # the current line's
+    notes: list[str] = field(default_factory=list)  # the current line's (messages)
 
     def __post_init__(self) -> None:
         self.heroes = hero_index(self.board)
@@ -127,14 +128,16 @@ class Context:
         if place not in self.board.provinces:
             raise self.refuse(
                 "R7.2" if place in self.board.seas else "",
-                f"{self.board.place_name(place)} is a sea; name a province",
+                t("%(sea)s is a sea; name a province", sea=self.board.place_name(place)),
             )
         return ProvinceId(place)
 
     def sea(self, text: str) -> SeaId:
         place = self.find(self.board.places, text, t("sea"))
         if place not in self.board.seas:
-            raise self.refuse("R7.2", f"{self.board.place_name(place)} is a province; name a sea")
+            raise self.refuse(
+                "R7.2", t("%(province)s is a province; name a sea", province=self.board.place_name(place))
+            )
         return SeaId(place)
 
     def site(self, province: ProvinceId, text: str) -> str:
@@ -143,7 +146,8 @@ class Context:
         local: NameIndex[str] = NameIndex("city site")
         for site in info.cities:
             local.add(site, site)
-        return self.find(local, text, t("city site"), f"in {info.name} (sites: {', '.join(info.cities) or 'none'})")
+        where = t("in %(province)s (sites: %(sites)s)", province=info.name, sites=", ".join(info.cities) or t("none"))
+        return self.find(local, text, t("city site"), where)
 
     def place(self, text: str) -> str:
         return self.find(self.board.places, text, t("province or sea"))
@@ -151,19 +155,21 @@ class Context:
     def other_civ(self, text: str, rule: str) -> Civ:
         civ = self.find(self.board.civ_names, text, t("civilization"))
         if civ == self.civ:
-            raise self.refuse(rule, "you cannot name yourself here")
+            raise self.refuse(rule, t("you cannot name yourself here"))
         return civ
 
     def card(self, text: str) -> str:
         match = self.cards.find(text)
         if not match.keys and self.heroes.find(text).keys:
-            raise self.refuse("R1", f"{text} is a hero or wonder card; only tax and commodity cards are meant here")
+            raise self.refuse(
+                "R1", t("%(card)s is a hero or wonder card; only tax and commodity cards are meant here", card=text)
+            )
         return self.find(self.cards, text, t("card"))
 
     def commodity(self, text: str) -> str:
         card = self.card(text)
         if card == TAX:
-            raise self.refuse("R1", "tax is not a commodity; name a commodity card")
+            raise self.refuse("R1", t("tax is not a commodity; name a commodity card"))
         return card
 
     def card_list(self, cards: Sequence[CardCount], rule: str, check_hand: bool = True) -> tuple[CardCount, ...]:
@@ -171,12 +177,15 @@ class Context:
         wanted: Counter[str] = Counter()
         for item in cards:
             if item.count < 1:
-                raise self.refuse(rule, f"'{item.to_text()}' names no card; counts start at 1")
+                raise self.refuse(rule, t("'%(cards)s' names no card; counts start at 1", cards=item.to_text()))
             wanted[self.card(item.card)] += item.count
         hand = self.position.players[self.civ].hand
         for card, count in wanted.items():
             if check_hand and count > hand.get(card, 0):
-                raise self.refuse(rule, f"you name {count} {card} but hold {hand.get(card, 0)}")
+                raise self.refuse(
+                    rule,
+                    t("you name %(count)s %(card)s but hold %(held)s", count=count, card=card, held=hand.get(card, 0)),
+                )
         return tuple(CardCount(card, count) for card, count in wanted.items())
 
     def ranked_cards(self, cards: Sequence[CardCount], rule: str, check_hand: bool = True) -> tuple[CardCount, ...]:
@@ -186,9 +195,16 @@ class Context:
 
     def own(self, card: str, rule: str) -> None:
         if card not in self.position.players[self.civ].cards and card not in self.bought:
-            raise self.refuse(rule, f"this order needs {card}, which you do not own")
+            raise self.refuse(rule, t("this order needs %(card)s, which you do not own", card=card))
 
     def holds_role(self, role: Role, rule: str) -> None:
         holder = self.position.roles.get(role)
         if holder != self.civ:
-            raise self.refuse(rule, f"only the {role.label} ({holder or 'nobody'}) may give this order")
+            raise self.refuse(
+                rule,
+                t(
+                    "only the %(role)s (%(holder)s) may give this order",
+                    role=ROLE_NAMES[role],
+                    holder=holder or t("nobody"),
+                ),
+            )

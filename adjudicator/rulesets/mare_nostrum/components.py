@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from enum import StrEnum
 from types import MappingProxyType
 from typing import Final, NewType
+
+from adjudicator.i18n import Msg, t
 
 Civ = NewType("Civ", str)
 ProvinceId = NewType("ProvinceId", str)
@@ -18,6 +21,20 @@ class Phase(StrEnum):
     TRADE = "trade"
     BUILD = "build"
     MILITARY = "military"
+
+
+PHASE_NAMES: Final[MappingProxyType[str, Msg]] = MappingProxyType(
+    {
+        # NOTE: the name of a phase of the turn, as in "the setup phase".
+        Phase.SETUP: t("setup"),
+        # NOTE: the name of a phase of the turn, as in "the trade phase".
+        Phase.TRADE: t("trade"),
+        # NOTE: the name of a phase of the turn, as in "the build phase".
+        Phase.BUILD: t("build"),
+        # NOTE: the name of a phase of the turn, as in "the military phase".
+        Phase.MILITARY: t("military"),
+    }
+)
 
 
 class Role(StrEnum):
@@ -35,6 +52,14 @@ ROLE_TITLES: Final = MappingProxyType(
         Role.COMMERCE: "Commerce Director",
         Role.POLITICAL: "Political Leader",
         Role.MILITARY: "Military Leader",
+    }
+)
+# The titles and words players read, in their language (the values above are data and order syntax).
+ROLE_NAMES: Final[MappingProxyType[str, Msg]] = MappingProxyType(
+    {
+        Role.COMMERCE: t("Commerce Director"),
+        Role.POLITICAL: t("Political Leader"),
+        Role.MILITARY: t("Military Leader"),
     }
 )
 ROLE_ALIASES: Final = MappingProxyType(
@@ -57,6 +82,21 @@ class Piece(StrEnum):
     FORTRESS = "fortress"
     LEGION = "legion"
     TRIREME = "trireme"
+
+
+# A kind of piece, as a noun on its own ("legion in Roma", "destroying the temple").
+PIECE_NAMES: Final[MappingProxyType[str, Msg]] = MappingProxyType(
+    {
+        Piece.INFLUENCE: t("influence"),
+        Piece.CITY: t("city"),
+        Piece.CARAVAN: t("caravan"),
+        Piece.TEMPLE: t("temple"),
+        Piece.MARKET: t("market"),
+        Piece.FORTRESS: t("fortress"),
+        Piece.LEGION: t("legion"),
+        Piece.TRIREME: t("trireme"),
+    }
+)
 
 
 class Unit(StrEnum):
@@ -189,3 +229,22 @@ FIXED_START_CARAVANS: Final = MappingProxyType({"alexandria": ("papyrus",)})
 
 # R3.3: the fixed table order used for default sequences.
 TABLE_ORDER: Final = ("Rome", "Greece", "Babylon", "Egypt", "Carthage")
+
+
+def together(names: Sequence[str]) -> str:
+    """`A`, `A and B`, `A and B and C`: the names with the language's "and"."""
+    text: str = names[0] if names else ""
+    for name in names[1:]:
+        text = t("%(some)s and %(other)s", some=text, other=name)
+    return text
+
+
+def listed(parts: Sequence[str], semicolons: bool = False) -> str:
+    """Parts of a table cell one after another, with commas (or semicolons), each in the reader's language."""
+    text: str = parts[0] if parts else ""
+    for part in parts[1:]:
+        if semicolons:
+            text = t("%(some)s; %(other)s", some=text, other=part)
+        else:
+            text = t("%(some)s, %(other)s", some=text, other=part)
+    return text

@@ -5,6 +5,7 @@ offers an order that would be refused)."""
 
 from __future__ import annotations
 
+from adjudicator.i18n import t
 from adjudicator.rulesets.mare_nostrum.board import Board
 from adjudicator.rulesets.mare_nostrum.components import (
     GENERAL_HEROES,
@@ -21,7 +22,7 @@ from adjudicator.rulesets.mare_nostrum.components import (
 )
 from adjudicator.rulesets.mare_nostrum.model import Position
 
-Candidate = tuple[str, str]  # (order text, a note shown after it as a comment)
+Candidate = tuple[str, str]  # (order text, a note shown after it as a comment: a message, or "")
 _PLAIN_PIECES = (Piece.LEGION, Piece.TRIREME, Piece.FORTRESS, Piece.TEMPLE, Piece.MARKET, Piece.INFLUENCE)
 
 
@@ -53,19 +54,19 @@ def _trade(board: Board, position: Position, me: Civ) -> list[Candidate]:
     held = [card for card, count in sorted(hand.items()) if count]
     lines: list[Candidate] = []
     if position.roles.get(Role.COMMERCE) == me:
-        lines += [(f"trade {n}", "the trade size: you are Commerce Director (R5.1)") for n in (3, 2, 1)]
+        lines += [(f"trade {n}", t("the trade size: you are Commerce Director (R5.1)")) for n in (3, 2, 1)]
     if held:
-        lines.append((f"offer {', '.join(held)}", "ranked: the first N are offered (R5.2)"))
+        lines.append((f"offer {', '.join(held)}", t("ranked: the first N are offered (R5.2)")))
     lines += [
-        ("take commodity", "the best commodity for you (R5.3)"),
-        ("take tax", "a tax card"),
-        ("take any", "whatever is best for you"),
+        ("take commodity", t("the best commodity for you (R5.3)")),
+        ("take tax", t("a tax card")),
+        ("take any", t("whatever is best for you")),
     ]
-    lines += [(f"take any from {civ}", "from this player first") for civ in _others(position, me)]
+    lines += [(f"take any from {civ}", t("from this player first")) for civ in _others(position, me)]
     if position.roles.get(Role.COMMERCE) == me:
-        lines += [(f"give {card}", "your compensation card if needed (R5.5)") for card in held]
+        lines += [(f"give {card}", t("your compensation card if needed (R5.5)")) for card in held]
     if "Ulysses" in position.players[me].cards:
-        lines += [(f"ulysses {civ}", "force this player, once (R5.6)") for civ in _others(position, me)]
+        lines += [(f"ulysses {civ}", t("force this player, once (R5.6)")) for civ in _others(position, me)]
     return lines
 
 
@@ -76,7 +77,7 @@ def _build(board: Board, position: Position, me: Civ) -> list[Candidate]:
     lines: list[Candidate] = []
     if position.phase is Phase.BUILD and position.roles.get(Role.POLITICAL) == me:
         order = ", ".join(position.playing)
-        lines.append((f"sequence {order}", "the build order: you are Political Leader (R3.3)"))
+        lines.append((f"sequence {order}", t("the build order: you are Political Leader (R3.3)")))
     for pid, province in sorted(board.provinces.items()):
         if pid not in _reach(board, position, me):
             continue
@@ -84,14 +85,18 @@ def _build(board: Board, position: Position, me: Civ) -> list[Candidate]:
         offers = [(piece, f"build {piece} in {name}") for piece in _PLAIN_PIECES]
         offers += [(Piece.CITY, f"build city in {name} at {site}") for site in province.cities]
         offers += [(Piece.CARAVAN, f"build caravan on {c} in {name}") for c in sorted(set(province.commodities))]
-        lines += [(text, f"costs {PIECE_COST[piece]} (R6.2)") for piece, text in offers if PIECE_COST[piece] <= purse]
+        lines += [
+            (text, t("costs %(cost)s (R6.2)", cost=PIECE_COST[piece]))
+            for piece, text in offers
+            if PIECE_COST[piece] <= purse
+        ]
     hero = board.civilizations[me].hero if me in board.civilizations else ""
     for card in sorted({*GENERAL_HEROES, *WONDERS, *([hero] if hero else [])}):
         cost = PYRAMIDS_COST if card == PYRAMIDS else HERO_COST
         if cost <= purse:
-            lines.append((f"buy {card}", f"costs {cost} (R6.6)"))
+            lines.append((f"buy {card}", t("costs %(cost)s (R6.6)", cost=cost)))
     if position.phase is Phase.BUILD:
-        lines.append(("keep 2 tax", "kept at the end of the phase (R6.8)"))
+        lines.append(("keep 2 tax", t("kept at the end of the phase (R6.8)")))
     return lines
 
 
@@ -113,7 +118,9 @@ def _military(board: Board, position: Position, me: Civ) -> list[Candidate]:
     names = _names(board)
     lines: list[Candidate] = []
     if position.roles.get(Role.MILITARY) == me:
-        lines.append((f"sequence {', '.join(position.playing)}", "the military order: you are Military Leader (R3.3)"))
+        lines.append(
+            (f"sequence {', '.join(position.playing)}", t("the military order: you are Military Leader (R3.3)"))
+        )
     for pid, state in sorted(position.provinces.items()):
         province = board.provinces[pid]
         if count := state.port.get(me, 0):
@@ -125,7 +132,7 @@ def _military(board: Board, position: Position, me: Civ) -> list[Candidate]:
                 lines.append((f"move {count} {unit} from {names[pid]} to {names[other]}", ""))
                 enemies = sorted(position.provinces[other].military() - {me})
                 lines += [
-                    (f"move {count} {unit} from {names[pid]} to {names[other]} attack {enemy}", "a battle (R8)")
+                    (f"move {count} {unit} from {names[pid]} to {names[other]} attack {enemy}", t("a battle (R8)"))
                     for enemy in enemies
                 ]
     for sid, sea in sorted(position.seas.items()):
@@ -133,8 +140,8 @@ def _military(board: Board, position: Position, me: Civ) -> list[Candidate]:
             unit = "trireme" if count == 1 else "triremes"
             lines += [(f"sail {count} {unit} from {names[sid]} to {names[s]}", "") for s in board.seas[sid].seas]
             lines += [
-                (f"attack {enemy} in {names[sid]}", "a naval battle (R8)")
+                (f"attack {enemy} in {names[sid]}", t("a naval battle (R8)"))
                 for enemy in sorted(c for c, n in sea.triremes.items() if n and c != me)
             ]
-    lines.append(("casualties legion, fortress", "the order of your losses (R8.2)"))
+    lines.append(("casualties legion, fortress", t("the order of your losses (R8.2)")))
     return lines

@@ -12,9 +12,10 @@ from itertools import combinations, pairwise
 
 from adjudicator.dice import Dice
 from adjudicator.events import Event, event
+from adjudicator.i18n import t, tn
 from adjudicator.rulesets.mare_nostrum.board import Board
 from adjudicator.rulesets.mare_nostrum.combat import fight_land, fight_sea, tidy
-from adjudicator.rulesets.mare_nostrum.components import TAX, UNIT_STOCK, Civ, ProvinceId, SeaId, Unit
+from adjudicator.rulesets.mare_nostrum.components import PIECE_NAMES, TAX, UNIT_STOCK, Civ, ProvinceId, SeaId, Unit
 from adjudicator.rulesets.mare_nostrum.geography import sea_chain_reach
 from adjudicator.rulesets.mare_nostrum.orders import (
     Casualties,
@@ -60,7 +61,7 @@ def apply_military_turn(
             continue
         for enemy in _enemies_in_order(w, province.military() - {civ}, ()):
             if civ in w.provinces[pid].military() and enemy in w.provinces[pid].military():
-                fight_land(w, board, pid, civ, enemy, dice, policies, events, cause="war goes on (R8.4)")
+                fight_land(w, board, pid, civ, enemy, dice, policies, events, cause=t("war goes on (R8.4)"))
         if w.provinces[pid].military() == {civ}:
             apply_consequence(w, board, pid, civ, None, events)
 
@@ -104,9 +105,17 @@ def _sail(w: Working, board: Board, civ: Civ, order: Sail, moved: Counter[str], 
     available = pool[civ] - moved[origin]
     if available < order.count or destination not in reachable:
         reason = (
-            f"R7.2: only {available} trireme(s) able to move there"
+            tn(
+                "R7.2: only %(count)s trireme(s) able to move there",
+                "R7.2: only %(count)s trireme(s) able to move there",
+                available,
+            )
             if available < order.count
-            else f"R7.2: {board.place_name(destination)} is not next to {board.place_name(origin)}"
+            else t(
+                "R7.2: %(sea)s is not next to %(origin)s",
+                sea=board.place_name(destination),
+                origin=board.place_name(origin),
+            )
         )
         events.append(event("order_skipped", civ=civ, line=order.line, order=_as_written(board, order), reason=reason))
         return
@@ -119,14 +128,19 @@ def _sail(w: Working, board: Board, civ: Civ, order: Sail, moved: Counter[str], 
 def _naval_attack(w: Working, board: Board, civ: Civ, order: NavalAttack, dice: Dice, events: list[Event]) -> None:
     sid, target = SeaId(order.sea), Civ(order.target)
     if w.seas[sid][civ] < 1 or w.seas[sid][target] < 1:
-        who = "you have" if w.seas[sid][civ] < 1 else f"{target} has"
+        sea = board.seas[sid].name
+        reason = (
+            t("R7.2: you have no trireme in %(sea)s", sea=sea)
+            if w.seas[sid][civ] < 1
+            else t("R7.2: %(civ)s has no trireme in %(sea)s", civ=target, sea=sea)
+        )
         events.append(
             event(
                 "order_skipped",
                 civ=civ,
                 line=order.line,
                 order=_as_written(board, order),
-                reason=f"R7.2: {who} no trireme in {board.seas[sid].name}",
+                reason=reason,
             )
         )
         return
@@ -147,12 +161,16 @@ def _route_problem(w: Working, board: Board, civ: Civ, order: Move) -> str | Non
             or seas[0] not in board.provinces[origin].seas
             or seas[-1] not in board.provinces[destination].seas
         ):
-            return "R7.3: the route named is not an unbroken chain of your triremes between the two coasts"
+            return t("R7.3: the route named is not an unbroken chain of your triremes between the two coasts")
         return None
     if destination in sea_chain_reach(board, origin, chain):
         return None
     there, here = board.provinces[destination].name, board.provinces[origin].name
-    return f"R7.3: {there} is neither next to {here} nor joined to it by your triremes"
+    return t(
+        "R7.3: %(destination)s is neither next to %(origin)s nor joined to it by your triremes",
+        destination=there,
+        origin=here,
+    )
 
 
 def _move_legions(
@@ -176,7 +194,12 @@ def _move_legions(
         available = w.provinces[origin].legions[civ] - arrived[origin]
         problem = _route_problem(w, board, civ, order)
         if available < order.count:
-            problem = f"R7.3: only {available} of your legions in {board.provinces[origin].name} can still move (D13)"
+            problem = tn(
+                "R7.3: only %(count)s of your legions in %(province)s can still move (D13)",
+                "R7.3: only %(count)s of your legions in %(province)s can still move (D13)",
+                available,
+                province=board.provinces[origin].name,
+            )
         if problem:
             events.append(
                 event("order_skipped", civ=civ, line=order.line, order=_as_written(board, order), reason=problem)
@@ -223,7 +246,7 @@ def _battle(
     named = [Civ(c) for o in arrivals for c in o.attack]
     for enemy in _enemies_in_order(w, province.military() - {civ}, named):
         if civ in province.military() and enemy in province.military():
-            fight_land(w, board, pid, civ, enemy, dice, policies, events, cause="legions entered (R7.5)")
+            fight_land(w, board, pid, civ, enemy, dice, policies, events, cause=t("legions entered (R7.5)"))
     if province.military() == {civ}:
         then = next((o.then for o in reversed(arrivals) if o.then), None)
         apply_consequence(w, board, pid, civ, then, events)
@@ -265,8 +288,8 @@ def apply_consequence(
                     "consequence_changed",
                     province=pid,
                     civ=civ,
-                    wanted="convert",
-                    reason="R8.7: a capital can never be converted; occupied instead",
+                    wanted=t("convert"),
+                    reason=t("R8.7: a capital can never be converted; occupied instead"),
                 )
             )
         else:
@@ -282,8 +305,8 @@ def apply_consequence(
                 "consequence_changed",
                 province=pid,
                 civ=civ,
-                wanted=f"sack {choice.target}",
-                reason="R8.6: nothing of that kind stands there; occupied instead",
+                wanted=t("sack %(target)s", target=choice.target),
+                reason=t("R8.6: nothing of that kind stands there; occupied instead"),
             )
         )
     _occupy(w, board, pid, civ, choice.targets if choice.consequence is Consequence.OCCUPY else (), events)
@@ -294,16 +317,17 @@ def _sack(w: Working, pid: ProvinceId, civ: Civ, target: str, events: list[Event
     province = w.provinces[pid]
     kind, _, which = target.partition(" ")
     card: str | None = None
+    destroyed: str
     if kind == "city" and province.cities:
         site = which if which in province.cities else province.cities[0]
         province.cities.remove(site)
-        destroyed, card = f"city {site}", TAX
+        destroyed, card = t("city %(site)s", site=site), TAX
     elif kind == "caravan" and which in province.caravans:
         province.caravans.remove(which)
-        destroyed, card = f"caravan on {which}", which
+        destroyed, card = t("caravan on %(commodity)s", commodity=which), which
     elif kind in ("temple", "market") and getattr(province, kind):
         setattr(province, kind, False)
-        destroyed = kind
+        destroyed = PIECE_NAMES[kind]
     else:
         return False
     tidy(province)

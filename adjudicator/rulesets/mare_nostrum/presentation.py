@@ -6,8 +6,10 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from adjudicator.i18n import t, tn
 from adjudicator.rulesets.map_data import baked_map
 from adjudicator.rulesets.mare_nostrum.board import Board
+from adjudicator.rulesets.mare_nostrum.components import PIECE_NAMES, listed
 
 
 def report_data(board: Board, state: Mapping[str, Any], player_names: Mapping[str, str]) -> dict[str, Any]:
@@ -99,14 +101,27 @@ def _geographic_map(board: Board, geography: Mapping[str, Any]) -> dict[str, Any
 
 
 def _units(table: Mapping[str, int], unit: str) -> str:
-    return ", ".join(f"{civ} {n} {unit}{'s' if n > 1 else ''}" for civ, n in table.items())
+    """`Rome 2 legions, Greece 1 legion`: a message per civilization, in the reader's language."""
+    return listed([_unit_count(civ, n, unit) for civ, n in table.items()])
+
+
+def _unit_count(civ: str, n: int, unit: str) -> str:
+    match unit:
+        case "legion":
+            return tn("%(civ)s %(count)s legion", "%(civ)s %(count)s legions", n, civ=civ)
+        case "fortress":
+            return tn("%(civ)s %(count)s fortress", "%(civ)s %(count)s fortresses", n, civ=civ)
+        case "port":
+            return tn("%(civ)s %(count)s trireme in port", "%(civ)s %(count)s triremes in port", n, civ=civ)
+        case _:
+            return tn("%(civ)s %(count)s trireme", "%(civ)s %(count)s triremes", n, civ=civ)
 
 
 def _player_rows(state: Mapping[str, Any], player_names: Mapping[str, str]) -> list[list[str]]:
     rows = []
     for civ, p in state["players"].items():
         if p["neutral"]:
-            rows.append([civ, "neutral (R2.3)", "", "", ""])
+            rows.append([civ, t("neutral (R2.3)"), "", "", ""])
             continue
         s = p["stock"]
         stock = f"{s['legion']} / {s['trireme']} / {s['fortress']} / {s['influence']}"
@@ -117,39 +132,45 @@ def _player_rows(state: Mapping[str, Any], player_names: Mapping[str, str]) -> l
 
 def _spot(key: str) -> str:
     kind, _, what = key.partition(":")
-    return {"city": f"city {what}", "caravan": f"caravan on {what}"}.get(kind, kind)
+    if kind == "city":
+        return t("city %(site)s", site=what)
+    if kind == "caravan":
+        return t("caravan on %(commodity)s", commodity=what)
+    return PIECE_NAMES.get(kind, kind)
 
 
 def _board_rows(board: Board, state: Mapping[str, Any]) -> list[list[str]]:
     rows = []
     for pid, p in state["provinces"].items():
-        buildings = []
-        if p["cities"]:
-            buildings.append("cit" + ("ies " if len(p["cities"]) > 1 else "y ") + ", ".join(p["cities"]))
-        if p["caravans"]:
-            buildings.append("caravan" + ("s" if len(p["caravans"]) > 1 else "") + " on " + ", ".join(p["caravans"]))
-        buildings += [kind for kind in ("temple", "market") if p[kind]]
+        buildings: list[str] = []
+        if cities := p["cities"]:
+            buildings.append(tn("city %(sites)s", "cities %(sites)s", len(cities), sites=", ".join(cities)))
+        if caravans := p["caravans"]:
+            buildings.append(
+                tn("caravan on %(icons)s", "caravans on %(icons)s", len(caravans), icons=", ".join(caravans))
+            )
+        buildings += [PIECE_NAMES[kind] for kind in ("temple", "market") if p[kind]]
         units = [
             u
             for u in (
                 _units(p["legions"], "legion"),
                 _units(p["fortresses"], "fortress"),
-                _units(p["port"], "trireme in port"),
+                _units(p["port"], "port"),
             )
             if u
         ]
-        status = ["at war"] if p["at_war"] else []
-        status += [f"{_spot(what)} occupied by {civ}" for what, civ in p["occupied"].items()]
+        status = [t("at war")] if p["at_war"] else []
+        status += [t("%(spot)s occupied by %(civ)s", spot=_spot(what), civ=civ) for what, civ in p["occupied"].items()]
         if p.get("converting"):
-            status.append(f"{p['converting']} converting")
+            status.append(t("%(civ)s converting", civ=p["converting"]))
         if p.get("influence") or buildings or units:
             rows.append(
                 [
                     board.provinces[pid].name,
                     p.get("influence") or "-",
-                    "; ".join(buildings) or "-",
-                    "; ".join(units) or "-",
-                    "; ".join(status) or "-",
+                    listed(buildings, semicolons=True) or "-",
+                    listed(units, semicolons=True) or "-",
+                    listed(status, semicolons=True) or "-",
                 ]
             )
     return rows

@@ -6,7 +6,8 @@ from collections.abc import Mapping, Sequence
 
 from adjudicator.dice import Dice
 from adjudicator.events import Event, event
-from adjudicator.rulesets.mare_nostrum.components import TABLE_ORDER, Civ, Role
+from adjudicator.i18n import t
+from adjudicator.rulesets.mare_nostrum.components import ROLE_NAMES, TABLE_ORDER, Civ, Role
 from adjudicator.rulesets.mare_nostrum.model import Position
 
 ROLE_BONUS_HERO = {Role.COMMERCE: "Agamemnon", Role.POLITICAL: "Solomon", Role.MILITARY: "Archimedes"}
@@ -76,7 +77,9 @@ def assign_start_roles(
         holder = printed.get(role)
         if holder in position.playing:
             roles[role] = holder
-            events.append(event("role_assigned", role=str(role), civ=holder, reason="printed on the player aid (R2.1)"))
+            events.append(
+                event("role_assigned", role=str(role), civ=holder, reason=t("printed on the player aid (R2.1)"))
+            )
     counts = role_counts(position)
     for role in Role:
         if roles[role] is not None:
@@ -85,11 +88,13 @@ def assign_start_roles(
         best = max(counts[role][civ] for civ in free)
         tied = [civ for civ in free if counts[role][civ] == best]
         if len(tied) == 1:
-            winner, reason = tied[0], f"highest count {best} (R3.1)"
+            winner, reason = tied[0], t("highest count %(count)s (R3.1)", count=best)
         else:
-            winner, tie_events = break_tie_by_dice(tied, f"R2.3 tie for {role.label}", dice)
+            purpose = t("R2.3 tie for %(role)s", role=ROLE_NAMES[role])
+            winner, tie_events = break_tie_by_dice(tied, purpose, dice)
             events += tie_events
-            reason = f"count {best} tied with {', '.join(c for c in tied if c != winner)}; won the dice (R2.3)"
+            others = ", ".join(c for c in tied if c != winner)
+            reason = t("count %(count)s tied with %(civs)s; won the dice (R2.3)", count=best, civs=others)
         roles[role] = winner
         events.append(event("role_assigned", role=str(role), civ=winner, reason=reason))
     return roles, events
@@ -109,18 +114,20 @@ def assign_turn_roles(
         best = max(counts[role].values(), default=0)
         tied = [civ for civ in position.playing if counts[role][civ] == best]
         if holder in tied:
-            winner, reason = holder, "keeps it on a tie (R3.2)" if len(tied) > 1 else f"highest count {best} (R3.1)"
+            winner = holder
+            reason = t("keeps it on a tie (R3.2)") if len(tied) > 1 else t("highest count %(count)s (R3.1)", count=best)
         elif len(tied) == 1:
-            winner, reason = tied[0], f"highest count {best} (R3.1)"
+            winner, reason = tied[0], t("highest count %(count)s (R3.1)", count=best)
         elif choices.get(role) in tied:
-            winner, reason = choices[role], f"tied at {best}; chosen by {holder} (R3.2)"
+            winner, reason = choices[role], t("tied at %(count)s; chosen by %(civ)s (R3.2)", count=best, civ=holder)
         elif holder is not None:
             ordered = [c for c in position.sequence if c in tied] or sorted(tied)
-            winner, reason = ordered[0], f"tied at {best}; earliest in the last sequence (R3.2)"
+            winner, reason = ordered[0], t("tied at %(count)s; earliest in the last sequence (R3.2)", count=best)
         else:
-            winner, tie_events = break_tie_by_dice(tied, f"R3.2 tie for {role.label}", dice)
+            purpose = t("R3.2 tie for %(role)s", role=ROLE_NAMES[role])
+            winner, tie_events = break_tie_by_dice(tied, purpose, dice)
             events += tie_events
-            reason = f"tied at {best}; won the dice"
+            reason = t("tied at %(count)s; won the dice", count=best)
         roles[role] = winner
         events.append(event("role_assigned", role=str(role), civ=winner, previous=holder, count=best, reason=reason))
     return roles, events

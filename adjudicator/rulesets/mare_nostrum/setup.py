@@ -9,6 +9,7 @@ from typing import Any
 from adjudicator.dice import Dice
 from adjudicator.errors import DataError
 from adjudicator.events import Event, event
+from adjudicator.i18n import t
 from adjudicator.rulesets.mare_nostrum.board import Board, Civilization
 from adjudicator.rulesets.mare_nostrum.build import (
     BuildTurn,
@@ -180,7 +181,9 @@ def apply_advanced_setup(w: Working, board: Board, orders: Mapping[Civ, Sequence
             cost = cost_of(w, civ, purchase, hammurabi_free=False)
             problem = _setup_problem(w, board, turn, purchase, area)
             if problem is None and cost > points:
-                problem = f"R2.4: it costs {cost} and {points} of your 36 points are left"
+                problem = t(
+                    "R2.4: it costs %(cost)s and %(points)s of your 36 points are left", cost=cost, points=points
+                )
             if problem:
                 events.append(event("purchase_skipped", civ=civ, line=purchase.line, item=what, reason=problem))
                 continue
@@ -199,19 +202,28 @@ def _setup_problem(
 ) -> str | None:
     if isinstance(purchase.order, Buy):
         if purchase.card != board.civilizations[turn.civ].hero:
-            return "R2.4: only your civilization hero may be bought in the setup"
+            return t("R2.4: only your civilization hero may be bought in the setup")
         return placement_problem(w, board, turn, purchase)
     province = ProvinceId(purchase.order.province or "")
     if province not in area:
-        return f"R2.4: {board.provinces[province].name} is outside your capital and its neighbours"
+        return t(
+            "R2.4: %(province)s is outside your capital and its neighbours", province=board.provinces[province].name
+        )
     capital = board.civilizations[turn.civ].capital
     if purchase.order.piece in (Piece.LEGION, Piece.TRIREME) and province != capital:
-        return f"R2.4: legions and triremes bought in the setup start in your capital, {board.provinces[capital].name}"
+        return t(
+            "R2.4: legions and triremes bought in the setup start in your capital, %(capital)s",
+            capital=board.provinces[capital].name,
+        )
     if purchase.order.piece is Piece.INFLUENCE:
         if w.provinces[province].influence is not None:
-            return f"R6.4: {board.provinces[province].name} already holds {w.provinces[province].influence}'s influence"
+            return t(
+                "R6.4: %(province)s already holds %(civ)s's influence",
+                province=board.provinces[province].name,
+                civ=w.provinces[province].influence,
+            )
         if w.units_on_board(turn.civ, "influence") >= UNIT_STOCK["influence"]:
-            return "R1: no influence marker left in your stock"
+            return t("R1: no influence marker left in your stock")
         return None
     turn.influence_placed.clear()  # R6.4's same-turn rule does not bind the setup
     return placement_problem(w, board, turn, purchase)

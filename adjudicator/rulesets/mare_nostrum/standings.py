@@ -3,6 +3,7 @@ count (provinces and their buildings, heroes and wonders) and the cards in hand.
 
 from __future__ import annotations
 
+from adjudicator.i18n import t
 from adjudicator.rulesets import Standing
 from adjudicator.rulesets.mare_nostrum.board import Board
 from adjudicator.rulesets.mare_nostrum.income import holder
@@ -26,12 +27,12 @@ def standings(board: Board, position: Position) -> list[Standing]:
         cities = sum(holder(p, f"city:{site}") == civ for p in position.provinces.values() for site in p.cities)
         caravans = sum(holder(p, f"caravan:{icon}") == civ for p in position.provinces.values() for icon in p.caravans)
         player = position.players[civ]
-        counts = {
-            "Provinces": len(provinces),
-            "Cities": cities,
-            "Caravans": caravans,
-            "Heroes and wonders": len(player.cards),
-            "Cards in hand": player.hand_size,
+        counts: dict[str, int] = {  # the measures' names are messages: the site shows them in its language
+            t("Provinces"): len(provinces),
+            t("Cities"): cities,
+            t("Caravans"): caravans,
+            t("Heroes and wonders"): len(player.cards),
+            t("Cards in hand"): player.hand_size,
         }
         colour = board.civilizations[civ].colour
         rows.append(Standing(civ, PALETTE.get(colour, colour), counts))

@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 
 from adjudicator.dice import Dice, choose_index
 from adjudicator.events import Event, event
+from adjudicator.i18n import t
 from adjudicator.rulesets.mare_nostrum.components import COMMODITY_CARDS, TAX, Civ, Role
 from adjudicator.rulesets.mare_nostrum.orders import Give, Offer, Order, Take, TradeSize, UlyssesForce
 from adjudicator.rulesets.mare_nostrum.roles import table_order_from
@@ -74,7 +75,7 @@ def _orders_of(orders: Sequence[Order], kind: type) -> list[Order]:
 def apply_trade(w: Working, orders: Mapping[Civ, Sequence[Order]], dice: Dice, events: list[Event]) -> None:
     director = w.roles.get(Role.COMMERCE)
     if director is None:
-        events.append(event("trade_none", reason="nobody is Commerce Director", rule="R5.1"))
+        events.append(event("trade_none", reason=t("nobody is Commerce Director"), rule="R5.1"))
         return
     mine = orders.get(director, ())
     sizes = [o for o in mine if isinstance(o, TradeSize)]
@@ -83,14 +84,14 @@ def apply_trade(w: Working, orders: Mapping[Civ, Sequence[Order]], dice: Dice, e
     size = min(size, hand_size)
     events.append(event("trade_size", civ=director, size=size, defaulted=not sizes, rule="R5.1"))
     if size == 0:
-        events.append(event("trade_none", reason="the trade size is 0", rule="R5.7"))
+        events.append(event("trade_none", reason=t("the trade size is 0"), rule="R5.7"))
         return
     participants = [c for c in table_order_from(director, w.playing) if sum(w.players[c].hand.values()) >= size]
     for civ in w.playing:
         if civ not in participants:
             events.append(event("trade_sits_out", civ=civ, cards=sum(w.players[civ].hand.values()), rule="R5.2"))
     if len(participants) < 2:
-        events.append(event("trade_none", reason="fewer than two players can offer that many cards", rule="R5.2"))
+        events.append(event("trade_none", reason=t("fewer than two players can offer that many cards"), rule="R5.2"))
         return
     chain = _Chain(
         {c: _offer(w, c, orders.get(c, ()), size, dice, events) for c in participants}, {c: [] for c in participants}
@@ -144,15 +145,19 @@ def _run_chain(
     while True:
         holders = [c for c in participants if chain.face_up[c]]
         if not holders:
-            events.append(event("trade_end", reason="no face-up card is left", rule="R5.4"))
+            events.append(event("trade_end", reason=t("no face-up card is left"), rule="R5.4"))
             return
         if len(holders) == 1:
-            events.append(event("trade_end", reason=f"only {holders[0]} still has face-up cards", rule="R5.4"))
+            events.append(
+                event("trade_end", reason=t("only %(civ)s still has face-up cards", civ=holders[0]), rule="R5.4")
+            )
             return
         order = table_order_from(picker, participants)[1:]
         sources = [c for c in order if chain.face_up[c] and not chain.blocked(picker, c)]
         if not sources:
-            events.append(event("trade_end", reason=f"{picker} could only complete a second round trip", rule="R5.4"))
+            events.append(
+                event("trade_end", reason=t("%(civ)s could only complete a second round trip", civ=picker), rule="R5.4")
+            )
             return
         source, card, why = _choose(w, picker, sources, chain, prefs[picker])
         chain.take(picker, source, card)
@@ -196,12 +201,12 @@ def _choose(w: Working, picker: Civ, sources: list[Civ], chain: _Chain, prefs: l
             card = _match(pref.choice, chain.face_up[source], holding)
             if card is not None:
                 del prefs[index]
-                return source, card, f"line {pref.line}: {pref.to_text()}"
+                return source, card, t("line %(line)s: %(order)s", line=pref.line, order=pref.to_text())
     ranked = sorted(
         (card_preference(card, holding), sources.index(s), s, card) for s in sources for card in set(chain.face_up[s])
     )
     _, _, source, card = ranked[0]
-    return source, card, "default choice"
+    return source, card, t("default choice")
 
 
 def _match(choice: str, cards: list[str], holding: Mapping[str, int]) -> str | None:
@@ -222,11 +227,11 @@ def _compensate(w: Working, director: Civ, chain: _Chain, orders: Sequence[Order
     (civ,) = short
     hand = w.players[director].hand
     gift = next((item.card for o in orders if isinstance(o, Give) for item in o.cards if hand[item.card] > 0), None)
-    chosen_by = "ranked give order" if gift else "default choice (D16)"
+    chosen_by = t("ranked give order") if gift else t("default choice (D16)")
     gift = gift or default_gift(hand)
     if gift is None:
         events.append(
-            event("compensation", civ=director, to=civ, card=None, why="the Director has no card", rule="R5.5")
+            event("compensation", civ=director, to=civ, card=None, why=t("the Director has no card"), rule="R5.5")
         )
         return
     hand[gift] -= 1

@@ -13,13 +13,16 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import replace
 
+from adjudicator.i18n import t
 from adjudicator.orders import OrderLine
 from adjudicator.rulesets.lookup import Refused
 from adjudicator.rulesets.mare_nostrum.board import Board
 from adjudicator.rulesets.mare_nostrum.checks import Context
 from adjudicator.rulesets.mare_nostrum.components import (
+    PHASE_NAMES,
     Civ,
     Phase,
+    listed,
 )
 from adjudicator.rulesets.mare_nostrum.model import Position
 from adjudicator.rulesets.mare_nostrum.orders import (
@@ -94,26 +97,33 @@ def _check_line(c: Context, line: OrderLine[Order]) -> OrderLine[Order]:
         order = _check_order(c, line.order)
     except Refused as refused:
         return replace(line, problem=refused.problem)
-    return replace(line, order=order, note="; ".join(c.notes))
+    return replace(line, order=order, note=listed(c.notes, semicolons=True))
 
 
 def _check_phase(c: Context, order: Order) -> None:
     phase = c.position.phase
     if isinstance(order, TurnSequence):
         if phase is Phase.TRADE:
-            raise c.refuse("R3.3", "'sequence' orders the build or military phase; the game is in the trade phase")
+            raise c.refuse("R3.3", t("'sequence' orders the build or military phase; the game is in the trade phase"))
         return
     if phase is Phase.SETUP:
         if not isinstance(order, BuildOrder | Buy):
-            raise c.refuse("R2.4", "the setup takes only build and buy orders, paid with the 36 points")
+            raise c.refuse("R2.4", t("the setup takes only build and buy orders, paid with the 36 points"))
         if order.payment:
-            raise c.refuse("R2.4", "the setup is paid in points, not cards: leave out 'with …'")
+            raise c.refuse("R2.4", t("the setup is paid in points, not cards: leave out 'with …'"))
         return
     wanted = ORDER_PHASES[type(order)]
     if wanted is not phase:
         verb = order.to_text().split()[0]
         raise c.refuse(
-            "R3", f"'{verb}' is a {wanted}-phase order; the game is in turn {c.position.turn}, {phase} phase"
+            "R3",
+            t(
+                "'%(verb)s' is a %(wanted)s-phase order; the game is in turn %(turn)s, %(phase)s phase",
+                verb=verb,
+                wanted=PHASE_NAMES[wanted],
+                turn=c.position.turn,
+                phase=PHASE_NAMES[phase],
+            ),
         )
 
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections import Counter
 from dataclasses import replace
 
-from adjudicator.i18n import t
+from adjudicator.i18n import t, tn
 from adjudicator.names import NameIndex
 from adjudicator.rulesets.mare_nostrum.build import under_enemy_units
 from adjudicator.rulesets.mare_nostrum.checks import Context
@@ -40,9 +40,9 @@ def check_sequence(c: Context, order: TurnSequence) -> TurnSequence:
     for text in order.civs:
         civ = c.find(c.board.civ_names, text, t("civilization"))
         if c.position.players[civ].neutral:
-            raise c.refuse("R3.3", f"{civ} is neutral and takes no turn")
+            raise c.refuse("R3.3", t("%(civ)s is neutral and takes no turn", civ=civ))
         if civ in seen:
-            raise c.refuse("R3.3", f"{civ} is named twice")
+            raise c.refuse("R3.3", t("%(civ)s is named twice", civ=civ))
         seen.append(civ)
     return replace(order, civs=tuple(seen))
 
@@ -51,7 +51,7 @@ def check_build(c: Context, order: BuildOrder) -> BuildOrder:
     province, site = check_build_place(c, order)
     resolved = replace(order, province=province, site=site)
     if order.count > 1 and order.payment:
-        raise c.refuse("R6.1", "one set pays for one item; give each purchase its own line to name its payment")
+        raise c.refuse("R6.1", t("one set pays for one item; give each purchase its own line to name its payment"))
     if order.payment:
         resolved = replace(resolved, payment=c.card_list(order.payment, "R6.1"))
     spots: list[str] = []
@@ -59,7 +59,10 @@ def check_build(c: Context, order: BuildOrder) -> BuildOrder:
         check_setup_place(c, resolved, province)
     elif order.piece is Piece.INFLUENCE:
         if order.count > 1:
-            raise c.refuse("R6.4", f"one influence marker per province: build 1 influence in {_name(c, province)}")
+            raise c.refuse(
+                "R6.4",
+                t("one influence marker per province: build 1 influence in %(province)s", province=_name(c, province)),
+            )
         check_influence(c, province)
     else:
         resolved, spots = check_building(c, resolved, province)
@@ -82,12 +85,17 @@ def check_setup_place(c: Context, order: BuildOrder, province: ProvinceId) -> No
     """R2.4: the setup builds only in the capital's area, legions and triremes only in the
     capital itself, paid in points; R6.5 for triremes."""
     if province not in setup_area(c.board, c.civ):
-        raise c.refuse("R2.4", f"{_name(c, province)} is outside your capital and its neighbours")
+        raise c.refuse(
+            "R2.4", t("%(province)s is outside your capital and its neighbours", province=_name(c, province))
+        )
     capital = c.board.civilizations[c.civ].capital
     if order.piece in (Piece.LEGION, Piece.TRIREME) and province != capital:
-        raise c.refuse("R2.4", f"legions and triremes bought in the setup start in your capital, {_name(c, capital)}")
+        raise c.refuse(
+            "R2.4",
+            t("legions and triremes bought in the setup start in your capital, %(capital)s", capital=_name(c, capital)),
+        )
     if order.piece is Piece.TRIREME and not c.board.provinces[province].coastal:
-        raise c.refuse("R6.5", f"{_name(c, province)} has no coast; triremes are built in coastal provinces")
+        raise c.refuse("R6.5", _no_coast(_name(c, province)))
 
 
 def check_building(c: Context, order: BuildOrder, province: ProvinceId) -> tuple[BuildOrder, list[str]]:
@@ -97,13 +105,15 @@ def check_building(c: Context, order: BuildOrder, province: ProvinceId) -> tuple
     name = _name(c, province)
     capital = c.board.civilizations[c.civ].capital == province
     if province in c.influence_placed:
-        raise c.refuse("R6.4", f"nothing else may be built in {name} the turn influence is placed there")
+        raise c.refuse(
+            "R6.4", t("nothing else may be built in %(province)s the turn influence is placed there", province=name)
+        )
     if state.influence != c.civ:
-        raise c.refuse("R6.3", f"you have no influence in {name}; build influence there first")
+        raise c.refuse("R6.3", t("you have no influence in %(province)s; build influence there first", province=name))
     if not capital and (problem := under_enemy_units(state.military(), c.civ, name)):
-        raise c.refuse("R6.3", f"{problem} (except in his own capital)")
+        raise c.refuse("R6.3", t("%(problem)s (except in his own capital)", problem=problem))
     if not capital and any(occupier != c.civ for occupier in state.occupied.values()):
-        raise c.refuse("R6.3", f"{name} is occupied by an enemy (R8.6)")
+        raise c.refuse("R6.3", t("%(province)s is occupied by an enemy (R8.6)", province=name))
     match order.piece:
         case Piece.CITY:
             return order, check_city_sites(c, order, province)
@@ -111,15 +121,31 @@ def check_building(c: Context, order: BuildOrder, province: ProvinceId) -> tuple
             commodity = check_caravan(c, order, province)
             return replace(order, commodity=commodity), [f"caravan:{commodity}"]
         case Piece.TRIREME if not c.board.provinces[province].coastal:
-            raise c.refuse("R6.5", f"{name} has no coast; triremes are built in coastal provinces")
+            raise c.refuse("R6.5", _no_coast(name))
         case Piece.TEMPLE | Piece.MARKET:
+            temple = order.piece is Piece.TEMPLE
             if getattr(state, order.piece):
-                raise c.refuse("R6.5", f"{name} already has a {order.piece}")
+                raise c.refuse(
+                    "R6.5",
+                    t("%(province)s already has a temple", province=name)
+                    if temple
+                    else t("%(province)s already has a market", province=name),
+                )
             if (province, order.piece) in c.planned:
                 line = c.planned[(province, order.piece)]
-                raise c.refuse("R6.5", f"your line {line} already builds a {order.piece} in {name}")
+                raise c.refuse(
+                    "R6.5",
+                    t("your line %(line)s already builds a temple in %(province)s", line=line, province=name)
+                    if temple
+                    else t("your line %(line)s already builds a market in %(province)s", line=line, province=name),
+                )
             if order.count > 1:
-                raise c.refuse("R6.5", f"one {order.piece} stands in a province: build 1 {order.piece} in {name}")
+                raise c.refuse(
+                    "R6.5",
+                    t("one temple stands in a province: build 1 temple in %(province)s", province=name)
+                    if temple
+                    else t("one market stands in a province: build 1 market in %(province)s", province=name),
+                )
             return order, [str(order.piece)]
         case Piece.FORTRESS:
             check_fortress_room(c, order, province)
@@ -133,18 +159,36 @@ def check_city_sites(c: Context, order: BuildOrder, province: ProvinceId) -> lis
     site = order.site
     if site is not None:
         if site in state.cities:
-            raise c.refuse("R6.5", f"the city site {site} already has a city")
+            raise c.refuse("R6.5", t("the city site %(site)s already has a city", site=site))
         if (province, f"city:{site}") in c.planned:
             line = c.planned[(province, f"city:{site}")]
-            raise c.refuse("R6.5", f"your line {line} already builds the city on the site {site}")
+            raise c.refuse(
+                "R6.5", t("your line %(line)s already builds the city on the site %(site)s", line=line, site=site)
+            )
         if order.count > 1:
-            raise c.refuse("R6.5", f"one city stands on a site: build 1 city at {site}")
+            raise c.refuse("R6.5", t("one city stands on a site: build 1 city at %(site)s", site=site))
         return [f"city:{site}"]
     free = [s for s in c.board.provinces[province].cities if s not in state.cities]
     left = [s for s in free if (province, f"city:{s}") not in c.planned]
     if len(left) < order.count:
-        after = " after your earlier lines" if len(left) < len(free) else ""
-        raise c.refuse("R6.5", f"{name} has {len(left)} free city site(s){after}; one city stands on each printed site")
+        # NOTE: English writes "site(s)" for every count; the language's plural forms may say it better.
+        if len(left) < len(free):
+            why = tn(
+                "%(province)s has %(count)s free city site(s) after your earlier lines; "
+                "one city stands on each printed site",
+                "%(province)s has %(count)s free city site(s) after your earlier lines; "
+                "one city stands on each printed site",
+                len(left),
+                province=name,
+            )
+        else:
+            why = tn(
+                "%(province)s has %(count)s free city site(s); one city stands on each printed site",
+                "%(province)s has %(count)s free city site(s); one city stands on each printed site",
+                len(left),
+                province=name,
+            )
+        raise c.refuse("R6.5", why)
     return [f"city:{s}" for s in left[: order.count]]
 
 
@@ -156,28 +200,53 @@ def check_fortress_room(c: Context, order: BuildOrder, province: ProvinceId) -> 
     if wanted <= 1 or (wanted <= 2 and owned):
         return
     if wanted <= 2 and "Statue of Zeus" in c.bought:
-        c.depends("depends on your buying the Statue of Zeus first")
+        c.depends(t("depends on your buying the Statue of Zeus first"))
         return
-    has = "two fortresses" if standing >= 2 else "a fortress" if standing else "no fortress"
+    has = t("two fortresses") if standing >= 2 else t("a fortress") if standing else t("no fortress")
     planned = c.planned_fortresses[province]
-    earlier = f" and your earlier lines build {planned}" if planned else ""
-    raise c.refuse(
-        "R6.5",
-        f"{_name(c, province)} already has {has}{earlier}; one fortress stands in a province "
-        "(two with the Statue of Zeus)",
-    )
+    name = _name(c, province)
+    if planned:
+        why = t(
+            "%(province)s already has %(has)s and your earlier lines build %(count)s; "
+            "one fortress stands in a province (two with the Statue of Zeus)",
+            province=name,
+            has=has,
+            count=planned,
+        )
+    else:
+        why = t(
+            "%(province)s already has %(has)s; one fortress stands in a province (two with the Statue of Zeus)",
+            province=name,
+            has=has,
+        )
+    raise c.refuse("R6.5", why)
 
 
-_PLURAL = {
-    "influence": ("influence marker", "influence markers"),
-    "city": ("city", "cities"),
-    "fortress": ("fortress", "fortresses"),
-}
+def _no_coast(name: str) -> str:
+    return t("%(province)s has no coast; triremes are built in coastal provinces", province=name)
 
 
 def _count(n: int, kind: str) -> str:
-    one, many = _PLURAL.get(kind, (kind, f"{kind}s"))
-    return f"{n} {one if n == 1 else many}" if n else f"no {many}"
+    """`no legions`, `1 legion`, `3 legions`: how many pieces of a kind a stock or supply holds."""
+    match kind:
+        case "influence":
+            return (
+                tn("%(count)s influence marker", "%(count)s influence markers", n) if n else t("no influence markers")
+            )
+        case "city":
+            return tn("%(count)s city", "%(count)s cities", n) if n else t("no cities")
+        case "fortress":
+            return tn("%(count)s fortress", "%(count)s fortresses", n) if n else t("no fortresses")
+        case "legion":
+            return tn("%(count)s legion", "%(count)s legions", n) if n else t("no legions")
+        case "trireme":
+            return tn("%(count)s trireme", "%(count)s triremes", n) if n else t("no triremes")
+        case "caravan":
+            return tn("%(count)s caravan", "%(count)s caravans", n) if n else t("no caravans")
+        case "temple":
+            return tn("%(count)s temple", "%(count)s temples", n) if n else t("no temples")
+        case _:
+            return tn("%(count)s market", "%(count)s markets", n) if n else t("no markets")
 
 
 def check_stock(c: Context, piece: Piece, count: int) -> None:
@@ -189,7 +258,7 @@ def check_stock(c: Context, piece: Piece, count: int) -> None:
     returnable = 0
     if kind in UNIT_STOCK:
         held, rule = c.stock[kind], "R1"
-        where, total = "your stock", f"{UNIT_STOCK[kind]} per player"
+        where, total = t("your stock"), t("%(count)s per player", count=UNIT_STOCK[kind])
         if piece is Piece.INFLUENCE and c.position.phase is Phase.BUILD:
             returnable = sum(
                 1 for p in c.position.provinces.values() if p.influence == c.civ and p.converting not in (None, c.civ)
@@ -197,25 +266,41 @@ def check_stock(c: Context, piece: Piece, count: int) -> None:
     else:
         players = len(c.position.playing)
         held, rule = c.supply[kind], "R1.3"
-        where, total = "the building supply", f"{BUILDING_SUPPLY[players][Building(kind)]} with {players} players"
+        where = t("the building supply")
+        total = t("%(count)s with %(players)s players", count=BUILDING_SUPPLY[players][Building(kind)], players=players)
     used = c.built[kind]
     if used + count <= held:
         return
     if used + count <= held + returnable:
         c.depends(
-            "depends on another player converting one of your provinces first, "
-            "which returns its marker to your stock (R8.7)"
+            t(
+                "depends on another player converting one of your provinces first, "
+                "which returns its marker to your stock (R8.7)"
+            )
         )
         return
     left = held - used
+    holds = {"where": where, "held": _count(held, kind), "total": total}
     if not used:
-        tail = f"; you cannot build {count}"
+        why = t("%(where)s holds %(held)s (%(total)s); you cannot build %(wanted)s", wanted=count, **holds)
     elif left <= 0:
-        tail = f" and your earlier lines build {used}; none is left for this line"
+        why = t(
+            "%(where)s holds %(held)s (%(total)s) and your earlier lines build %(used)s; none is left for this line",
+            used=used,
+            **holds,
+        )
     else:
-        verb = "is" if left == 1 else "are"
-        tail = f" and your earlier lines build {used}; only {left} {verb} left for this line, not {count}"
-    raise c.refuse(rule, f"{where} holds {_count(held, kind)} ({total}){tail}")
+        why = tn(
+            "%(where)s holds %(held)s (%(total)s) and your earlier lines build %(used)s; "
+            "only %(count)s is left for this line, not %(wanted)s",
+            "%(where)s holds %(held)s (%(total)s) and your earlier lines build %(used)s; "
+            "only %(count)s are left for this line, not %(wanted)s",
+            left,
+            used=used,
+            wanted=count,
+            **holds,
+        )
+    raise c.refuse(rule, why)
 
 
 def check_build_place(c: Context, order: BuildOrder) -> tuple[ProvinceId, str | None]:
@@ -231,7 +316,7 @@ def check_build_place(c: Context, order: BuildOrder) -> tuple[ProvinceId, str | 
     if order.site is None:
         return province_id, None
     if order.piece is not Piece.CITY:
-        raise c.refuse("R6.5", f"'at {order.site}' names a city site; only cities are built at a site")
+        raise c.refuse("R6.5", t("'at %(site)s' names a city site; only cities are built at a site", site=order.site))
     return province_id, c.site(province_id, order.site)
 
 
@@ -239,16 +324,23 @@ def check_influence(c: Context, province: ProvinceId) -> None:
     state = c.position.provinces[province]
     name = c.board.provinces[province].name
     if state.influence == c.civ:
-        raise c.refuse("R6.4", f"you already have influence in {name}")
+        raise c.refuse("R6.4", t("you already have influence in %(province)s", province=name))
     if state.influence is not None:
         if state.converting != c.civ:
             raise c.refuse(
                 "R6.4",
-                f"{name} holds {state.influence}'s influence; only a converting legion replaces it (R8.7)",
+                t(
+                    "%(province)s holds %(civ)s's influence; only a converting legion replaces it (R8.7)",
+                    province=name,
+                    civ=state.influence,
+                ),
             )
         if c.board.civilizations[state.influence].capital == province:
-            raise c.refuse("R8.7", f"{name} is {state.influence}'s capital and can never be converted")
-    if problem := under_enemy_units(state.military(), c.civ, name, "places influence"):
+            raise c.refuse(
+                "R8.7",
+                t("%(province)s is %(civ)s's capital and can never be converted", province=name, civ=state.influence),
+            )
+    if problem := under_enemy_units(state.military(), c.civ, name, influence=True):
         raise c.refuse("R6.3", problem)
     if "Lighthouse" in c.bought or "Lighthouse" in c.position.players[c.civ].cards:
         return
@@ -256,8 +348,11 @@ def check_influence(c: Context, province: ProvinceId) -> None:
     if not borders_held(c.board, held, seas_with_triremes(c.position, c.civ), province):
         raise c.refuse(
             "R6.4",
-            f"influence in {name} must border (by land or along your triremes) "
-            "a province you held at the start of the turn",
+            t(
+                "influence in %(province)s must border (by land or along your triremes) "
+                "a province you held at the start of the turn",
+                province=name,
+            ),
         )
 
 
@@ -268,27 +363,62 @@ def check_caravan(c: Context, order: BuildOrder, province: ProvinceId) -> str:
     built = c.position.provinces[province].caravans
     if order.count > 1:
         raise c.refuse(
-            "R6.5", f"one caravan stands on an icon: give each caravan its own line, 'build caravan on ICON in {name}'"
+            "R6.5",
+            t(
+                "one caravan stands on an icon: give each caravan its own line, "
+                "'build caravan on ICON in %(province)s'",
+                province=name,
+            ),
         )
     if order.commodity is None:
         free = [i for i in icons if i not in built and (province, f"caravan:{i}") not in c.planned]
         if len(free) > 1:
             raise c.refuse(
                 "R6.5",
-                f"name the icon: 'build caravan on {free[0]} in {name}' (free icons: {', '.join(free)})",
+                t(
+                    "name the icon: 'build caravan on %(icon)s in %(province)s' (free icons: %(icons)s)",
+                    icon=free[0],
+                    province=name,
+                    icons=", ".join(free),
+                ),
             )
         if not free:
-            earlier = " or gets one on an earlier line of yours" if any(i not in built for i in icons) else ""
-            raise c.refuse("R6.5", f"every icon in {name} already has a caravan{earlier}")
+            if any(i not in built for i in icons):
+                why = t(
+                    "every icon in %(province)s already has a caravan or gets one on an earlier line of yours",
+                    province=name,
+                )
+            else:
+                why = t("every icon in %(province)s already has a caravan", province=name)
+            raise c.refuse("R6.5", why)
         return free[0]
     commodity = c.commodity(order.commodity)
     if commodity not in icons:
-        raise c.refuse("R6.5", f"{name} has no {commodity} icon (icons: {', '.join(icons) or 'none'})")
+        raise c.refuse(
+            "R6.5",
+            t(
+                "%(province)s has no %(commodity)s icon (icons: %(icons)s)",
+                province=name,
+                commodity=commodity,
+                icons=", ".join(icons) or t("none"),
+            ),
+        )
     if commodity in built:
-        raise c.refuse("R6.5", f"the {commodity} icon in {name} already has a caravan")
+        raise c.refuse(
+            "R6.5",
+            t("the %(commodity)s icon in %(province)s already has a caravan", commodity=commodity, province=name),
+        )
     if (province, f"caravan:{commodity}") in c.planned:
         line = c.planned[(province, f"caravan:{commodity}")]
-        raise c.refuse("R6.5", f"your line {line} already builds the caravan on the {commodity} icon in {name}")
+        raise c.refuse(
+            "R6.5",
+            t(
+                "your line %(line)s already builds the caravan on the %(commodity)s icon in %(province)s",
+                line=line,
+                commodity=commodity,
+                province=name,
+            ),
+        )
     return commodity
 
 
@@ -296,14 +426,18 @@ def check_buy(c: Context, order: Buy) -> Buy:
     card = c.find(c.heroes, order.card, t("hero or wonder"))
     hero_of = c.board.heroes.get(card)
     if hero_of is not None and hero_of != c.civ:
-        raise c.refuse("R6.6", f"{card} is {hero_of}'s civilization hero; only {hero_of} may buy it")
+        raise c.refuse(
+            "R6.6", t("%(card)s is %(civ)s's civilization hero; only %(civ)s may buy it", card=card, civ=hero_of)
+        )
     if c.position.phase is Phase.SETUP and hero_of != c.civ:
-        raise c.refuse("R2.4", "only your civilization hero may be bought in the setup")
+        raise c.refuse("R2.4", t("only your civilization hero may be bought in the setup"))
     owner = c.position.owner_of(card)
     if owner == c.civ or card in c.bought:
-        raise c.refuse("R6.6", f"you already own {card}")
+        raise c.refuse("R6.6", t("you already own %(card)s", card=card))
     if owner is not None:
-        raise c.refuse("R6.6", f"{card} already belongs to {owner}; heroes and wonders are unique")
+        raise c.refuse(
+            "R6.6", t("%(card)s already belongs to %(civ)s; heroes and wonders are unique", card=card, civ=owner)
+        )
     payment = c.card_list(order.payment, "R6.1") if order.payment else None
     c.bought.append(card)  # only once the line is accepted: a refused line changes nothing after it
     return replace(order, card=card, payment=payment)
@@ -313,9 +447,9 @@ def check_exchange(c: Context, order: Exchange) -> Exchange:
     c.own("Cleopatra", "R6.7")
     give, get = c.card(order.give), c.card(order.get)
     if (give == TAX) == (get == TAX):
-        raise c.refuse("R6.7", "Cleopatra swaps one commodity for one tax card, or one tax card for one commodity")
+        raise c.refuse("R6.7", t("Cleopatra swaps one commodity for one tax card, or one tax card for one commodity"))
     if c.position.players[c.civ].hand.get(give, 0) < 1:
-        raise c.refuse("R6.7", f"you hold no {give} to exchange")
+        raise c.refuse("R6.7", t("you hold no %(card)s to exchange", card=give))
     return replace(order, give=give, get=get)
 
 
@@ -323,14 +457,14 @@ def check_keep(c: Context, order: Keep) -> Keep:
     cards = c.card_list(order.cards, "R6.8", check_hand=False)
     wanted = Counter({item.card: item.count for item in cards})
     if wanted[TAX] > 2:
-        raise c.refuse("R6.8", "you keep at most 2 tax cards")
+        raise c.refuse("R6.8", t("you keep at most 2 tax cards"))
     commodities = sum(n for card, n in wanted.items() if card != TAX)
     allowed = 1 if "Hanging Gardens" in c.position.players[c.civ].cards or "Hanging Gardens" in c.bought else 0
     if commodities > allowed:
         reason = (
-            "the Hanging Gardens keep 1 commodity"
+            t("the Hanging Gardens keep 1 commodity")
             if allowed
-            else "unused commodities are discarded (the Hanging Gardens keep 1)"
+            else t("unused commodities are discarded (the Hanging Gardens keep 1)")
         )
         raise c.refuse("R6.8", reason)
     return replace(order, cards=cards)

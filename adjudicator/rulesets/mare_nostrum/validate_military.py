@@ -6,7 +6,7 @@ from collections.abc import Sequence
 from dataclasses import replace
 from itertools import pairwise
 
-from adjudicator.i18n import t
+from adjudicator.i18n import t, tn
 from adjudicator.names import NameIndex
 from adjudicator.rulesets.mare_nostrum.checks import Context
 from adjudicator.rulesets.mare_nostrum.components import (
@@ -14,6 +14,7 @@ from adjudicator.rulesets.mare_nostrum.components import (
     ProvinceId,
     Role,
     SeaId,
+    together,
 )
 from adjudicator.rulesets.mare_nostrum.geography import sea_route
 from adjudicator.rulesets.mare_nostrum.orders import (
@@ -39,21 +40,42 @@ def check_sail(c: Context, order: Sail) -> Sail:
     if origin in c.board.provinces:
         here = c.position.provinces[ProvinceId(origin)].port.get(c.civ, 0)
         reachable = c.board.provinces[ProvinceId(origin)].seas
-        where = f"in port in {c.board.place_name(origin)}"
+        where = t("in port in %(province)s", province=c.board.place_name(origin))
     else:
         here = c.position.seas[SeaId(origin)].triremes.get(c.civ, 0)
         reachable = c.board.seas[SeaId(origin)].seas
-        where = f"in {c.board.place_name(origin)}"
+        where = t("in %(sea)s", sea=c.board.place_name(origin))
     if order.count < 1:
-        raise c.refuse("R7.2", "move at least one trireme")
+        raise c.refuse("R7.2", t("move at least one trireme"))
     if here - c.moved_triremes[origin] < order.count:
         left = here - c.moved_triremes[origin]
-        arriving = "; triremes arriving this turn do not move again (D13)" if c.arriving_triremes[SeaId(origin)] else ""
-        raise c.refuse("R7.2", f"you have {left} trireme(s) {where} that have not moved, not {order.count}{arriving}")
+        if c.arriving_triremes[SeaId(origin)]:
+            why = tn(
+                "you have %(count)s trireme(s) %(where)s that have not moved, not %(wanted)s; "
+                "triremes arriving this turn do not move again (D13)",
+                "you have %(count)s trireme(s) %(where)s that have not moved, not %(wanted)s; "
+                "triremes arriving this turn do not move again (D13)",
+                left,
+                where=where,
+                wanted=order.count,
+            )
+        else:
+            why = tn(
+                "you have %(count)s trireme(s) %(where)s that have not moved, not %(wanted)s",
+                "you have %(count)s trireme(s) %(where)s that have not moved, not %(wanted)s",
+                left,
+                where=where,
+                wanted=order.count,
+            )
+        raise c.refuse("R7.2", why)
     if destination not in reachable:
         raise c.refuse(
             "R7.2",
-            f"{c.board.place_name(destination)} is not next to {c.board.place_name(origin)}; triremes move one step",
+            t(
+                "%(sea)s is not next to %(origin)s; triremes move one step",
+                sea=c.board.place_name(destination),
+                origin=c.board.place_name(origin),
+            ),
         )
     c.moved_triremes[origin] += order.count
     c.arriving_triremes[destination] += order.count
@@ -71,7 +93,7 @@ def _waiting_for(c: Context, seas: Sequence[SeaId]) -> None:
     """Note the seas a line needs that only this turn's sails can fill."""
     pending = [c.board.seas[s].name for s in dict.fromkeys(seas) if triremes_after_sailing(c, s)[0] < 1]
     if pending:
-        c.depends(f"depends on your triremes reaching {' and '.join(pending)} first")
+        c.depends(t("depends on your triremes reaching %(seas)s first", seas=together(pending)))
 
 
 def check_naval_attack(c: Context, order: NavalAttack) -> NavalAttack:
@@ -79,10 +101,16 @@ def check_naval_attack(c: Context, order: NavalAttack) -> NavalAttack:
     stayed, possible = triremes_after_sailing(c, sea)
     name = c.board.seas[sea].name
     if possible < 1 and stayed + c.moved_triremes[sea] > 0:
-        raise c.refuse("R7.2", f"your sail lines take all your triremes out of {name} before the naval battles (R7.1)")
+        raise c.refuse(
+            "R7.2", t("your sail lines take all your triremes out of %(sea)s before the naval battles (R7.1)", sea=name)
+        )
     if possible < 1:
         raise c.refuse(
-            "R7.2", f"you have no trireme in {name} and none of your sail lines brings one there; sail one there first"
+            "R7.2",
+            t(
+                "you have no trireme in %(sea)s and none of your sail lines brings one there; sail one there first",
+                sea=name,
+            ),
         )
     _waiting_for(c, [sea])
     return replace(order, target=target, sea=sea)
@@ -94,24 +122,40 @@ def check_move(c: Context, order: Move) -> Move:
     seas = [c.sea(s) for s in order.via]
     attack = tuple(c.other_civ(text, "D7") for text in order.attack)
     if order.count < 1:
-        raise c.refuse("R7.3", "move at least one legion")
+        raise c.refuse("R7.3", t("move at least one legion"))
     start, end = c.board.provinces[origin], c.board.provinces[destination]
     _check_legions_there(c, origin, order.count)
     if destination == origin:
-        raise c.refuse("R7.3", "a legion moves to another province")
+        raise c.refuse("R7.3", t("a legion moves to another province"))
     if seas or destination not in start.land:
         if not start.coastal or not end.coastal:
             raise c.refuse(
                 "R7.3",
-                f"a sea route needs both {start.name} and {end.name} to have a coast; leave out 'via' to move by land"
+                t(
+                    "a sea route needs both %(origin)s and %(destination)s to have a coast; "
+                    "leave out 'via' to move by land",
+                    origin=start.name,
+                    destination=end.name,
+                )
                 if destination in start.land
-                else f"{end.name} does not border {start.name} by land, and a sea route needs both to have a coast",
+                else t(
+                    "%(destination)s does not border %(origin)s by land, and a sea route needs both to have a coast",
+                    origin=start.name,
+                    destination=end.name,
+                ),
             )
         _waiting_for(c, _check_sea_route(c, origin, destination, seas))
     if order.then is not None and order.then.consequence is Consequence.CONVERT:
         owner = c.board.capital_of(destination)
         if owner is not None and owner != c.civ:
-            raise c.refuse("R8.7", f"{end.name} is {owner}'s capital; its influence can never be converted")
+            raise c.refuse(
+                "R8.7",
+                t(
+                    "%(province)s is %(civ)s's capital; its influence can never be converted",
+                    province=end.name,
+                    civ=owner,
+                ),
+            )
     then = check_then(c, order.then, destination) if order.then else None
     c.moved_legions[origin] += order.count
     c.arriving_legions[destination] += order.count
@@ -126,10 +170,32 @@ def _check_legions_there(c: Context, origin: ProvinceId, count: int) -> None:
         return
     name = c.board.provinces[origin].name
     if here + 1 == count and _helen_may_give_legion(c, origin):
-        c.depends(f"depends on Helen of Troy turning an enemy legion entering {name} into yours first (R8.9)")
+        c.depends(
+            t(
+                "depends on Helen of Troy turning an enemy legion entering %(province)s into yours first (R8.9)",
+                province=name,
+            )
+        )
         return
-    arriving = "; legions arriving this turn do not move again (D13)" if c.arriving_legions[origin] else ""
-    raise c.refuse("R7.3", f"you have {here} legion(s) in {name} that have not moved, not {count}{arriving}")
+    if c.arriving_legions[origin]:
+        why = tn(
+            "you have %(count)s legion(s) in %(province)s that have not moved, not %(wanted)s; "
+            "legions arriving this turn do not move again (D13)",
+            "you have %(count)s legion(s) in %(province)s that have not moved, not %(wanted)s; "
+            "legions arriving this turn do not move again (D13)",
+            here,
+            province=name,
+            wanted=count,
+        )
+    else:
+        why = tn(
+            "you have %(count)s legion(s) in %(province)s that have not moved, not %(wanted)s",
+            "you have %(count)s legion(s) in %(province)s that have not moved, not %(wanted)s",
+            here,
+            province=name,
+            wanted=count,
+        )
+    raise c.refuse("R7.3", why)
 
 
 def _helen_may_give_legion(c: Context, province: ProvinceId) -> bool:
@@ -149,20 +215,33 @@ def _check_sea_route(c: Context, origin: ProvinceId, destination: ProvinceId, vi
     start, end = c.board.provinces[origin], c.board.provinces[destination]
     if via:
         if via[0] not in start.seas or via[-1] not in end.seas:
-            raise c.refuse("R7.3", f"the route must start on a sea of {start.name} and end on a sea of {end.name}")
+            raise c.refuse(
+                "R7.3",
+                t(
+                    "the route must start on a sea of %(origin)s and end on a sea of %(destination)s",
+                    origin=start.name,
+                    destination=end.name,
+                ),
+            )
         for a, b in pairwise(via):
             if b not in c.board.seas[a].seas:
                 raise c.refuse(
                     "R7.3",
-                    f"{c.board.seas[a].name} and {c.board.seas[b].name} are not next to each other; "
-                    "name an unbroken chain of seas",
+                    t(
+                        "%(sea)s and %(other)s are not next to each other; name an unbroken chain of seas",
+                        sea=c.board.seas[a].name,
+                        other=c.board.seas[b].name,
+                    ),
                 )
         empty = [c.board.seas[s].name for s in dict.fromkeys(via) if triremes_after_sailing(c, s)[1] < 1]
         if empty:
             raise c.refuse(
                 "R7.3",
-                f"you will have no trireme in {' and '.join(empty)} when your legions move; "
-                "a legion sails only along seas that each hold one of your triremes",
+                t(
+                    "you will have no trireme in %(seas)s when your legions move; "
+                    "a legion sails only along seas that each hold one of your triremes",
+                    seas=together(empty),
+                ),
             )
         return via
     counts = {s: triremes_after_sailing(c, s) for s in c.board.seas}
@@ -172,8 +251,12 @@ def _check_sea_route(c: Context, origin: ProvinceId, destination: ProvinceId, vi
     if route is None:
         raise c.refuse(
             "R7.3",
-            f"{end.name} does not border {start.name} by land, and no chain of seas holding your triremes "
-            "(now or after your sail lines) joins them",
+            t(
+                "%(destination)s does not border %(origin)s by land, and no chain of seas holding your triremes "
+                "(now or after your sail lines) joins them",
+                origin=start.name,
+                destination=end.name,
+            ),
         )
     return route
 
@@ -196,13 +279,14 @@ def _target(c: Context, target: str, province: ProvinceId) -> str:
         local: NameIndex[str] = NameIndex("city site")
         for site in c.board.provinces[province].cities:
             local.add(site, site)
-        return f"city {c.find(local, rest, 'city site', f'in {c.board.provinces[province].name}')}"
+        where = t("in %(province)s", province=c.board.provinces[province].name)
+        return f"city {c.find(local, rest, t('city site'), where)}"
     return target
 
 
 def check_casualties(c: Context, order: Casualties) -> Casualties:
     if len(set(order.units)) != len(order.units):
-        raise c.refuse("R8.2", "name each kind of unit once")
+        raise c.refuse("R8.2", t("name each kind of unit once"))
     return order
 
 
@@ -219,7 +303,7 @@ def check_role(c: Context, order: RoleChoice) -> RoleChoice:
     c.holds_role(role, "R3.2")
     target = c.find(c.board.civ_names, order.civ, t("civilization"))
     if c.position.players[target].neutral:
-        raise c.refuse("R3.2", f"{target} is neutral and holds no role")
+        raise c.refuse("R3.2", t("%(civ)s is neutral and holds no role", civ=target))
     return replace(order, role=str(role), civ=target)
 
 

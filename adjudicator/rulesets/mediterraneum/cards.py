@@ -9,6 +9,7 @@ from dataclasses import replace
 
 from adjudicator.dice import Dice
 from adjudicator.events import Event, event
+from adjudicator.i18n import Msg, t
 from adjudicator.rulesets.mediterraneum.board import Board, CardKind, TradeCard
 from adjudicator.rulesets.mediterraneum.chance import blue, highest, pick, shuffled
 from adjudicator.rulesets.mediterraneum.model import (
@@ -138,13 +139,13 @@ def _open_auction(board: Board, position: Position, colour: str, card: TradeCard
     art card, a province auction needs a province of his that is not his capital."""
     if card.kind is CardKind.ART_AUCTION:
         if not position.decks.art:
-            events.append(event("no_auction", player=colour, card=card.id, reason="the art deck is empty"))
+            events.append(event("no_auction", player=colour, card=card.id, reason=t("the art deck is empty")))
             return discard(position, card.id)
         lot = position.decks.art[0]
         position = replace(position, decks=replace(position.decks, art=position.decks.art[1:]))
     elif card.kind is CardKind.PROVINCE_AUCTION:
         if not _auctionable(position, colour):
-            events.append(event("no_auction", player=colour, card=card.id, reason="he has no province to auction"))
+            events.append(event("no_auction", player=colour, card=card.id, reason=t("he has no province to auction")))
             return discard(position, card.id)
         lot = ""
     else:
@@ -205,14 +206,14 @@ def resolve_auction(
 
 def _bid_problem(
     board: Board, position: Position, colour: str, bid: Bid, auction: Auction, cities: tuple[str, ...]
-) -> str:
+) -> Msg | None:
     if bid.amount < auction.min_bid:
-        return f"the lowest bid is {roman(auction.min_bid)}"
+        return t("the lowest bid is %(bid)s", bid=roman(auction.min_bid))
     if bid.amount > position.players[colour].money:
-        return "more than he has (tax still due does not count, T:118)"
+        return t("more than he has (tax still due does not count, T:118)")
     if cities and bid.city not in cities:
-        return "a province auction bid names one of the drawer's provinces"
-    return ""
+        return t("a province auction bid names one of the drawer's provinces")
+    return None
 
 
 def _circus(board: Board, position: Position, colour: str, card: TradeCard, events: list[Event]) -> Position:
@@ -299,10 +300,12 @@ def _strike(
         CardKind.EARTHQUAKE: "M11.11",
     }[card.kind]  # fmt: skip
 
-    def hit(what: str) -> bool:
+    def hit(what: str, shown: str = "") -> bool:
         roll = blue(dice, f"{rule} {card.id}, {colour} {what}")
         struck = roll in card.numbers
-        events.append(event("loss_roll", player=colour, card=card.id, what=what, roll=roll, lost=struck, rule=rule))
+        events.append(
+            event("loss_roll", player=colour, card=card.id, what=shown or what, roll=roll, lost=struck, rule=rule)
+        )
         return struck
 
     if card.kind is CardKind.ART_DESTRUCTION:
@@ -322,7 +325,11 @@ def _strike(
     if card.kind is CardKind.PIRATES:
         laden = [s for s in position.ships_of(colour) if s.cargo]
         ship = pick(laden, dice, f"M11.9 pirates, which of {colour}'s ships")
-        return position.without_ship(ship) if hit(f"ship {ship.number}") else position
+        return (
+            position.without_ship(ship)
+            if hit(f"ship {ship.number}", t("ship %(ship)s", ship=ship.number))
+            else position
+        )
     if card.kind is CardKind.WAREHOUSE_LOSS:
         capital = position.capital(colour)
         assert capital is not None

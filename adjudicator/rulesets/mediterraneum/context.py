@@ -7,6 +7,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field, fields, replace
 
 from adjudicator.events import Event, EventValue, event
+from adjudicator.i18n import t
 from adjudicator.rulesets.mediterraneum.board import COAST, Board
 from adjudicator.rulesets.mediterraneum.model import Options, Position
 from adjudicator.rulesets.mediterraneum.orders import ART, Order, roman
@@ -46,8 +47,11 @@ class Turn:
     def pay(self, amount: int, order: str, rule: str) -> bool:
         """Pay from his purse, or refuse the line when it is short (T:49: a running total)."""
         if amount > self.money:
-            left = f"only {roman(self.money)} is left" if self.money else "nothing is left"
-            self.refuse(order, f"it costs {roman(amount)} and {left}", rule)
+            if self.money:
+                reason = t("it costs %(cost)s and only %(left)s is left", cost=roman(amount), left=roman(self.money))
+            else:
+                reason = t("it costs %(cost)s and nothing is left", cost=roman(amount))
+            self.refuse(order, reason, rule)
             return False
         self.position = self.position.paid(self.colour, amount)
         return True

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 
+from adjudicator.i18n import t
 from adjudicator.rulesets.mediterraneum.board import BuildingKind
 from adjudicator.rulesets.mediterraneum.context import Turn
 from adjudicator.rulesets.mediterraneum.model import Army, Status, lowest_free, tax_round_began, taxing
@@ -19,10 +20,10 @@ def found(turn: Turn, order: Found) -> None:
     state = position.cities[order.city]
     name = turn.board.cities[order.city].name
     if position.capital(turn.colour) is not None:
-        turn.refuse(text, "he has an empire already", "M5.1")
+        turn.refuse(text, t("he has an empire already"), "M5.1")
         return
     if state.owner != turn.colour or state.status is not Status.PROVINCE:
-        turn.refuse(text, f"{name} is not his province", "M5.1")
+        turn.refuse(text, t("%(city)s is not his province", city=name), "M5.1")
         return
     price = turn.board.prices["restore" if state.dormant else "empire"]
     if not turn.pay(price, text, "M5.1"):
@@ -87,7 +88,7 @@ def build(turn: Turn, order: Build) -> None:
     text = turn.shown(order)
     capital = turn.position.capital(turn.colour)
     if capital is None:
-        turn.refuse(text, "he builds only once he has founded his empire", "M7.1")
+        turn.refuse(text, t("he builds only once he has founded his empire"), "M7.1")
         return
     if order.building == WAREHOUSE:
         if turn.pay(turn.board.prices["warehouse"], text, "M7.8"):
@@ -103,13 +104,16 @@ def build(turn: Turn, order: Build) -> None:
     building = turn.board.buildings[order.building]
     have = [turn.board.buildings[b] for b in turn.position.cities[capital].buildings]
     if turn.built:
-        turn.refuse(text, "one building a turn (T:73)", "M7.1")
+        turn.refuse(text, t("one building a turn (T:73)"), "M7.1")
     elif turn.position.decks.buildings.get(building.id, 0) <= 0:
-        turn.refuse(text, f"no {building.name} is left to build", "M7.1")
+        turn.refuse(text, t("no %(building)s is left to build", building=building.name), "M7.1")
     elif building.kind is BuildingKind.DEFENCE and any(b.id == building.id for b in have):
-        turn.refuse(text, f"he has a {building.name} already; one of each (T:74)", "M7.3")
+        turn.refuse(text, t("he has a %(building)s already; one of each (T:74)", building=building.name), "M7.3")
     elif building.kind is BuildingKind.TEMPLE and any(b.temple == building.temple for b in have):
-        turn.refuse(text, f"he has a {building.temple} temple already; one of each size (T:74)", "M7.3")
+        if building.temple == "big":
+            turn.refuse(text, t("he has a big temple already; one of each size (T:74)"), "M7.3")
+        else:
+            turn.refuse(text, t("he has a little temple already; one of each size (T:74)"), "M7.3")
     elif turn.pay(building.cost, text, "M7.1"):
         turn.built = True
         supply = dict(turn.position.decks.buildings)
@@ -124,11 +128,11 @@ def patron(turn: Turn, text: str) -> None:
     """T:51, T:68: the patronage card on offer, once in a game."""
     player, deck = turn.position.players[turn.colour], turn.position.decks.patronage
     if turn.position.capital(turn.colour) is None:
-        turn.refuse(text, "art patronage comes with an empire", "M7.4")
+        turn.refuse(text, t("art patronage comes with an empire"), "M7.4")
     elif player.patronised:
-        turn.refuse(text, "each player buys one art patronage card in a game (T:51)", "M7.4")
+        turn.refuse(text, t("each player buys one art patronage card in a game (T:51)"), "M7.4")
     elif not deck:
-        turn.refuse(text, "no art patronage card is left", "M7.4")
+        turn.refuse(text, t("no art patronage card is left"), "M7.4")
     elif turn.pay(turn.board.patronage[deck[0]].cost, text, "M7.4"):
         turn.position = turn.position.with_player(turn.colour, patron=deck[0], patronised=True)
         turn.position = replace(turn.position, decks=replace(turn.position.decks, patronage=deck[1:]))
@@ -137,7 +141,7 @@ def patron(turn: Turn, text: str) -> None:
 
 def dismiss(turn: Turn, text: str) -> None:
     if turn.position.players[turn.colour].patron is None:
-        turn.refuse(text, "he has no artist", "M7.5")
+        turn.refuse(text, t("he has no artist"), "M7.5")
     else:
         turn.dismiss = True
 
@@ -156,16 +160,24 @@ def raise_army(turn: Turn, order: RaiseArmy) -> None:
     text, position, limits = turn.shown(order), turn.position, turn.board.limits
     capital = position.capital(turn.colour)
     if capital is None:
-        turn.refuse(text, "armies are raised by an empire", "M8.1")
+        turn.refuse(text, t("armies are raised by an empire"), "M8.1")
         return
     land = turn.board.cities[capital].land
     began = tax_round_began(turn.board, position)
     if began is None or began <= position.players[turn.colour].founded_at:
-        turn.refuse(text, "armies are raised from the first tax round that begins after his founding (T:75)", "M8.1")
+        turn.refuse(text, t("armies are raised from the first tax round that begins after his founding (T:75)"), "M8.1")
     elif len(position.armies_of(turn.colour)) + turn.new_armies >= limits["armies_per_player"]:
-        turn.refuse(text, f"he has all his {limits['armies_per_player']} armies", "M1.3")
+        turn.refuse(text, t("he has all his %(count)s armies", count=limits["armies_per_player"]), "M1.3")
     elif len(position.armies_at(land)) + turn.new_armies >= limits["armies_per_land"]:
-        turn.refuse(text, f"{turn.board.lands[land].name} holds {limits['armies_per_land']} armies at most", "M1.3")
+        turn.refuse(
+            text,
+            t(
+                "%(land)s holds %(count)s armies at most",
+                land=turn.board.lands[land].name,
+                count=limits["armies_per_land"],
+            ),
+            "M1.3",
+        )
     elif turn.pay(turn.board.prices["army"], text, "M8.1"):
         turn.new_armies += 1
 
@@ -189,9 +201,11 @@ def upgrade(turn: Turn, order: Upgrade) -> None:
     text, state = turn.shown(order), turn.position.cities[order.city]
     name = turn.board.cities[order.city].name
     if state.owner != turn.colour or state.status is not Status.TAKEN:
-        turn.refuse(text, f"{name} is not a city he has taken", "M8.6")
+        turn.refuse(text, t("%(city)s is not a city he has taken", city=name), "M8.6")
     elif turn.position.armies_at(order.city):
-        turn.refuse(text, f"his army is still in {name}; it becomes a province once the army leaves", "M8.6")
+        turn.refuse(
+            text, t("his army is still in %(city)s; it becomes a province once the army leaves", city=name), "M8.6"
+        )
     elif turn.pay(turn.board.prices["upgrade"], text, "M8.6"):
         turn.position = turn.position.with_city(order.city, status=Status.PROVINCE)
         turn.note("upgraded", city=name, price=turn.board.prices["upgrade"], rule="M8.6")

@@ -4,6 +4,7 @@ validator accepts, and the engine says in the report why a line it could not car
 
 from __future__ import annotations
 
+from adjudicator.i18n import t
 from adjudicator.rulesets.mediterraneum.board import Board, BuildingKind, CardKind
 from adjudicator.rulesets.mediterraneum.empire import WAREHOUSE
 from adjudicator.rulesets.mediterraneum.geography import sea_of, ship_neighbours, space_name
@@ -22,7 +23,7 @@ def form_candidates(board: Board, position: Position, colour: str) -> list[Candi
         return []
     lines = _empire(board, position, colour) + _ships(board, position, colour) + _armies(board, position, colour)
     lines += _cards(board, position, colour)
-    lines.append(("pass", "do nothing this turn (M3.3)"))
+    lines.append(("pass", t("do nothing this turn (M3.3)")))
     return list(dict.fromkeys(lines))
 
 
@@ -32,10 +33,13 @@ def _auction(board: Board, position: Position) -> list[Candidate]:
     if card.kind is CardKind.PROVINCE_AUCTION:
         cities = [c for c, s in position.cities.items() if s.owner == auction.drawer and s.status is Status.PROVINCE]
         return [
-            (f"bid {roman(auction.min_bid)} for {board.cities[c].name}", "the lowest bid; name the province (M11.14)")
+            (
+                f"bid {roman(auction.min_bid)} for {board.cities[c].name}",
+                t("the lowest bid; name the province (M11.14)"),
+            )
             for c in cities
         ]
-    return [(f"bid {roman(auction.min_bid)}", f"the lowest bid for {card.name} (M3.5)")]
+    return [(f"bid {roman(auction.min_bid)}", t("the lowest bid for %(card)s (M3.5)", card=card.name))]
 
 
 def _empire(board: Board, position: Position, colour: str) -> list[Candidate]:
@@ -47,8 +51,8 @@ def _empire(board: Board, position: Position, colour: str) -> list[Candidate]:
     if capital is None:
         price = prices["restore"] if any(position.cities[c].dormant for c in own) else prices["empire"]
         provinces = [c for c in own if position.cities[c].status is Status.PROVINCE]
-        lines += [(f"found empire at {board.cities[c].name}", f"costs {roman(price)} (M5.1)") for c in provinces]
-    lines += [(f"buy ship at {board.cities[c].name}", f"costs {roman(prices['ship'])} (M4.2)") for c in own]
+        lines += [(f"found empire at {board.cities[c].name}", _costs(price, "M5.1")) for c in provinces]
+    lines += [(f"buy ship at {board.cities[c].name}", _costs(prices["ship"], "M4.2")) for c in own]
     if capital is not None:
         supply = [b for b, n in position.decks.buildings.items() if n]
         have = position.cities[capital].buildings
@@ -56,17 +60,22 @@ def _empire(board: Board, position: Position, colour: str) -> list[Candidate]:
             building = board.buildings[bid]
             if building.kind in (BuildingKind.DEFENCE, BuildingKind.TEMPLE) and bid in have:
                 continue
-            lines.append((f"build {building.name}", f"costs {roman(building.cost)} (M7.1)"))
-        lines.append((f"build {WAREHOUSE}", f"costs {roman(prices['warehouse'])} (M7.8)"))
-        lines.append(("raise army", f"costs {roman(prices['army'])}, upkeep {roman(prices['army_upkeep'])} (M8.1)"))
+            lines.append((f"build {building.name}", _costs(building.cost, "M7.1")))
+        lines.append((f"build {WAREHOUSE}", _costs(prices["warehouse"], "M7.8")))
+        upkeep = t(
+            "costs %(price)s, upkeep %(upkeep)s (M8.1)",
+            price=roman(prices["army"]),
+            upkeep=roman(prices["army_upkeep"]),
+        )
+        lines.append(("raise army", upkeep))
         if not player.patronised and position.decks.patronage:
             card = board.patronage[position.decks.patronage[0]]
-            lines.append(("patron", f"{card.name}, costs {roman(card.cost)} (M7.4)"))
+            lines.append(("patron", t("%(card)s, costs %(price)s (M7.4)", card=card.name, price=roman(card.cost))))
         if player.patron:
-            lines.append(("dismiss artist", "for good (M7.5)"))
+            lines.append(("dismiss artist", t("for good (M7.5)")))
     for cid, city in position.cities.items():
         if city.status is Status.TAKEN and city.owner == colour and not position.armies_at(cid):
-            lines.append((f"upgrade {board.cities[cid].name}", f"costs {roman(prices['upgrade'])} (M8.6)"))
+            lines.append((f"upgrade {board.cities[cid].name}", _costs(prices["upgrade"], "M8.6")))
     return lines
 
 
@@ -78,22 +87,24 @@ def _ships(board: Board, position: Position, colour: str) -> list[Candidate]:
         city = city_of_space(ship.at)
         if not ship.cargo and city is not None and position.cities[city].owner == colour:
             lines += [
-                (f"ship {n} load {board.goods[g].name}", f"costs {roman(board.prices['good'])} (M4.4)")
+                (f"ship {n} load {board.goods[g].name}", _costs(board.prices["good"], "M4.4"))
                 for g in board.produces(city)
             ]
             if city == capital and ship.at.startswith(HARBOUR):
                 art = position.players[colour].art
-                lines += [(f"ship {n} load art {board.art[a].name}", "to sell to another capital (M7.7)") for a in art]
+                lines += [
+                    (f"ship {n} load art {board.art[a].name}", t("to sell to another capital (M7.7)")) for a in art
+                ]
         for step in ship_neighbours(board, ship.at):
             lines.append((f"ship {n} to {space_name(board, step)}", ""))
         if ship.cargo:
             if city is not None and ship.at.startswith(HARBOUR):
                 wants = position.cities[city].want
-                note = "the city wants it (M4.5)" if ship.cargo in wants else "if its owner buys it (M4.6)"
+                note = t("the city wants it (M4.5)") if ship.cargo in wants else t("if its owner buys it (M4.6)")
                 lines.append((f"ship {n} sell", note))
                 if city == capital:
-                    lines.append((f"ship {n} store", "into a warehouse (M7.8)"))
-            lines.append((f"ship {n} dump", "the cargo overboard (M4.7)"))
+                    lines.append((f"ship {n} store", t("into a warehouse (M7.8)")))
+            lines.append((f"ship {n} dump", t("the cargo overboard (M4.7)")))
         lines += _captures(board, position, ship)
     return lines
 
@@ -104,7 +115,7 @@ def _captures(board: Board, position: Position, ship: Ship) -> list[Candidate]:
         return []
     sea = sea_of(board, ship.at)
     prey = [s for s in position.ships if s.owner != ship.owner and sea_of(board, s.at) == sea]
-    return [(f"ship {ship.number} capture {s.owner} ship {s.number}", "a warship's attack (M9.4)") for s in prey]
+    return [(f"ship {ship.number} capture {s.owner} ship {s.number}", t("a warship's attack (M9.4)")) for s in prey]
 
 
 def _armies(board: Board, position: Position, colour: str) -> list[Candidate]:
@@ -112,28 +123,38 @@ def _armies(board: Board, position: Position, colour: str) -> list[Candidate]:
     for army in position.armies_of(colour):
         n = army.number
         if army.at.startswith("ship:"):
-            lines.append((f"army {n} land", "ashore from the ship's coast or harbour (M9.2)"))
+            lines.append((f"army {n} land", t("ashore from the ship's coast or harbour (M9.2)")))
             continue
         land = board.cities[army.at].land if army.at in board.cities else army.at
         for other in board.lands[land].land:
             lines.append(
                 (
                     f"army {n} to {board.lands[other].name}",
-                    "across a river: a roll (M8.3)" if other in board.lands[land].rivers else "",
+                    t("across a river: a roll (M8.3)") if other in board.lands[land].rivers else "",
                 )
             )
             if any(a.owner != colour for a in position.armies_at(other)):
-                lines.append((f"army {n} attack {board.lands[other].name}", "a field battle (M10.1)"))
+                lines.append((f"army {n} attack {board.lands[other].name}", t("a field battle (M10.1)")))
         city = board.city_of(land)
         if city is not None and army.at == land and position.cities[city].owner != colour:
-            lines.append((f"army {n} attack {board.cities[city].name}", "from a turn begun here (M8.4)"))
+            lines.append((f"army {n} attack {board.cities[city].name}", t("from a turn begun here (M8.4)")))
         if not army.cavalry:
-            lines.append((f"army {n} mount", "a horse: cavalry (M9.6)"))
+            lines.append((f"army {n} mount", t("a horse: cavalry (M9.6)")))
         if city is not None:
             for ship in position.ships_of(colour):
                 if city_of_space(ship.at) == city:
-                    lines.append((f"army {n} board ship {ship.number}", f"at {space_name(board, ship.at)} (M9.1)"))
+                    lines.append(
+                        (
+                            f"army {n} board ship {ship.number}",
+                            t("at %(space)s (M9.1)", space=space_name(board, ship.at)),
+                        )
+                    )
     return lines
+
+
+def _costs(price: int, rule: str) -> str:
+    """A form note: what the line costs, with its rule."""
+    return t("costs %(price)s (%(rule)s)", price=roman(price), rule=rule)
 
 
 def _cards(board: Board, position: Position, colour: str) -> list[Candidate]:

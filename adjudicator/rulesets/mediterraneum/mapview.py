@@ -18,6 +18,7 @@ import math
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
+from adjudicator.i18n import Msg, t, tn
 from adjudicator.resources import package_file
 from adjudicator.rulesets.map_data import baked_map
 from adjudicator.rulesets.mediterraneum.board import COAST, Board
@@ -227,7 +228,7 @@ class _Sheet:
         for pair, path in sorted(self.geography["rivers"].items()):
             a, _, b = pair.partition("/")
             if path and a in names and b in names:
-                out.append({"path": path, "title": f"river between {names[a]} and {names[b]}"})
+                out.append({"path": path, "title": t("river between %(a)s and %(b)s", a=names[a], b=names[b])})
         return out
 
     def _city(self, cid: str) -> dict[str, Any]:
@@ -238,11 +239,11 @@ class _Sheet:
         owner = state.owner or ""
         colour = self.colours.get(owner, "#888888") if owner else "#fffdf6"
         status = str(state.status or Status.PROVINCE) if owner else ""
-        words = {"province": "province (sword)", "capital": "capital (tower)", "taken": "taken (flag)"}
-        title = f"{city.name} ({board.lands[city.land].name})"
-        title += f": {owner}'s {words[status]}" if owner else ": unowned"
-        title += ", dormant" if state.dormant else ""
-        title += ", Residence city" if city.residence else ""
+        title: str = _city_title(city.name, board.lands[city.land].name, owner, status)
+        suffixes = [t(", dormant")] if state.dormant else []
+        suffixes += [t(", Residence city")] if city.residence else []
+        if suffixes:
+            title = joined([title, *suffixes], "")
         wants = []
         for i, good in enumerate(state.want):
             if i == 0:  # the first disk has its place in the card, right of the name
@@ -268,7 +269,12 @@ class _Sheet:
 
     def _want(self, good: str, x: float, y: float) -> dict[str, Any]:
         name = self.board.goods[good].name if good in self.board.goods else good
-        return {"x": round(x, 1), "y": round(y, 1), "text": self.goods.get(good, good[:2]), "title": f"wants {name}"}
+        return {
+            "x": round(x, 1),
+            "y": round(y, 1),
+            "text": self.goods.get(good, good[:2]),
+            "title": t("wants %(good)s", good=name),
+        }
 
     def _chart(self) -> dict[str, Any]:
         board, position = self.board, self.position
@@ -289,16 +295,19 @@ class _Sheet:
                 "x": cell["x"] + cell_width / 2,
                 "y": cell["y"] + cell_height / 2,
                 "colour": self.colours.get(owner, "#888888"),
-                "title": f"the tax stone on {cell['text']}" + (f", moved by {owner}" if owner else ""),
+                "title": t("the tax stone on %(space)s, moved by %(player)s", space=cell["text"], player=owner)
+                if owner
+                else t("the tax stone on %(space)s", space=cell["text"]),
             }
-        passes = f" · {position.passes} pass{'es' if position.passes != 1 else ''}" if position.passes else ""
         return {
             "x": left,
             "y": top,
             "width": across * cell_width,
             "cell_width": cell_width,
             "cell_height": cell_height,
-            "title": f"Tax chart{passes}",
+            "title": tn("Tax chart · %(count)s pass", "Tax chart · %(count)s passes", position.passes)
+            if position.passes
+            else t("Tax chart"),
             "title_x": x,
             "title_y": top + 10.5,
             "cells": cells,
@@ -407,8 +416,25 @@ class _Sheet:
         colour = self.colours.get(army.owner, "#888888")
         where = self.board.cities[army.at].name if army.at in self.board.cities else self.board.lands[army.at].name
         inside = army.at in self.board.cities
-        title = f"{army.owner} army {army.number}{' (cavalry)' if army.cavalry else ''}"
-        title += f" inside {where}" if inside else f" in {where}"
+        if army.cavalry:
+            title = (
+                t(
+                    "%(player)s army %(army)s (cavalry) inside %(place)s",
+                    player=army.owner,
+                    army=army.number,
+                    place=where,
+                )
+                if inside
+                else t(
+                    "%(player)s army %(army)s (cavalry) in %(place)s", player=army.owner, army=army.number, place=where
+                )
+            )
+        else:
+            title = (
+                t("%(player)s army %(army)s inside %(place)s", player=army.owner, army=army.number, place=where)
+                if inside
+                else t("%(player)s army %(army)s in %(place)s", player=army.owner, army=army.number, place=where)
+            )
         return {
             "kind": "army",
             "x": round(x, 1),
@@ -426,20 +452,20 @@ class _Sheet:
         cargo = ART_CARGO if ship.cargo.startswith("art:") else self.goods.get(ship.cargo, ship.cargo[:2])
         city = city_of_space(ship.at)
         where = self.board.seas[ship.at].name if city is None and ship.at in self.board.seas else ship.at
-        if city is not None:
-            name = self.board.cities[city].name
-            where = f"on the coast of {name}" if ship.at.startswith(COAST) else f"in the harbour of {name}"
-        else:
-            where = f"in {where}"
         load = (
-            "a work of art"
+            t("a work of art")
             if cargo == ART_CARGO
             else self.board.goods[ship.cargo].name
             if ship.cargo in self.board.goods
             else ship.cargo
         )
-        title = f"{ship.owner} ship {ship.number} {where}" + (f", carrying {load}" if ship.cargo else ", empty")
-        title += f", army {army.number} aboard" if army else ""
+        title: str
+        if city is None:
+            title = _ship_at_sea(ship, where, load)
+        else:
+            title = _ship_at_city(ship, self.board.cities[city].name, ship.at.startswith(COAST), load)
+        if army:
+            title = joined([title, t(", army %(army)s aboard", army=army.number)], "")
         return {
             "kind": "ship",
             "x": round(x, 1),
@@ -452,6 +478,49 @@ class _Sheet:
             "coast": ship.at.startswith(f"{COAST}:"),
             "title": title,
         }
+
+
+def _city_title(city: str, land: str, owner: str, status: str) -> Msg:
+    """A city's hover text on the map: its land, and whose it is with the piece that shows it."""
+    if not owner:
+        return t("%(city)s (%(land)s): unowned", city=city, land=land)
+    if status == "capital":
+        return t("%(city)s (%(land)s): %(player)s's capital (tower)", city=city, land=land, player=owner)
+    if status == "taken":
+        return t("%(city)s (%(land)s): %(player)s's taken (flag)", city=city, land=land, player=owner)
+    return t("%(city)s (%(land)s): %(player)s's province (sword)", city=city, land=land, player=owner)
+
+
+def _ship_at_sea(ship: Ship, sea: str, load: str) -> Msg:
+    if ship.cargo:
+        return t(
+            "%(player)s ship %(ship)s in %(sea)s, carrying %(load)s",
+            player=ship.owner,
+            ship=ship.number,
+            sea=sea,
+            load=load,
+        )
+    return t("%(player)s ship %(ship)s in %(sea)s, empty", player=ship.owner, ship=ship.number, sea=sea)
+
+
+def _ship_at_city(ship: Ship, city: str, coast: bool, load: str) -> Msg:
+    who = {"player": ship.owner, "ship": ship.number, "city": city}
+    if coast and ship.cargo:
+        return t("%(player)s ship %(ship)s on the coast of %(city)s, carrying %(load)s", load=load, **who)
+    if coast:
+        return t("%(player)s ship %(ship)s on the coast of %(city)s, empty", **who)
+    if ship.cargo:
+        return t("%(player)s ship %(ship)s in the harbour of %(city)s, carrying %(load)s", load=load, **who)
+    return t("%(player)s ship %(ship)s in the harbour of %(city)s, empty", **who)
+
+
+def joined(parts: Sequence[str], separator: str) -> str:
+    """Parts joined as `separator.join` joins them, each part that is a message still put into
+    the report's language where it is shown. No words of its own, so nothing to translate."""
+    fields = {f"part{i}": part for i, part in enumerate(parts)}
+    if not any(isinstance(part, Msg) for part in parts):
+        return separator.join(parts)
+    return Msg(separator.join(f"%({key})s" for key in fields), fields)
 
 
 def _second(pair: tuple[str, str]) -> str:

@@ -6,6 +6,7 @@ from __future__ import annotations
 from dataclasses import replace
 
 from adjudicator.dice import Dice
+from adjudicator.i18n import t
 from adjudicator.rulesets.mediterraneum import trading
 from adjudicator.rulesets.mediterraneum.board import COAST, Against
 from adjudicator.rulesets.mediterraneum.chance import blue
@@ -26,21 +27,33 @@ def embark(turn: Turn, order: Embark) -> None:
     if army is None:
         return
     if ship is None:
-        turn.refuse(text, f"he has no ship {order.ship} on the board", "M4.3")
+        turn.refuse(text, t("he has no ship %(ship)s on the board", ship=order.ship), "M4.3")
         return
     city = city_of_space(ship.at)
     if army.at not in turn.board.lands or city is None or turn.board.cities[city].land != army.at:
-        turn.refuse(text, f"ship {ship.number} is not at a harbour or coast of army {army.number}'s land", "M9.1")
+        turn.refuse(
+            text,
+            t(
+                "ship %(ship)s is not at a harbour or coast of army %(army)s's land",
+                ship=ship.number,
+                army=army.number,
+            ),
+            "M9.1",
+        )
         return
     if moves_used(turn, army) or _aboard(turn, ship):
-        turn.refuse(text, f"army {army.number} has moved, or ship {ship.number} carries an army", "M9.1")
+        turn.refuse(
+            text,
+            t("army %(army)s has moved, or ship %(ship)s carries an army", army=army.number, ship=ship.number),
+            "M9.1",
+        )
         return
     horse = 0
     if army.cavalry:
         spare = [s for s in turn.position.ships_at(ship.at) if s.owner == turn.colour and s != ship]
         spare = [s for s in spare if not s.cargo and not _aboard(turn, s)]
         if not spare:
-            turn.refuse(text, "cavalry needs a second empty ship of his there for its horse (T:96)", "M9.6")
+            turn.refuse(text, t("cavalry needs a second empty ship of his there for its horse (T:96)"), "M9.6")
             return
         horse = spare[0].number
     use_move(turn, army)
@@ -71,17 +84,17 @@ def land(turn: Turn, order: Land) -> None:
     ship = turn.position.ship(turn.colour, int(army.at.removeprefix("ship:"))) if army.at.startswith("ship:") else None
     city = city_of_space(ship.at) if ship else None
     if city is None:
-        turn.refuse(text, f"army {army.number} is not aboard a ship at a harbour or coast", "M9.2")
+        turn.refuse(text, t("army %(army)s is not aboard a ship at a harbour or coast", army=army.number), "M9.2")
         return
     target = turn.board.cities[city].land
     if moves_used(turn, army):
-        turn.refuse(text, f"army {army.number} has moved this turn", "M9.2")
+        turn.refuse(text, t("army %(army)s has moved this turn", army=army.number), "M9.2")
         return
     if foreign(turn, target):
-        turn.refuse(text, f"another player's army holds {turn.board.lands[target].name} (MD42)", "M9.2")
+        turn.refuse(text, t("another player's army holds %(land)s (MD42)", land=turn.board.lands[target].name), "M9.2")
         return
     if len(turn.position.armies_at(target)) >= turn.board.limits["armies_per_land"]:
-        turn.refuse(text, f"{turn.board.lands[target].name} holds its 3 armies (T:19)", "M1.3")
+        turn.refuse(text, t("%(land)s holds its 3 armies (T:19)", land=turn.board.lands[target].name), "M1.3")
         return
     use_move(turn, army)
     set_army(turn, army, replace(army, at=target, since=turn.position.count, horse_ship=0, crossed=False))
@@ -97,14 +110,14 @@ def mount(turn: Turn, order: Mount) -> None:
         return
     city = turn.board.city_of(army.at) if army.at in turn.board.lands else None
     if army.cavalry or city is None:
-        turn.refuse(text, f"army {army.number} is cavalry already or stands in no city's land", "M9.6")
+        turn.refuse(text, t("army %(army)s is cavalry already or stands in no city's land", army=army.number), "M9.6")
         return
     ships = [s for s in turn.position.ships_of(turn.colour) if city_of_space(s.at) == city and s.cargo == "horses"]
     if ships:
         ships_left = [replace(s, cargo="") if s == ships[0] else s for s in turn.position.ships]
         turn.position = replace(turn.position, ships=tuple(ships_left))
     elif turn.position.cities[city].owner != turn.colour or "horses" not in turn.board.produces(city):
-        turn.refuse(text, "no horse: bring one by ship, or be in a land of his own city that breeds them", "M9.6")
+        turn.refuse(text, t("no horse: bring one by ship, or be in a land of his own city that breeds them"), "M9.6")
         return
     elif not turn.pay(turn.board.prices["good"], text, "M9.6"):
         return
@@ -126,7 +139,11 @@ def sail(turn: Turn, order: Sail, dice: Dice) -> None:
     if len(order.path) > 1 or turn.moves.get(f"ship:{partner.number}", 0):
         turn.refuse(
             text,
-            f"ship {ship.number} sails with ship {partner.number}, cavalry and its horse, one space a turn",
+            t(
+                "ship %(ship)s sails with ship %(partner)s, cavalry and its horse, one space a turn",
+                ship=ship.number,
+                partner=partner.number,
+            ),
             "M9.6",
         )
         return
@@ -136,7 +153,11 @@ def sail(turn: Turn, order: Sail, dice: Dice) -> None:
         and limit is not None
         and len(turn.position.ships_at(step)) + coming + 2 > limit
     ):
-        turn.refuse(text, f"{space_name(board, step)} has no room for both of cavalry's ships (T:19, T:96)", "M9.6")
+        turn.refuse(
+            text,
+            t("%(space)s has no room for both of cavalry's ships (T:19, T:96)", space=space_name(board, step)),
+            "M9.6",
+        )
         return
     trading.sail(turn, order, dice)
     if not turn.moves.get(f"ship:{ship.number}", 0):
@@ -174,19 +195,33 @@ def capture(turn: Turn, order: Capture, dice: Dice) -> None:
     ship = turn.position.ship(turn.colour, order.ship)
     prey = turn.position.ship(order.owner, order.target) if order.owner in turn.position.players else None
     if ship is None or prey is None:
-        turn.refuse(text, "there is no such ship", "M9.4")
+        turn.refuse(text, t("there is no such ship"), "M9.4")
         return
     if not _warship(turn, ship) or city_of_space(ship.at) is not None:
-        turn.refuse(text, f"ship {ship.number} is no warship at sea (an army aboard makes one, T:90)", "M9.4")
+        turn.refuse(
+            text, t("ship %(ship)s is no warship at sea (an army aboard makes one, T:90)", ship=ship.number), "M9.4"
+        )
         return
     if _warship(turn, prey):
-        turn.refuse(text, f"{prey.owner}'s ship {prey.number} is a warship; only merchant ships are captured", "M9.4")
+        turn.refuse(
+            text,
+            t(
+                "%(owner)s's ship %(ship)s is a warship; only merchant ships are captured",
+                owner=prey.owner,
+                ship=prey.number,
+            ),
+            "M9.4",
+        )
         return
     near = prey.at == ship.at or (
         prey.at in ship_neighbours(turn.board, ship.at) and len(turn.position.ships_at(prey.at)) >= 3
     )
     if city_of_space(prey.at) is not None or not near or f"capture:{ship.number}" in turn.moves:
-        turn.refuse(text, f"{order.owner}'s ship {prey.number} is not within reach (T:92, T:94)", "M9.4")
+        turn.refuse(
+            text,
+            t("%(owner)s's ship %(ship)s is not within reach (T:92, T:94)", owner=order.owner, ship=prey.number),
+            "M9.4",
+        )
         return
     bonus, ok = tactic_bonus(turn, order.tactic, Against.SHIP, text)
     if not ok:

@@ -8,9 +8,10 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from adjudicator.i18n import t
 from adjudicator.rulesets.mediterraneum.board import GOALS, Board
 from adjudicator.rulesets.mediterraneum.geography import space_name
-from adjudicator.rulesets.mediterraneum.mapview import map_data
+from adjudicator.rulesets.mediterraneum.mapview import joined, map_data
 from adjudicator.rulesets.mediterraneum.model import Options, Position, Status, goal_points, goals_of
 from adjudicator.rulesets.mediterraneum.orders import ART, roman
 from adjudicator.rulesets.mediterraneum.position import position_from_data
@@ -32,7 +33,8 @@ def thing_names(board: Board) -> dict[str, str]:
         names |= {x.id: x.name for x in table.values()}
     # a tactic card keeps its printed (German) name, with the word orders use for it (M11.16)
     names |= {c.id: f"{c.name} ({c.tactic})" for c in board.trade_cards.values() if c.tactic}
-    return names | {f"{ART}{a.id}": f"art {a.name}" for a in board.art.values()} | {"warehouse": "warehouse"}
+    art = {f"{ART}{a.id}": t("art %(name)s", name=a.name) for a in board.art.values()}
+    return names | art | {"warehouse": t("warehouse")}
 
 
 def report_data(
@@ -59,13 +61,13 @@ def report_data(
             for s in sorted(position.ships, key=lambda s: (position.order.index(s.owner), s.number))
         ],
         "army_rows": [
-            [a.owner, str(a.number), _army_place(board, a.at), "cavalry" if a.cavalry else "foot"]
+            [a.owner, str(a.number), _army_place(board, a.at), t("cavalry") if a.cavalry else t("foot")]
             for a in sorted(position.armies, key=lambda a: (position.order.index(a.owner), a.number))
         ],
         "chart": _chart(board, position),
         "storm": names.get(board.trade_cards[position.storm].sea, "") if position.storm else "",
         "auction_rows": [
-            [a.drawer, things.get(a.lot, "a province") if a.lot else "a province", roman(a.min_bid)]
+            [a.drawer, things.get(a.lot, t("a province")) if a.lot else t("a province"), roman(a.min_bid)]
             for a in position.auctions
         ],
         "goals": _goals(board, position, options),
@@ -102,12 +104,12 @@ def _city_rows(board: Board, position: Position, things: Mapping[str, str]) -> l
     for cid, city in position.cities.items():
         if not (city.owner or city.buildings or city.warehouses):
             continue
-        status = {Status.CAPITAL: "capital", Status.PROVINCE: "province", Status.TAKEN: "taken"}.get(
+        status: str = {Status.CAPITAL: t("capital"), Status.PROVINCE: t("province"), Status.TAKEN: t("taken")}.get(
             city.status or Status.PROVINCE, ""
         )
         if city.dormant:
-            status += ", dormant (M6.6)"
-        stores = "; ".join(", ".join(things[g] for g in w) or "empty" for w in city.warehouses)
+            status = t("%(status)s, dormant (M6.6)", status=status)
+        stores = joined([", ".join(things[g] for g in w) or t("empty") for w in city.warehouses], "; ")
         rows.append(
             [
                 board.cities[cid].name,
@@ -134,14 +136,14 @@ def _want_rows(board: Board, position: Position) -> list[list[str]]:
 
 def _aboard(position: Position, owner: str, number: int) -> str:
     army = next((a for a in position.armies_of(owner) if a.at == f"ship:{number}"), None)
-    return f"army {army.number}" if army else "-"
+    return t("army %(army)s", army=army.number) if army else "-"
 
 
 def _army_place(board: Board, at: str) -> str:
     if at.startswith("ship:"):
-        return f"aboard ship {at.removeprefix('ship:')}"
+        return t("aboard ship %(ship)s", ship=at.removeprefix("ship:"))
     if at in board.cities:
-        return f"in {board.cities[at].name}"
+        return t("in %(city)s", city=board.cities[at].name)
     return board.lands[at].name
 
 

@@ -3,6 +3,7 @@ of a State card count (M12.1), which say nothing of the card itself."""
 
 from __future__ import annotations
 
+from adjudicator.i18n import t
 from adjudicator.rulesets import Standing
 from adjudicator.rulesets.mediterraneum.board import Board
 from adjudicator.rulesets.mediterraneum.model import Position, goal_points
@@ -13,13 +14,13 @@ def standings(board: Board, position: Position) -> list[Standing]:
     for colour in position.order:
         have = goal_points(board, position, colour)
         counts = {
-            "MILIA": position.players[colour].money,
-            "Cities held": len(position.provinces(colour)),
-            "Ships": len(position.ships_of(colour)),
-            "Armies": len(position.armies_of(colour)),
-            "Art": have["art"],
-            "Buildings": have["buildings"],
-            "Wares": have["wares"],
+            "MILIA": position.players[colour].money,  # the currency's name, as printed
+            t("Cities held"): len(position.provinces(colour)),
+            t("Ships"): len(position.ships_of(colour)),
+            t("Armies"): len(position.armies_of(colour)),
+            t("Art"): have["art"],
+            t("Buildings"): have["buildings"],
+            t("Wares"): have["wares"],
         }
         rows.append(Standing(colour, board.colours[colour].css, counts))
     return rows

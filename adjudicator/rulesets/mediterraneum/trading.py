@@ -9,6 +9,7 @@ from types import MappingProxyType
 
 from adjudicator.dice import Dice
 from adjudicator.events import event
+from adjudicator.i18n import Msg, t
 from adjudicator.rulesets.mediterraneum.board import COAST
 from adjudicator.rulesets.mediterraneum.chance import black, blue
 from adjudicator.rulesets.mediterraneum.context import Turn
@@ -44,7 +45,7 @@ OWNED = (Status.PROVINCE, Status.CAPITAL)
 def _ship(turn: Turn, number: int, text: str) -> Ship | None:
     ship = turn.position.ship(turn.colour, number)
     if ship is None:
-        turn.refuse(text, f"he has no ship {number} on the board", "M4.3")
+        turn.refuse(text, t("he has no ship %(ship)s on the board", ship=number), "M4.3")
     return ship
 
 
@@ -62,14 +63,14 @@ def _own(turn: Turn, city: str) -> bool:
 def buy_ship(turn: Turn, order: BuyShip) -> None:
     text, limits = turn.shown(order), turn.board.limits
     if not _own(turn, order.city):
-        turn.refuse(text, f"{turn.board.cities[order.city].name} is not his province or capital", "M4.2")
+        turn.refuse(text, t("%(city)s is not his province or capital", city=turn.board.cities[order.city].name), "M4.2")
         return
     if len(turn.position.ships_of(turn.colour)) + len(turn.new_ships) >= limits["ships_per_player"]:
-        turn.refuse(text, f"he has all his {limits['ships_per_player']} ships", "M1.3")
+        turn.refuse(text, t("he has all his %(count)s ships", count=limits["ships_per_player"]), "M1.3")
         return
     coast = f"{COAST}:{order.city}"
     if len(turn.position.ships_at(coast)) + turn.new_ships.count(order.city) >= limits["ships_per_coast"]:
-        turn.refuse(text, f"the coast holds {limits['ships_per_coast']} ships at most (T:19)", "M1.3")
+        turn.refuse(text, t("the coast holds %(count)s ships at most (T:19)", count=limits["ships_per_coast"]), "M1.3")
         return
     if turn.pay(turn.board.prices["ship"], text, "M4.2"):
         turn.new_ships.append(order.city)
@@ -94,23 +95,29 @@ def load(turn: Turn, order: Load) -> None:
     city = city_of_space(ship.at)
     if ship.cargo:
         turn.refuse(
-            text, f"ship {ship.number} already carries {cargo_text(ship.cargo)}; one cargo a ship (T:39)", "M4.4"
+            text,
+            t(
+                "ship %(ship)s already carries %(cargo)s; one cargo a ship (T:39)",
+                ship=ship.number,
+                cargo=cargo_text(ship.cargo),
+            ),
+            "M4.4",
         )
     elif city is None:
-        turn.refuse(text, f"ship {ship.number} is at sea; it loads in a harbour or on a coast", "M4.4")
+        turn.refuse(text, t("ship %(ship)s is at sea; it loads in a harbour or on a coast", ship=ship.number), "M4.4")
     elif turn.position.horse_ship(turn.colour, ship.number):
-        turn.refuse(text, f"ship {ship.number} carries a horse for cavalry and nothing else", "MD26")
+        turn.refuse(text, t("ship %(ship)s carries a horse for cavalry and nothing else", ship=ship.number), "MD26")
     elif order.cargo.startswith(ART):
         card = order.cargo.removeprefix(ART)
         if turn.position.capital(turn.colour) != city or card not in turn.position.players[turn.colour].art:
-            turn.refuse(text, "art is loaded at his capital, and only art he holds", "M7.7")
+            turn.refuse(text, t("art is loaded at his capital, and only art he holds"), "M7.7")
             return
         art = tuple(a for a in turn.position.players[turn.colour].art if a != card)
         turn.position = turn.position.with_player(turn.colour, art=art)
         _set_ship(turn, ship, replace(ship, cargo=order.cargo))
         turn.note("loaded", ship=ship.number, cargo=order.cargo, rule="M7.7")
     elif not _own(turn, city) or order.cargo not in turn.board.produces(city):
-        turn.refuse(text, f"{order.cargo} is bought only at his own city whose land produces it", "M4.4")
+        turn.refuse(text, t("%(good)s is bought only at his own city whose land produces it", good=order.cargo), "M4.4")
     elif turn.pay(turn.board.prices["good"], text, "M4.4"):
         _set_ship(turn, ship, replace(ship, cargo=order.cargo))
         turn.note("loaded", ship=ship.number, cargo=order.cargo, price=turn.board.prices["good"], rule="M4.4")
@@ -126,11 +133,11 @@ def sail(turn: Turn, order: Sail, dice: Dice) -> None:
     allowed = 2 if empty and turn.options.fast_empty_ships else 1
     for step in (space_id(turn.board, text) for text in order.path):
         if turn.moves.get(key, 0) >= allowed:
-            turn.refuse(text, f"ship {ship.number} has no move left this turn", "M4.3")
+            turn.refuse(text, t("ship %(ship)s has no move left this turn", ship=ship.number), "M4.3")
             return
         if step not in ship_neighbours(turn.board, ship.at):
             where, to = space_name(turn.board, ship.at), space_name(turn.board, step)
-            turn.refuse(text, f"{to} does not adjoin {where}", "M4.3")
+            turn.refuse(text, t("%(to)s does not adjoin %(where)s", to=to, where=where), "M4.3")
             return
         full = _full(turn, step)
         if full:
@@ -148,16 +155,22 @@ def sail(turn: Turn, order: Sail, dice: Dice) -> None:
             ship = survivor
 
 
-def _full(turn: Turn, where: str) -> str:
+def _full(turn: Turn, where: str) -> Msg | None:
     limits = turn.board.limits
     here = len(turn.position.ships_at(where))
+    name = space_name(turn.board, where)
     if city_of_space(where) is None and here >= limits["ships_per_sea"]:
-        return f"{space_name(turn.board, where)} already holds {limits['ships_per_sea']} ships (T:19)"
+        return t("%(space)s already holds %(count)s ships (T:19)", space=name, count=limits["ships_per_sea"])
     coming = turn.new_ships.count(city_of_space(where) or "") if where.startswith(COAST) else 0
     if where.startswith(COAST) and here + coming >= limits["ships_per_coast"]:
-        bought = ", the ships bought this turn included" if coming else ""
-        return f"{space_name(turn.board, where)} already holds {limits['ships_per_coast']} ships{bought} (T:19)"
-    return ""
+        if coming:
+            return t(
+                "%(space)s already holds %(count)s ships, the ships bought this turn included (T:19)",
+                space=name,
+                count=limits["ships_per_coast"],
+            )
+        return t("%(space)s already holds %(count)s ships (T:19)", space=name, count=limits["ships_per_coast"])
+    return None
 
 
 def storm_roll(turn: Turn, ship: Ship, dice: Dice) -> Ship | None:
@@ -188,9 +201,9 @@ def sell(turn: Turn, order: Sell, dice: Dice) -> None:
         return
     city = city_of_space(ship.at)
     if not ship.cargo:
-        turn.refuse(text, f"ship {ship.number} carries nothing", "M4.5")
+        turn.refuse(text, t("ship %(ship)s carries nothing", ship=ship.number), "M4.5")
     elif city is None or not ship.at.startswith(HARBOUR):
-        turn.refuse(text, f"ship {ship.number} sells only in a city's harbour", "M4.5")
+        turn.refuse(text, t("ship %(ship)s sells only in a city's harbour", ship=ship.number), "M4.5")
     elif turn.position.cities[city].owner == turn.colour:
         _deliver_own(turn, ship, city, text)
     elif turn.position.cities[city].owner is not None:
@@ -207,7 +220,8 @@ def _deliver_own(turn: Turn, ship: Ship, city: str, text: str) -> None:
     elif turn.position.capital(turn.colour) == city and ship.cargo in player.want_cards:
         turn.position = lift_wants(turn.board, turn.position, turn.colour, [ship.cargo])
     else:
-        turn.refuse(text, f"{turn.board.cities[city].name} does not want {cargo_text(ship.cargo)}", "M4.6")
+        name = turn.board.cities[city].name
+        turn.refuse(text, t("%(city)s does not want %(cargo)s", city=name, cargo=cargo_text(ship.cargo)), "M4.6")
         return
     _set_ship(turn, ship, replace(ship, cargo=""))
     turn.note("delivered", ship=ship.number, cargo=ship.cargo, city=turn.board.cities[city].name, rule="M4.6")
@@ -227,16 +241,38 @@ def _sell_to_player(turn: Turn, ship: Ship, city: str, floor: int, text: str) ->
     ceiling = buyer.buys.get(f"{ship.cargo}@{city}")
     name = turn.board.cities[city].name
     if ceiling is None:
-        turn.refuse(text, f"{owner} has no standing offer for {cargo_text(ship.cargo)} at {name}", "M4.6")
+        turn.refuse(
+            text,
+            t(
+                "%(owner)s has no standing offer for %(cargo)s at %(city)s",
+                owner=owner,
+                cargo=cargo_text(ship.cargo),
+                city=name,
+            ),
+            "M4.6",
+        )
         return
     if ceiling < floor:
-        turn.refuse(text, f"{owner} offers {roman(ceiling)}, below his floor of {roman(floor)}", "M4.6")
+        turn.refuse(
+            text,
+            t(
+                "%(owner)s offers %(price)s, below his floor of %(floor)s",
+                owner=owner,
+                price=roman(ceiling),
+                floor=roman(floor),
+            ),
+            "M4.6",
+        )
         return
     if buyer.money < ceiling:
-        turn.refuse(text, f"{owner} cannot pay the {roman(ceiling)} he offered", "M4.6")
+        turn.refuse(text, t("%(owner)s cannot pay the %(price)s he offered", owner=owner, price=roman(ceiling)), "M4.6")
         return
     if not _receive(turn, owner, city, ship.cargo):
-        turn.refuse(text, f"{name} has no want, warehouse room or use for {cargo_text(ship.cargo)}", "M4.6")
+        turn.refuse(
+            text,
+            t("%(city)s has no want, warehouse room or use for %(cargo)s", city=name, cargo=cargo_text(ship.cargo)),
+            "M4.6",
+        )
         return
     buys = {k: v for k, v in buyer.buys.items() if k != f"{ship.cargo}@{city}"}
     turn.position = turn.position.paid(owner, ceiling).with_player(owner, buys=MappingProxyType(buys))
@@ -286,10 +322,10 @@ def _sell_by_die(turn: Turn, ship: Ship, city: str, floor: int, text: str, dice:
     """T:35-36, T:41: a city that wants the good pays what the black die shows; 0 no sale."""
     state, name = turn.position.cities[city], turn.board.cities[city].name
     if ship.cargo not in state.want:
-        turn.refuse(text, f"{name} does not want {cargo_text(ship.cargo)}", "M4.5")
+        turn.refuse(text, t("%(city)s does not want %(cargo)s", city=name, cargo=cargo_text(ship.cargo)), "M4.5")
         return
     if ship.number in turn.rolled:
-        turn.refuse(text, f"ship {ship.number} has rolled for a sale this turn already", "M4.5")
+        turn.refuse(text, t("ship %(ship)s has rolled for a sale this turn already", ship=ship.number), "M4.5")
         return
     turn.rolled.add(ship.number)
     price = black(turn.board, dice, f"M4.5 sale price, {turn.colour} ship {ship.number} at {name}")
@@ -306,7 +342,7 @@ def dump(turn: Turn, order: Dump) -> None:
     if ship is None:
         return
     if not ship.cargo:
-        turn.refuse(turn.shown(order), f"ship {ship.number} carries nothing", "M4.7")
+        turn.refuse(turn.shown(order), t("ship %(ship)s carries nothing", ship=ship.number), "M4.7")
         return
     _set_ship(turn, ship, replace(ship, cargo=""))
     turn.note("dumped", ship=ship.number, cargo=ship.cargo, at=space_name(turn.board, ship.at), rule="M4.7")
@@ -319,15 +355,19 @@ def store(turn: Turn, order: Store) -> None:
         return
     capital = turn.position.capital(turn.colour)
     if capital is None or city_of_space(ship.at) != capital:
-        turn.refuse(text, f"ship {ship.number} is not at his capital", "M7.8")
+        turn.refuse(text, t("ship %(ship)s is not at his capital", ship=ship.number), "M7.8")
     elif not ship.cargo or ship.cargo.startswith(ART):
-        turn.refuse(text, f"ship {ship.number} carries no good", "M7.8")
+        turn.refuse(text, t("ship %(ship)s carries no good", ship=ship.number), "M7.8")
     elif ship.cargo in turn.board.produces(capital):
-        turn.refuse(text, f"{ship.cargo} is produced in his capital's land and may not be stored there (T:67)", "M7.8")
+        turn.refuse(
+            text,
+            t("%(good)s is produced in his capital's land and may not be stored there (T:67)", good=ship.cargo),
+            "M7.8",
+        )
     else:
         room = _warehouse_room(turn, capital, ship.cargo)
         if room is None:
-            turn.refuse(text, "his capital has no warehouse with room; he builds one first", "M7.8")
+            turn.refuse(text, t("his capital has no warehouse with room; he builds one first"), "M7.8")
             return
         houses = list(turn.position.cities[capital].warehouses)
         houses[room] = (*houses[room], ship.cargo)
@@ -339,7 +379,7 @@ def store(turn: Turn, order: Store) -> None:
 def standing_buy(turn: Turn, order: StandingBuy) -> None:
     text = turn.shown(order)
     if turn.position.cities[order.city].owner != turn.colour:
-        turn.refuse(text, f"{turn.board.cities[order.city].name} is not his city", "M4.6")
+        turn.refuse(text, t("%(city)s is not his city", city=turn.board.cities[order.city].name), "M4.6")
         return
     buys = {**turn.position.players[turn.colour].buys, f"{order.cargo}@{order.city}": order.ceiling}
     turn.position = turn.position.with_player(turn.colour, buys=MappingProxyType(dict(sorted(buys.items()))))
@@ -352,7 +392,7 @@ def cancel_buy(turn: Turn, order: CancelBuy) -> None:
     key = f"{order.cargo}@{order.city}"
     buys = turn.position.players[turn.colour].buys
     if key not in buys:
-        turn.refuse(turn.shown(order), "he has no such standing offer", "M4.6")
+        turn.refuse(turn.shown(order), t("he has no such standing offer"), "M4.6")
         return
     kept = {k: v for k, v in buys.items() if k != key}
     turn.position = turn.position.with_player(turn.colour, buys=MappingProxyType(kept))

@@ -9,7 +9,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 from typing import TypeVar
 
-from adjudicator.i18n import t
+from adjudicator.i18n import Msg, t
 from adjudicator.names import NameIndex
 from adjudicator.orders import OrderLine
 from adjudicator.problems import Rejection
@@ -67,7 +67,7 @@ class _Context:
     def city(self, text: str) -> str:
         place = self.find(self.board.places, text, t("city"))
         if place not in self.board.cities:
-            raise self.refuse("M1.2", f"{self._name(place)} is not a city; name a city")
+            raise self.refuse("M1.2", t("%(place)s is not a city; name a city", place=self._name(place)))
         return place
 
     def land(self, text: str) -> str:
@@ -76,7 +76,7 @@ class _Context:
         if place in self.board.cities:
             return self.board.cities[place].land
         if place not in self.board.lands:
-            raise self.refuse("M8.3", f"{self._name(place)} is a sea; armies march over land")
+            raise self.refuse("M8.3", t("%(place)s is a sea; armies march over land", place=self._name(place)))
         return place
 
     def space(self, text: str) -> str:
@@ -86,7 +86,9 @@ class _Context:
             return f"{self.city(' '.join(words[:-1]))} {COAST}"
         place = self.find(self.board.places, text, t("sea or city"))
         if place in self.board.lands:
-            raise self.refuse("M4.3", f"{self._name(place)} is land; ships sail to seas, harbours and coasts")
+            raise self.refuse(
+                "M4.3", t("%(place)s is land; ships sail to seas, harbours and coasts", place=self._name(place))
+            )
         return place
 
     def good(self, text: str) -> str:
@@ -100,16 +102,16 @@ class _Context:
     def player(self, text: str, others_only: bool = True) -> str:
         name = self.find(self.board.colour_names, text, t("player colour"))
         if name not in self.position.players:
-            raise self.refuse("M1.1", f"{name} does not play in this game")
+            raise self.refuse("M1.1", t("%(colour)s does not play in this game", colour=name))
         if others_only and name == self.colour:
-            raise self.refuse("M3.6", "name another player, not yourself")
+            raise self.refuse("M3.6", t("name another player, not yourself"))
         return name
 
     def money(self, amount: int) -> None:
         if amount == NOT_ROMAN:
-            raise self.refuse("M1.4", "that is not a Roman numeral; write III, IV, XIV, or the digits")
+            raise self.refuse("M1.4", t("that is not a Roman numeral; write III, IV, XIV, or the digits"))
         if amount > MAX_MONEY:
-            raise self.refuse("M1.4", f"no purse holds more than {MAX_MONEY} MILIA")
+            raise self.refuse("M1.4", t("no purse holds more than %(most)s MILIA", most=MAX_MONEY))
 
     def _name(self, place: str) -> str:
         for table in (self.board.cities, self.board.lands, self.board.seas):
@@ -137,8 +139,8 @@ def validate_orders(
 
 # Orders given once: a second is refused with its rule, rather than one of them counting unseen.
 ONCE: dict[type, tuple[str, str]] = {
-    Found: ("M5.1", "one empire is founded a turn; this is a second"),
-    Bid: ("M3.5", "one sealed bid a player; this is a second"),
+    Found: ("M5.1", t("one empire is founded a turn; this is a second")),
+    Bid: ("M3.5", t("one sealed bid a player; this is a second")),
 }
 
 
@@ -158,15 +160,15 @@ def _check_line(c: _Context, line: OrderLine[Order]) -> OrderLine[Order]:
 def _check_phase(c: _Context, order: Order) -> None:
     position = c.position
     if position.winner:
-        raise c.refuse("M12.2", f"the game is over: {position.winner} won")
+        raise c.refuse("M12.2", t("the game is over: %(winner)s won", winner=position.winner))
     if position.phase is Phase.AUCTION:
         if not isinstance(order, Bid | Pass):
-            raise c.refuse("M3.5", "an auction is on: send a bid ('bid III'), 'pass' or nothing")
+            raise c.refuse("M3.5", t("an auction is on: send a bid ('bid III'), 'pass' or nothing"))
         return
     if isinstance(order, Bid):
-        raise c.refuse("M3.5", "no auction is on; bids come when a card opens one")
+        raise c.refuse("M3.5", t("no auction is on; bids come when a card opens one"))
     if c.colour != position.step:
-        raise c.refuse("M3.1", f"it is {position.step}'s turn; your orders count in your own turn")
+        raise c.refuse("M3.1", t("it is %(player)s's turn; your orders count in your own turn", player=position.step))
 
 
 def _check(c: _Context, order: Order) -> Order:
@@ -176,14 +178,18 @@ def _check(c: _Context, order: Order) -> Order:
             state = c.position.cities[city]
             if state.owner != c.colour or state.status is not Status.PROVINCE:  # founding comes first (M5.1)
                 raise c.refuse(
-                    "M5.1", f"an empire is founded in one of his provinces; {c.board.cities[city].name} is not"
+                    "M5.1",
+                    t("an empire is founded in one of his provinces; %(city)s is not", city=c.board.cities[city].name),
                 )
             return replace(order, city=city)
         case BuyShip() | StandingBuy():
             city = c.city(order.city)
             if c.position.cities[city].owner != c.colour:
                 rule = "M4.2" if isinstance(order, BuyShip) else "M4.6"
-                raise c.refuse(rule, f"{c.board.cities[city].name} is not one of {c.colour}'s cities")
+                raise c.refuse(
+                    rule,
+                    t("%(city)s is not one of %(colour)s's cities", city=c.board.cities[city].name, colour=c.colour),
+                )
             if isinstance(order, StandingBuy):
                 c.money(order.ceiling)
                 return replace(order, cargo=c.cargo(order.cargo), city=city)
@@ -194,7 +200,7 @@ def _check(c: _Context, order: Order) -> Order:
             return replace(order, cargo=c.cargo(order.cargo))
         case Sail():
             if len(order.path) > 2:
-                raise c.refuse("M4.3", "a ship moves one space a turn (an empty one two, in the fast variant)")
+                raise c.refuse("M4.3", t("a ship moves one space a turn (an empty one two, in the fast variant)"))
             path = tuple(c.space(s) for s in order.path)
             _first_step(c, order.ship, path[0])
             return replace(order, path=path)
@@ -206,14 +212,14 @@ def _check(c: _Context, order: Order) -> Order:
             return replace(order, owner=c.player(order.owner), tactic=tactic)
         case March():
             if len(order.path) > 2:
-                raise c.refuse("M8.3", "an army moves one land a turn, cavalry two")
+                raise c.refuse("M8.3", t("an army moves one land a turn, cavalry two"))
             return replace(order, path=tuple(c.land(x) for x in order.path))
         case Attack():
             if len(order.armies) > c.board.limits["armies_per_land"]:
-                raise c.refuse("M10.1", "at most three armies, standing together, attack as one")
+                raise c.refuse("M10.1", t("at most three armies, standing together, attack as one"))
             target = c.find(c.board.places, order.target, t("city or land"))
             if target in c.board.seas:
-                raise c.refuse("M9.4", "a sea is not attacked; warships capture ships ('ship N capture …')")
+                raise c.refuse("M9.4", t("a sea is not attacked; warships capture ships ('ship N capture …')"))
             retreat = c.land(order.retreat) if order.retreat else ""
             tactic = c.find(c.board.tactic_names, order.tactic, t("tactic card")) if order.tactic else ""
             return replace(order, target=target, retreat=retreat, tactic=tactic)
@@ -240,24 +246,36 @@ def _bid(c: _Context, order: Bid) -> Bid:
     c.money(order.amount)
     auction = c.position.auctions[0]
     if order.amount < auction.min_bid:
-        raise c.refuse("M3.5", f"the lowest bid is {roman(auction.min_bid)}")
+        raise c.refuse("M3.5", t("the lowest bid is %(bid)s", bid=roman(auction.min_bid)))
     if order.amount > c.position.players[c.colour].money:
         money = c.position.players[c.colour].money
-        raise c.refuse("M3.5", f"a bid is paid from the purse, which holds {roman(money) if money else 'nothing'}")
+        if money:
+            raise c.refuse("M3.5", t("a bid is paid from the purse, which holds %(money)s", money=roman(money)))
+        raise c.refuse("M3.5", t("a bid is paid from the purse, which holds nothing"))
     provinces = [
         city for city, s in c.position.cities.items() if s.owner == auction.drawer and s.status is Status.PROVINCE
     ]
     if c.board.trade_cards[auction.card].kind is not CardKind.PROVINCE_AUCTION:
         if order.city:
-            raise c.refuse("M3.5", "this auction is not for a province; bid without naming a city")
+            raise c.refuse("M3.5", t("this auction is not for a province; bid without naming a city"))
         return order
     names = ", ".join(c.board.cities[p].name for p in provinces)
     if not order.city:
-        raise c.refuse("M11.14", f"name the province you bid for: bid {roman(order.amount)} for {names.split(', ')[0]}")
+        first = names.split(", ")[0]
+        raise c.refuse(
+            "M11.14",
+            t("name the province you bid for: bid %(amount)s for %(city)s", amount=roman(order.amount), city=first),
+        )
     city = c.city(order.city)
     if city not in provinces:
         raise c.refuse(
-            "M11.14", f"{c.board.cities[city].name} is not on auction; {auction.drawer}'s provinces are {names}"
+            "M11.14",
+            t(
+                "%(city)s is not on auction; %(player)s's provinces are %(cities)s",
+                city=c.board.cities[city].name,
+                player=auction.drawer,
+                cities=names,
+            ),
         )
     return replace(order, city=city)
 
@@ -270,14 +288,36 @@ def _own_pieces(c: _Context, order: Order) -> None:
     armies = list(order.armies) if isinstance(order, Attack) else [order.army] if isinstance(order, ARMY_ORDERS) else []
     for number in ships:
         if c.position.ship(c.colour, number) is None:
-            raise c.refuse("M4.3", f"{c.colour} has no ship {number}{_numbers(c.position.ships_of(c.colour))}")
+            raise c.refuse("M4.3", _no_ship(c.colour, number, c.position.ships_of(c.colour)))
     for number in armies:
         if c.position.army(c.colour, number) is None:
-            raise c.refuse("M8.3", f"{c.colour} has no army {number}{_numbers(c.position.armies_of(c.colour))}")
+            raise c.refuse("M8.3", _no_army(c.colour, number, c.position.armies_of(c.colour)))
+
+
+def _no_ship(colour: str, number: int, pieces: Sequence[Ship]) -> Msg:
+    if pieces:
+        return t(
+            "%(colour)s has no ship %(number)s; his are %(numbers)s",
+            colour=colour,
+            number=number,
+            numbers=_numbers(pieces),
+        )
+    return t("%(colour)s has no ship %(number)s (none yet)", colour=colour, number=number)
+
+
+def _no_army(colour: str, number: int, pieces: Sequence[Army]) -> Msg:
+    if pieces:
+        return t(
+            "%(colour)s has no army %(number)s; his are %(numbers)s",
+            colour=colour,
+            number=number,
+            numbers=_numbers(pieces),
+        )
+    return t("%(colour)s has no army %(number)s (none yet)", colour=colour, number=number)
 
 
 def _numbers(pieces: Sequence[Ship | Army]) -> str:
-    return f"; his are {', '.join(str(p.number) for p in pieces)}" if pieces else " (none yet)"
+    return ", ".join(str(p.number) for p in pieces)
 
 
 SHIP_ORDERS = (Sail, Load, Sell, Dump, Store, Capture)
@@ -298,4 +338,12 @@ def _first_step(c: _Context, number: int, step: str) -> None:
     where = space_id(c.board, step)
     if where != ship.at and where not in ship_neighbours(c.board, ship.at):
         here = space_name(c.board, ship.at)
-        raise c.refuse("M4.3", f"ship {number} is at {here}; {space_name(c.board, where)} is not next to it")
+        raise c.refuse(
+            "M4.3",
+            t(
+                "ship %(number)s is at %(here)s; %(there)s is not next to it",
+                number=number,
+                here=here,
+                there=space_name(c.board, where),
+            ),
+        )

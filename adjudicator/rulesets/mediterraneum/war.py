@@ -6,6 +6,7 @@ from __future__ import annotations
 from dataclasses import replace
 
 from adjudicator.dice import Dice
+from adjudicator.i18n import Msg, t
 from adjudicator.rulesets.mediterraneum.board import Against
 from adjudicator.rulesets.mediterraneum.cards import discard
 from adjudicator.rulesets.mediterraneum.chance import blue, pick
@@ -20,7 +21,7 @@ MOST_MOVES = 2  # cavalry's two land spaces (T:96)
 def army_of(turn: Turn, number: int, text: str) -> Army | None:
     army = turn.position.army(turn.colour, number)
     if army is None:
-        turn.refuse(text, f"he has no army {number} on the board", "M8.1")
+        turn.refuse(text, t("he has no army %(army)s on the board", army=number), "M8.1")
     return army
 
 
@@ -79,26 +80,39 @@ def march(turn: Turn, order: March, dice: Dice) -> None:
         start = _land_of(turn, army)
         if start is None:
             turn.refuse(
-                text, f"army {army.number} is aboard a ship; it goes ashore with 'army {army.number} land'", "M9.2"
+                text,
+                t("army %(army)s is aboard a ship; it goes ashore with 'army %(army)s land'", army=army.number),
+                "M9.2",
             )
             return
         if moves_used(turn, army) >= allowed or (
             turn.board.lands[start].mountain and army.since == turn.position.count
         ):
-            turn.refuse(text, f"army {army.number} has no move left this turn", "M8.3")
+            turn.refuse(text, t("army %(army)s has no move left this turn", army=army.number), "M8.3")
             return
         if land not in turn.board.lands[start].land and not (army.at in turn.board.cities and land == start):
-            turn.refuse(text, f"{turn.board.lands[land].name} does not adjoin {turn.board.lands[start].name}", "M8.3")
+            turn.refuse(
+                text,
+                t(
+                    "%(to)s does not adjoin %(where)s",
+                    to=turn.board.lands[land].name,
+                    where=turn.board.lands[start].name,
+                ),
+                "M8.3",
+            )
             return
         if foreign(turn, land):
             turn.refuse(
                 text,
-                f"another player's army holds {turn.board.lands[land].name}; attack it from next door (MD42)",
+                t(
+                    "another player's army holds %(land)s; attack it from next door (MD42)",
+                    land=turn.board.lands[land].name,
+                ),
                 "M8.3",
             )
             return
         if len(turn.position.armies_at(land)) >= turn.board.limits["armies_per_land"]:
-            turn.refuse(text, f"{turn.board.lands[land].name} holds its 3 armies (T:19)", "M8.3")
+            turn.refuse(text, t("%(land)s holds its 3 armies (T:19)", land=turn.board.lands[land].name), "M8.3")
             return
         use_move(turn, army)
         river = land in turn.board.lands[start].rivers
@@ -130,16 +144,30 @@ def tactic_bonus(turn: Turn, name: str, against: Against, text: str) -> tuple[in
         else name
     )
     if card is None:
-        turn.refuse(text, f"he holds no {shown} card", "M11.16")
+        turn.refuse(text, t("he holds no %(card)s card", card=shown), "M11.16")
         return 0, False
     if turn.board.trade_cards[card].against is not against:
-        wanted = turn.board.trade_cards[card].against
-        turn.refuse(text, f"{shown} is played against {wanted}s, not against a {against}", "M11.16")
+        turn.refuse(text, _wrong_target(shown, turn.board.trade_cards[card].against, against), "M11.16")
         return 0, False
     left = list(held)
     left.remove(card)
     turn.position = discard(turn.position.with_player(turn.colour, tactics=tuple(left)), card)
     return 1, True
+
+
+def _wrong_target(card: str, wanted: Against | None, against: Against) -> Msg:
+    """A tactic card played in the wrong fight (M11.16), one whole sentence for each pair."""
+    if against is Against.CITY:
+        if wanted is Against.SHIP:
+            return t("%(card)s is played against ships, not against a city", card=card)
+        return t("%(card)s is played against armies, not against a city", card=card)
+    if against is Against.SHIP:
+        if wanted is Against.CITY:
+            return t("%(card)s is played against cities, not against a ship", card=card)
+        return t("%(card)s is played against armies, not against a ship", card=card)
+    if wanted is Against.CITY:
+        return t("%(card)s is played against cities, not against an army", card=card)
+    return t("%(card)s is played against ships, not against an army", card=card)
 
 
 def attack(turn: Turn, order: Attack, dice: Dice) -> None:
@@ -150,7 +178,9 @@ def attack(turn: Turn, order: Attack, dice: Dice) -> None:
     chosen = [a for a in armies if a is not None]
     fought = [a.number for a in chosen if _fought(turn, a)]
     if fought:
-        turn.refuse(text, f"army {fought[0]} has fought this turn; each army fights once a turn", "M10.1")
+        turn.refuse(
+            text, t("army %(army)s has fought this turn; each army fights once a turn", army=fought[0]), "M10.1"
+        )
     elif order.target in turn.board.cities:
         _attack_city(turn, chosen, order, text, dice)
     else:
@@ -164,11 +194,13 @@ def _attack_city(turn: Turn, armies: list[Army], order: Attack, text: str, dice:
     state, name = turn.position.cities[city], board.cities[city].name
     land = board.cities[city].land
     if state.owner == turn.colour:
-        turn.refuse(text, f"{name} is his own", "M8.4")
+        turn.refuse(text, t("%(city)s is his own", city=name), "M8.4")
         return
     if any(a.at != land or a.since >= turn.position.count or moves_used(turn, a) for a in armies):
         turn.refuse(
-            text, f"the armies must have stood in {board.lands[land].name} since an earlier turn (T:77)", "M8.4"
+            text,
+            t("the armies must have stood in %(land)s since an earlier turn (T:77)", land=board.lands[land].name),
+            "M8.4",
         )
         return
     bonus, ok = tactic_bonus(turn, order.tactic, Against.CITY, text)
@@ -217,11 +249,15 @@ def _field_battle(turn: Turn, armies: list[Army], order: Attack, text: str, dice
     board, target = turn.board, order.target
     start = armies[0].at
     if start not in board.lands or any(a.at != start for a in armies):
-        turn.refuse(text, "the attacking armies must stand together in one land", "M10.1")
+        turn.refuse(text, t("the attacking armies must stand together in one land"), "M10.1")
         return
     defenders = [a for a in turn.position.armies_at(target) if a.owner != turn.colour]
     if target not in board.lands[start].land or not defenders:
-        turn.refuse(text, f"no other player's army stands there, in a land next to {board.lands[start].name}", "M10.1")
+        turn.refuse(
+            text,
+            t("no other player's army stands there, in a land next to %(land)s", land=board.lands[start].name),
+            "M10.1",
+        )
         return
     bonus, ok = tactic_bonus(turn, order.tactic, Against.ARMY, text)
     if not ok:
