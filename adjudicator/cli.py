@@ -148,11 +148,14 @@ def set_lang(
     directory: GameDir,
     language: Annotated[str, typer.Argument(help="en, pl, hu, fr or es.")],
     power: Annotated[str | None, typer.Option("--power", "-p", help="One player's (else the game's).")] = None,
+    timezone: Annotated[
+        str | None, typer.Option("--timezone", "-z", help="And the time zone deadlines are shown in (Europe/Warsaw).")
+    ] = None,
 ) -> Outcome:
     """Set the language a player reads (receipts, reports, forms), or the game's public reports'."""
     from adjudicator.commands import set_language
 
-    return set_language(directory, power, language)
+    return set_language(directory, power, language, timezone)
 
 
 @app.command()
@@ -407,11 +410,14 @@ def demo(
     directory: Annotated[Path | None, typer.Argument(help="A new folder (default: a temporary one).")] = None,
     *,
     ruleset: RulesetOption = None,
+    lang: Annotated[
+        str, typer.Option("--lang", help="Play it in en, pl, hu, fr or es: orders written and reports read in it.")
+    ] = "en",
 ) -> Outcome:
     """Play the shipped example game into a fresh folder and show where everything is."""
     from adjudicator.commands import demo as run_demo
 
-    return run_demo(directory, ruleset)
+    return run_demo(directory, ruleset, lang)
 
 
 @board_app.command("check")

@@ -19,11 +19,13 @@ from pathlib import Path
 from adjudicator.errors import BoardError, DataError, GameFileError, UsageError
 from adjudicator.game import Game, Settings, default_board_path, load_board
 from adjudicator.i18n import LANGUAGES, SOURCE, check_language
+from adjudicator.orders import written_in
 from adjudicator.outcome import Outcome
 from adjudicator.players import PlayerSpec, parse_player_spec
 from adjudicator.reports import Renderer
 from adjudicator.resources import shipped_folder
 from adjudicator.rulesets import find_ruleset
+from adjudicator.schedule import is_time_zone
 from adjudicator.storage import GameDirectory, game_lock, read_toml, write_toml_atomic
 from adjudicator.submissions import check_submission, store_submission, submitted
 
@@ -190,11 +192,13 @@ def verify_dice(path: Path) -> Outcome:
     )
 
 
-def demo(path: Path | None, ruleset: str | None) -> Outcome:
+def demo(path: Path | None, ruleset: str | None, lang: str = SOURCE) -> Outcome:
     """Play the shipped example game of a ruleset into a fresh folder: create it, then for each
-    scripted phase enter every player's orders and adjudicate, as a moderator would."""
+    scripted phase enter every player's orders and adjudicate, as a moderator would. In another
+    language the players write their orders with its keywords and read its reports."""
     from adjudicator.adjudication import adjudicate
 
+    lang = check_language(lang)
     source = _demo_folder(find_ruleset(ruleset).name)
     spec = read_toml(source / "demo.toml")["game"]
     target = path or Path(tempfile.mkdtemp(prefix="adjudicator-demo-")) / spec["id"]
@@ -202,11 +206,17 @@ def demo(path: Path | None, ruleset: str | None) -> Outcome:
         raise UsageError(f"{target} is not empty; give a new folder for the demo game")
     specs = [parse_player_spec(p) for p in spec["players"]]
     root = hashlib.sha256(spec["dice_seed"].encode()).digest()
-    game, _ = Game.create(target, specs, ruleset_name=spec["ruleset"], game_id=spec["id"], dice_root=root)
+    game, _ = Game.create(target, specs, ruleset_name=spec["ruleset"], game_id=spec["id"], dice_root=root, lang=lang)
     shown = [f"Created the demo game in {target} (dice seeded publicly from {spec['dice_seed']!r})."]
+    if lang != SOURCE:
+        shown.append(f"Its players write their orders and read their reports in {LANGUAGES[lang]} ({lang}).")
+    written = Path(tempfile.mkdtemp(prefix="adjudicator-demo-orders-"))
     for phase in sorted(p for p in (source / "phases").iterdir() if p.is_dir()):
         for orders in sorted(phase.glob("*.txt")):
-            submit_orders(target, str(orders), None)
+            text = orders.read_text(encoding="utf-8").splitlines()
+            mine = written / f"{phase.name}-{orders.name}"
+            mine.write_text("".join(written_in(game.parser, line, lang) + "\n" for line in text), encoding="utf-8")
+            submit_orders(target, str(mine), None)
         game = Game.load(target)
         result = adjudicate(game, force=True)
         shown.append(
@@ -214,6 +224,7 @@ def demo(path: Path | None, ruleset: str | None) -> Outcome:
         )
         if game.phase_info.winner:
             break
+    shutil.rmtree(written, ignore_errors=True)
     shutil.copy(source / "README.md", target / "DEMO.md")
     shown.append(state(target, as_json=False).text)
     first = sorted((target / "reports").iterdir())[0] / "public.txt"
@@ -412,22 +423,30 @@ def with_languages(specs: list[PlayerSpec], choices: list[str]) -> list[PlayerSp
     return [dataclasses.replace(s, lang=chosen.get(s.civ, s.lang)) for s in specs]
 
 
-def set_language(path: Path, civ: str | None, lang: str) -> Outcome:
-    """The game's language (public reports, and players who chose none), or one player's. Only
-    that key of game.toml changes; its other tables (mail settings among them) stay as they are."""
+def set_language(path: Path, civ: str | None, lang: str, zone: str | None = None) -> Outcome:
+    """The game's language (public reports, and players who chose none), or one player's, and
+    with it the time zone deadlines are shown in. Only those keys of game.toml change; its other
+    tables (mail settings among them) stay as they are."""
     code = check_language(lang)
+    if zone is not None and not is_time_zone(zone):
+        raise UsageError(f"'{zone}' is not a time zone; use a name like Europe/Warsaw")
     with game_lock(GameDirectory(path)):
         game = Game.load(path)
         data = read_toml(game.directory.game_file)
         if civ is None:
             data.setdefault("game", {})["lang"] = code
+            if zone is not None:
+                data.setdefault("schedule", {})["timezone"] = zone
             what = "The game's public reports"
         else:
             found = game.find_player_civ(civ)
             for entry in data.get("player", []):
                 if entry.get("civ") == found:
                     entry["lang"] = code
+                    if zone is not None:
+                        entry["timezone"] = zone
             what = f"{found}'s mails and reports"
         Settings.from_data(data)  # the file stays one the game can load
         write_toml_atomic(game.directory.game_file, data)
-    return Outcome(f"{what} are now in {LANGUAGES[code]} ({code}).\n")
+    shown = f", with deadlines in {zone}" if zone is not None else ""
+    return Outcome(f"{what} are now in {LANGUAGES[code]} ({code}){shown}.\n")

@@ -11,7 +11,7 @@ from typing import Any
 
 from adjudicator.game import Game
 from adjudicator.i18n import SOURCE
-from adjudicator.orders import OrderLine, Piece, canonical_keywords, in_keywords
+from adjudicator.orders import OrderLine, Piece, written_in
 
 
 @dataclass(frozen=True, slots=True)
@@ -28,16 +28,5 @@ def order_form(game: Game, position: Any, civ: str, lang: str = SOURCE) -> list[
             continue  # a proposal the grammar refuses is a ruleset bug; the form stays usable without it
         checked = game.ruleset.validate(game.board, position, civ, [OrderLine(number, text, order=parsed)])
         if checked and checked[0].ok:
-            offered.append(FormLine(_written_in(game, Piece(number, text), parsed, lang), note))
+            offered.append(FormLine(written_in(game.parser, text, lang), note))
     return offered
-
-
-def _written_in(game: Game, line: Piece, order: object, lang: str) -> str:
-    """The order line with a language's keywords, if it parses to the very same order; else as
-    it was (English keywords are accepted in every language)."""
-    if lang == SOURCE:
-        return line.text
-    foreign = in_keywords(line.text, canonical_keywords(game.parser.grammar, lang))
-    if foreign != line.text and game.parser.parse_line(Piece(line.number, foreign)) == order:
-        return foreign
-    return line.text

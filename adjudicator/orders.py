@@ -20,6 +20,7 @@ from typing import Any, Generic, TypeVar
 from lark import Lark, Token, Transformer, UnexpectedInput, v_args
 from lark.visitors import merge_transformers
 
+from adjudicator.i18n import SOURCE
 from adjudicator.names import NameIndex, normalise
 from adjudicator.problems import OrderSyntaxError, Problem
 from adjudicator.resources import shipped_folder
@@ -354,15 +355,54 @@ def foreign_keywords(path: Path, literals: set[str]) -> dict[str, str]:
     return mapping
 
 
+SECRET_HEADERS = frozenset({"password", "pass", "secret"})  # what follows these words is a secret, kept as typed
+
+
 def in_english(text: str, keywords: Mapping[str, str]) -> str:
-    """The line with every word that is a keyword in any language written as the English one."""
+    """The line with every word that is a keyword in any language written as the English one,
+    but a password header's secret as typed ("hasło rome-sekret" is not "rome-secret")."""
+    first = _WORD.search(text)
+    if first is not None and keywords.get(normalise(first.group(1))) in SECRET_HEADERS:
+        return text[: first.start()] + keywords[normalise(first.group(1))] + text[first.end() :]
     return _WORD.sub(lambda m: keywords.get(normalise(m.group(1)), m.group(1)), text)
 
 
 def in_keywords(text: str, keywords: Mapping[str, str]) -> str:
     """An English line with its keywords in another language (`canonical_keywords`). Only words
-    written in lower case are keywords: board, card and player names start with a capital."""
-    return _WORD.sub(lambda m: keywords.get(m.group(1), m.group(1)), text)
+    written in lower case are keywords, and the first word however written (a header's
+    "Game:"): board, card and player names start with a capital."""
+
+    def word(match: re.Match[str]) -> str:
+        found = match.group(1)
+        if match.start() == 0 and found[:1].isupper() and found.lower() in keywords:
+            return keywords[found.lower()].capitalize()
+        return keywords.get(found, found)
+
+    first = _WORD.match(text)
+    if first is not None and first.group(1).lower() in SECRET_HEADERS:  # the secret stays as it is
+        return word(first) + text[first.end() :]
+    return _WORD.sub(word, text)
+
+
+def written_in(parser: OrderParser[Any], line: str, lang: str) -> str:
+    """A line of orders (orders, headers, requests; several cut by ';'; a comment after '#')
+    with a language's keywords, each piece only if it then means the very same: else as it
+    was, since English keywords are read in every language."""
+    if lang == SOURCE:
+        return line
+    body, hash_sign, comment = line.partition("#")
+    return ";".join(_piece_in(parser, part, lang) for part in body.split(";")) + hash_sign + comment
+
+
+def _piece_in(parser: OrderParser[Any], part: str, lang: str) -> str:
+    text = part.strip()
+    foreign = in_keywords(text, canonical_keywords(parser.grammar, lang))
+    if foreign == text:
+        return part
+    meant = parser.parse_line(Piece(1, text))
+    if isinstance(meant, OrderSyntaxError) or parser.parse_line(Piece(1, foreign)) != meant:
+        return part
+    return part.replace(text, foreign, 1)
 
 
 def parse_submission(text: str, parser: OrderParser[OrderT], is_order: Callable[[object], bool]) -> Submission[OrderT]:
@@ -374,7 +414,7 @@ def parse_submission(text: str, parser: OrderParser[OrderT], is_order: Callable[
     requests: list[Request] = []
     for piece in pieces:
         result = parser.parse_line(piece)
-        if piece.text[:1] in "pPsS":  # only a password or secret line needs masking
+        if piece.text[:1] in _PASSWORD_INITIALS:  # only a password or secret line needs masking
             piece = Piece(piece.number, redact_passwords(piece.text))
         if isinstance(result, OrderSyntaxError):
             lines.append(OrderLine(piece.number, piece.text, problem=result))
@@ -438,6 +478,14 @@ def redact_passwords(text: str) -> str:
 
 
 _INVISIBLE_CHARACTER = re.compile(f"[{_INVISIBLE}]")
+# The words of a password header in every language (grammar/keywords.toml's [password], [pass]
+# and [secret], with and without accents; tests/test_translations.py keeps them in step).
+PASSWORD_WORDS: tuple[str, ...] = ("password", "pass", "secret", "clave", "contrasena", "contraseña", "haslo", "hasło", "jelszo")
+PASSWORD_WORDS += ("jelszó", "mdp", "motdepasse", "pas", "pasar", "paso", "passe", "passer", "passz", "passzolok")
+PASSWORD_WORDS += ("pasuje", "secreto", "sekret", "tajne", "titok")
+_PASSWORD_INITIALS = "".join(sorted({w[0] for w in PASSWORD_WORDS} | {w[0].upper() for w in PASSWORD_WORDS}))
 _PASSWORD_LINE = re.compile(
-    r"(?im)((?:^|;)[ \t>#\u00a0]*(?:password|pass|secret)(?:[ \t\u00a0]*:[ \t\u00a0]*|[ \t\u00a0]+))[^\s#]\S*"
+    r"(?im)((?:^|;)[ \t>#\u00a0]*(?:"
+    + "|".join(sorted(PASSWORD_WORDS, key=len, reverse=True))
+    + r")(?:[ \t\u00a0]*:[ \t\u00a0]*|[ \t\u00a0]+))[^\s#]\S*"
 )  # a secret never starts with '#': `pass  # do nothing` is an order and its comment (M3.1)

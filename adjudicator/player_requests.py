@@ -15,8 +15,8 @@ from adjudicator import absences
 from adjudicator.errors import UsageError
 from adjudicator.game import Game
 from adjudicator.hosting_state import paused
-from adjudicator.i18n import in_language, t
-from adjudicator.orders import Request
+from adjudicator.i18n import SOURCE, in_language, t
+from adjudicator.orders import Request, canonical_keywords, in_keywords
 from adjudicator.reports import Renderer
 from adjudicator.rulebook import rules_text
 from adjudicator.submissions import missing_orders, order_files, submitted
@@ -50,7 +50,10 @@ def _answer(game: Game, civ: str, request: Request, now: datetime) -> str:
             heading = t("Your orders on file for %(label)s:", label=label).render(lang)
             return f"{heading}\n\n" + path.read_text(encoding="utf-8")
         if request.command == "help":
-            return Renderer(game.ruleset.name, lang).render("help.txt.j2", game=game, parser=game.parser)
+            keywords = canonical_keywords(game.parser.grammar, lang) if lang != SOURCE else {}
+            forms = [in_keywords(form, keywords) for form in game.parser.order_forms]
+            shared = [in_keywords(form, keywords) for form in game.parser.shared_forms]
+            return Renderer(game.ruleset.name, lang).render("help.txt.j2", game=game, forms=forms, shared=shared)
         if request.command == "rules":
             return rules_text(game.ruleset, request.arguments[0] if request.arguments else None)
         if request.command == "absence":

@@ -102,7 +102,7 @@ class _Builder:
         self.new: dict[str, str] = {}
         self.written: list[str] = []
         self.removed: list[str] = []
-        self.renderer = Renderer(game.ruleset.name)
+        self.renderer = Renderer(game.ruleset.name, game.settings.lang)  # the game's language, as its reports
         self.base = _fingerprint(__version__, _templates_fingerprint(), game.directory.game_file.read_bytes())
         self.history = {path.stem: self._summary(path) for path in sorted(game.directory.history.glob("*.toml"))}
         self.slugs = [stem for stem, summary in self.history.items() if summary["adjudicated"]]

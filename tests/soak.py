@@ -46,6 +46,7 @@ import tempfile
 import threading
 import time
 import traceback
+import unicodedata
 from collections import Counter
 from collections.abc import Callable, Iterator
 from concurrent.futures import ProcessPoolExecutor
@@ -60,7 +61,7 @@ from adjudicator import commands
 from adjudicator.dice_proof import check_published
 from adjudicator.errors import AdjudicatorError, UsageError
 from adjudicator.game import Game
-from adjudicator.orders import parse_submission
+from adjudicator.orders import parse_submission, written_in
 from adjudicator.phase_reports import FORMATS
 from adjudicator.rulesets.mare_nostrum.components import CARD_TOTALS, UNIT_STOCK
 from adjudicator.site import build_site, site_folder
@@ -96,10 +97,9 @@ HOSTILE_NAME = "<script>alert(1)</script> [url=http://x.invalid]Anna[/url] **Bel
 CALL_SECONDS = float(os.environ.get("ADJUDICATOR_SOAK_CALL_SECONDS", "30"))  # any one command
 GAME_SECONDS = float(os.environ.get("ADJUDICATOR_SOAK_GAME_SECONDS", "240"))  # one whole game
 REPLAY_EVERY_PHASE = os.environ.get("ADJUDICATOR_SOAK_REPLAY", "turn") == "phase"  # else as each turn starts
-FORM_ORDER = re.compile(
-    r"^# (offer|take|trade|give|ulysses|sequence|build|buy|exchange|keep|sail|attack|move|casualties|helen|role"
-    r"|artemis|title|found|ship|army|raise|patron|dismiss|upgrade|gift|coup|pay|bid|pass|cancel)( |$)"
-)  # a form's line that is an order once its '#' goes (2003, Empires and Mediterraneum verbs)
+FORM_ORDER = re.compile(r"^# \S")  # below a form's headers, a line that is an order once its '#' goes
+FORM_RULE = "\n# " + "-" * 70 + "\n"  # under the form's first line, in every language
+LANGS = ("en", "en", "pl", "hu", "fr", "es")  # a game's language: LANGS[seed % 6], or `--lang`
 REQUESTS = ("status", "orders", "help", "rules R6.4")  # requests a mail may hold besides its orders
 EMPIRES_REQUESTS = ("status", "orders", "help", "rules E6.4")
 MEDITERRANEUM_REQUESTS = ("status", "orders", "help", "rules M4.5")
@@ -134,9 +134,16 @@ class Params:
     site: bool  # the game keeps a campaign site ([game] site), rebuilt at each adjudication
     ruleset: str = "mare-nostrum"  # or EMPIRES: no options, so setup basic, roles_each and finite_bank unused
     options: tuple[str, ...] = ()  # MEDITERRANEUM's `--option`s; its setup is basic (the opening) or position
+    lang: str = "en"  # the game's and its players' language: orders written with its keywords (issue 18)
 
     @classmethod
-    def from_seed(cls, seed: int) -> Params:
+    def from_seed(cls, seed: int, lang: str | None = None) -> Params:
+        """A seed's game; its language is not drawn (so no other draw moved) but the seed's turn
+        in LANGS, unless one is given."""
+        return dataclasses.replace(cls._drawn(seed), lang=lang or LANGS[seed % len(LANGS)])
+
+    @classmethod
+    def _drawn(cls, seed: int) -> Params:
         rng = random.Random(f"soak-params/{seed}")
         params = cls(
             seed=seed,
@@ -192,6 +199,7 @@ class Params:
     def __str__(self) -> str:
         players = f"{len(self.civs)} players ({', '.join(self.civs)}), mode {self.mode}"
         extras = f"{', a hostile player name' if self.hostile_name else ''}{', a campaign site' if self.site else ''}"
+        extras += f", in {self.lang}" if self.lang != "en" else ""
         if self.mediterraneum:
             options = "".join(f", --option {option}" for option in self.options)
             return f"Mediterraneum, {players}, setup {self.setup}, {self.turns} rounds{options}{extras}"
@@ -411,7 +419,7 @@ class Soak:
                 + "".join(f" --option {option}" for option in options),
                 functools.partial(commands.create_game, self.path, players, position=position, mode=self.p.mode),
                 board=None, game_id=None, ruleset=self.p.ruleset, options=options,
-                site=Path("site") if self.p.site else None,
+                site=Path("site") if self.p.site else None, lang=self.p.lang,
             )  # fmt: skip
         for path in sorted((self.path / "outbox").glob("*.welcome.*.eml")):  # T1's forms
             body = email.message_from_bytes(path.read_bytes(), policy=email.policy.default).get_content()
@@ -713,7 +721,19 @@ class Soak:
             body.insert(rng.randint(0, len(body)), rng.choice(requests))
         if rng.random() < 0.1:
             body += ["--", "Sent from my phone", "build 3 legions in Roma"]
-        return "\n".join([self.marker(), *header, *body]) + "\n"
+        lines = [self.in_language(game, line) for line in [*header, *body]]
+        return "\n".join([self.marker(), *lines]) + "\n"
+
+    def in_language(self, game: Game, line: str) -> str:
+        """A line as a player of the game's language writes it: mostly with its keywords (with or
+        without their accents), now and then in English, which is read in every language."""
+        if self.p.lang == "en" or self.rng.random() < 0.15:
+            return line
+        self.result.behaviours[f"line written in {self.p.lang}"] += 1
+        written = written_in(game.parser, line, self.p.lang)
+        if self.rng.random() < 0.3:  # typed without accents
+            written = "".join(c for c in unicodedata.normalize("NFKD", written) if not unicodedata.combining(c))
+        return written
 
     def orders_2003(self, game: Game, civ: str) -> list[str]:
         """Random orders, maybe a plan's, and a wonder or hero bought when R10 is in reach."""
@@ -936,11 +956,13 @@ class Soak:
     def paste_back(self, game: Game, text: str, where: str) -> None:
         """A form sent back as it stands holds no line in error, and each of some of its
         orders, uncommented alone, is accepted (issue 15: forms that paste back)."""
-        form = text[text.index("# Orders for") : text.index("\nend\n") + len("\nend\n")]
+        rule = text.index(FORM_RULE)
+        form = text[text.rindex("\n", 0, rule) + 1 : text.index("\nend\n") + len("\nend\n")]
         unchanged = check_submission(game, "no orders\n" + form)
         if unchanged.errors:
             self.fail("a form sent back as it stands has errors", f"{where}\n{form}")
-        orders = [line for line in form.splitlines() if FORM_ORDER.match(line)]
+        below = form[form.index("\nphase ") + 1 :].splitlines()[1:]  # the orders come after the headers
+        orders = [line for line in below if FORM_ORDER.match(line)]
         for line in self.rng.sample(orders, min(3, len(orders))):
             self.result.behaviours["form line pasted back"] += 1
             try:
@@ -1062,9 +1084,9 @@ def seeds(games: int, first: int = 1) -> list[int]:
     return list(range(first, first + games))
 
 
-def run_one(seed: int, keep: Path | None = None) -> GameResult:
+def run_one(seed: int, keep: Path | None = None, lang: str | None = None) -> GameResult:
     """One game in a fresh folder (kept under `keep`, else deleted); a failure is in the result."""
-    params = Params.from_seed(seed)
+    params = Params.from_seed(seed, lang)
     started, cpu = time.monotonic(), time.process_time()
     with contextlib.ExitStack() as stack:
         if keep is None:
@@ -1084,19 +1106,23 @@ def run_one(seed: int, keep: Path | None = None) -> GameResult:
 
 
 def run_games(
-    seed_list: list[int], jobs: int, keep: Path | None = None, progress: Callable[[GameResult], None] | None = None
+    seed_list: list[int],
+    jobs: int,
+    keep: Path | None = None,
+    progress: Callable[[GameResult], None] | None = None,
+    lang: str | None = None,
 ) -> list[GameResult]:
     """Every game, on `jobs` processes; the results in seed order."""
     if jobs <= 1:
         results = []
         for seed in seed_list:
-            results.append(run_one(seed, keep))
+            results.append(run_one(seed, keep, lang))
             if progress:
                 progress(results[-1])
         return results
     # Spawned, not forked: the calling process (pytest) may run threads, such as the mail tests' servers.
     with ProcessPoolExecutor(jobs, mp_context=multiprocessing.get_context("spawn")) as pool:
-        futures = [pool.submit(run_one, seed, keep) for seed in seed_list]
+        futures = [pool.submit(run_one, seed, keep, lang) for seed in seed_list]
         for future in futures:
             if progress:
                 progress(future.result())
@@ -1142,6 +1168,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--jobs", type=int, default=min(2, os.cpu_count() or 1), help="processes (default 2)")
     parser.add_argument("--keep", type=Path, help="keep every game folder under this folder")
     parser.add_argument("--ruleset", help="play only the seeds' games of this ruleset (e.g. mediterraneum)")
+    parser.add_argument("--lang", help="play every game in this language (pl, hu, fr, es; default: LANGS by seed)")
     args = parser.parse_args(argv)
     seed_list = [args.seed] if args.seed is not None else seeds(args.games, args.first)
     if args.ruleset:
@@ -1156,7 +1183,7 @@ def main(argv: list[str] | None = None) -> int:
             flush=True,
         )
 
-    results = run_games(seed_list, 1 if args.seed is not None else args.jobs, args.keep, progress)
+    results = run_games(seed_list, 1 if args.seed is not None else args.jobs, args.keep, progress, args.lang)
     print(summary(results, time.monotonic() - started))
     return 1 if any(r.failure for r in results) else 0
 

@@ -2,7 +2,8 @@
 invariant checked after every phase (tests/soak.py says what is played and checked).
 
 CI plays 20 games on two processes, 4 of them Mare Nostrum: Empires games (seeds 5, 11, 18, 19)
-and 7 Mare Mediterraneum games (seeds 2, 3, 8, 13, 15, 16, 17; 3, 13 and 17 from imported positions).
+and 7 Mare Mediterraneum games (seeds 2, 3, 8, 13, 15, 16, 17; 3, 13 and 17 from imported positions);
+a seed's language is LANGS[seed % 6]: two in six games are English, the others pl, hu, fr, es.
 Environment variables:
 - ADJUDICATOR_SOAK_GAMES=500: a long soak (ADJUDICATOR_SOAK_FIRST=N starts at seed N, default 1);
 - ADJUDICATOR_SOAK_SEED=N: only the game with seed N, in this process (as a failure message says);
@@ -51,6 +52,8 @@ def test_the_ci_slice_plays_empires_games_and_the_same_2003_games_as_before() ->
     for p in params:
         if p.empires:
             assert set(p.civs) == set(soak.EMPIRES_CIVS[: len(p.civs)]) and p.setup == "basic", p
+    assert {p.lang for p in params} == {"en", "pl", "hu", "fr", "es"}, "each language is played (issue 18)"
+    assert {p.lang for p in params if p.mediterraneum} >= {"pl", "hu", "fr"}
 
 
 def test_the_soak_sees_a_building_under_another_players_units() -> None:

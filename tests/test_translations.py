@@ -84,6 +84,25 @@ def test_languages_are_set_at_new_and_later(tmp_path: Path) -> None:
     assert settings["game"]["lang"] == "fr"
 
 
+def test_deadlines_are_shown_in_each_player_s_language_and_time_zone(tmp_path: Path) -> None:
+    folder = tmp_path / "g"
+    assert runner.invoke(app, ["new", str(folder), *(a for p in PLAYERS for a in ("--player", p))]).exit_code == 0
+    changed = runner.invoke(app, ["lang", str(folder), "pl", "--power", "Rome", "--timezone", "Europe/Warsaw"])
+    assert changed.exit_code == 0 and "now in polski (pl), with deadlines in Europe/Warsaw." in changed.output
+    wrong = runner.invoke(app, ["lang", str(folder), "pl", "--power", "Rome", "--timezone", "Mars/Olympus"])
+    assert wrong.exit_code != 0 and "'Mars/Olympus' is not a time zone" in wrong.output
+    assert runner.invoke(app, ["deadline", str(folder), "2026-12-24T17:00+00:00"]).exit_code == 0
+    assert runner.invoke(app, ["remind", str(folder)]).exit_code == 0
+    reminders = {}
+    for path in (folder / "outbox").glob("*.reminder*.eml"):
+        message = email.message_from_bytes(path.read_bytes(), policy=email.policy.default)
+        reminders[str(message["To"])] = str(message.get_content())  # type: ignore[attr-defined]
+    rome = next(v for k, v in reminders.items() if "rome@" in k)
+    assert "czwartek, 24 grudnia 2026, 18:00 (Europe/Warsaw)" in rome, rome
+    carthage = next(v for k, v in reminders.items() if "carthage@" in k)
+    assert "2026-12-24 17:00 UTC" in carthage, "the game's zone and the sortable form in English"
+
+
 def test_a_mailed_receipt_is_in_the_player_s_language(tmp_path: Path) -> None:
     folder = tmp_path / "g"
     args = ["new", str(folder), "--player-lang", "Rome=pl", *(a for p in PLAYERS for a in ("--player", p))]
@@ -182,3 +201,34 @@ def test_a_name_holding_a_foreign_keyword_is_left_as_written() -> None:
     parser = OrderParser(rules.grammar, rules.transformer())
     taken = parser.parse_line(Piece(1, "take Swiatynia Artemidy"))
     assert getattr(taken, "choice", None) == "Swiatynia Artemidy"
+
+
+def test_every_language_s_password_words_are_masked() -> None:
+    """A password header in another language ("Hasło: …") is masked in what is stored and
+    echoed, like the English one: the masking knows every word of keywords.toml for it."""
+    from adjudicator.names import normalise
+    from adjudicator.orders import PASSWORD_WORDS, redact_passwords
+    from adjudicator.resources import shipped_folder
+
+    with (shipped_folder("grammar") / "keywords.toml").open("rb") as handle:
+        table = tomllib.load(handle)
+    words = {w for key in ("password", "pass", "secret") for ws in table[key].values() for w in ws}
+    assert words | {normalise(w) for w in words} <= set(PASSWORD_WORDS)
+    text = "Gra: g\nHasło: rome-secret\njelszo rome-secret ; weź gold\n> Contraseña: rome-secret\n"
+    assert "rome-secret" not in redact_passwords(text)
+
+
+def test_the_demo_plays_in_another_language_to_the_same_end(tmp_path: Path) -> None:
+    """`demo --lang fr`: the players' orders are written with French keywords, the reports are
+    French, and the game ends where the English one does."""
+    english = runner.invoke(app, ["demo", str(tmp_path / "en")])
+    french = runner.invoke(app, ["demo", str(tmp_path / "fr"), "--lang", "fr"])
+    assert english.exit_code == 0 and french.exit_code == 0, french.output
+    assert "read their reports in français (fr)" in french.output
+    assert (tmp_path / "en" / "state.toml").read_text() == (tmp_path / "fr" / "state.toml").read_text()
+    first = sorted((tmp_path / "fr" / "orders").iterdir())[0]
+    written = (first / "Rome.txt").read_text(encoding="utf-8")
+    assert "Partie: demo" in written and "offre " in written and "prendre " in written, written
+    assert "rome-secret" not in written
+    last = sorted((tmp_path / "fr" / "reports").iterdir())[-1]
+    assert "Ordres pour" in (last / "Rome.txt").read_text(encoding="utf-8")

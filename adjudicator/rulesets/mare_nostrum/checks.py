@@ -15,6 +15,7 @@ from adjudicator.rulesets.lookup import Refused, find_name
 from adjudicator.rulesets.mare_nostrum.board import Board
 from adjudicator.rulesets.mare_nostrum.components import (
     CARD_ALIASES,
+    CARD_ALIASES_ABROAD,
     GENERAL_HEROES,
     ROLE_NAMES,
     TAX,
@@ -36,7 +37,12 @@ TAKE_CLASSES = {
     "tax": TAX,
     "any": "any",
     "anything": "any",
-}
+    # issue 18: the classes as players of the other languages write them
+    "towar": "commodity", "towary": "commodity", "dowolna": "any", "dowolną": "any", "cokolwiek": "any",
+    "áru": "commodity", "árukártya": "commodity", "bármi": "any", "bármit": "any",
+    "marchandise": "commodity", "ressource": "commodity", "quelconque": "any", "nimporte": "any",
+    "mercancía": "commodity", "cualquiera": "any", "cualquier": "any",
+}  # fmt: skip
 
 
 @functools.cache
@@ -44,7 +50,7 @@ def card_index() -> NameIndex[str]:
     """Built once: the card names never change. Callers only look up (never `add`)."""
     index: NameIndex[str] = NameIndex("card")
     for card, aliases in CARD_ALIASES.items():
-        index.add(card, card, aliases)
+        index.add(card, card, (*aliases, *CARD_ALIASES_ABROAD[card]))
     return index
 
 
@@ -53,7 +59,7 @@ def take_index() -> NameIndex[str]:
     """Card names plus the classes a `take` may name (commodity, tax, any)."""
     index: NameIndex[str] = NameIndex("card")
     for card, aliases in CARD_ALIASES.items():
-        index.add(card, card, aliases)
+        index.add(card, card, (*aliases, *CARD_ALIASES_ABROAD[card]))
     for word, meaning in TAKE_CLASSES.items():
         index.add(meaning, word)
     return index
