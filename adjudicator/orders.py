@@ -480,9 +480,11 @@ def redact_passwords(text: str) -> str:
 _INVISIBLE_CHARACTER = re.compile(f"[{_INVISIBLE}]")
 # The words of a password header in every language (grammar/keywords.toml's [password], [pass]
 # and [secret], with and without accents; tests/test_translations.py keeps them in step).
-PASSWORD_WORDS: tuple[str, ...] = ("password", "pass", "secret", "clave", "contrasena", "contraseña", "haslo", "hasło", "jelszo")
-PASSWORD_WORDS += ("jelszó", "mdp", "motdepasse", "pas", "pasar", "paso", "passe", "passer", "passz", "passzolok")
-PASSWORD_WORDS += ("pasuje", "secreto", "sekret", "tajne", "titok")
+PASSWORD_WORDS: tuple[str, ...] = (
+    *("password", "pass", "secret", "clave", "contrasena", "contraseña", "haslo", "hasło", "jelszo", "jelszó"),
+    *("mdp", "motdepasse", "pas", "pasar", "paso", "passe", "passer", "passz", "passzolok", "pasuje"),
+    *("secreto", "sekret", "tajne", "titok"),
+)
 _PASSWORD_INITIALS = "".join(sorted({w[0] for w in PASSWORD_WORDS} | {w[0].upper() for w in PASSWORD_WORDS}))
 _PASSWORD_LINE = re.compile(
     r"(?im)((?:^|;)[ \t>#\u00a0]*(?:"

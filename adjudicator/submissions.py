@@ -71,7 +71,15 @@ class CheckedSubmission:
 def _aside(line: SetAside) -> EchoLine:
     if line.reason in ("header", "request"):
         return EchoLine(line.number, line.text.strip(), line.reason)
-    return EchoLine(line.number, line.text.strip(), "--", f"({line.reason})")
+    return EchoLine(line.number, line.text.strip(), "--", _ASIDE.get(line.reason, f"({line.reason})"))
+
+
+_ASIDE = {  # why a line was not read as an order, as the player reads it
+    "comment": t("(comment)"),
+    "quoted text": t("(quoted text)"),
+    "end of the orders": t("(end of the orders)"),
+    "after the end of the orders": t("(after the end of the orders)"),
+}
 
 
 def check_submission(game: Game, text: str, power: str | None = None) -> CheckedSubmission:

@@ -232,3 +232,30 @@ def test_the_demo_plays_in_another_language_to_the_same_end(tmp_path: Path) -> N
     assert "rome-secret" not in written
     last = sorted((tmp_path / "fr" / "reports").iterdir())[-1]
     assert "Ordres pour" in (last / "Rome.txt").read_text(encoding="utf-8")
+
+
+def test_a_password_s_secret_is_never_read_as_keywords() -> None:
+    """ "hasło rome-sekret" is the secret rome-sekret: were its words mapped like an order's, a
+    wrong secret holding a translated keyword would pass for the right one."""
+    from adjudicator.orders import Piece, in_english, in_keywords, keywords_of
+
+    keywords = keywords_of("mare_nostrum")
+    assert in_english("hasło rome-sekret", keywords) == "password rome-sekret"
+    assert in_english("Jelszó: kup-legion", keywords) == "password: kup-legion"
+    assert in_keywords("password rome-secret", {"password": "hasło", "secret": "sekret"}) == "hasło rome-secret"
+    from adjudicator.orders import OrderParser
+    from tests.random_play import RULESET
+
+    parser: OrderParser[object] = OrderParser(RULESET.grammar, RULESET.transformer())
+    assert parser.parse_line(Piece(1, "hasło rome-sekret")) != parser.parse_line(Piece(1, "password rome-secret"))
+
+
+@pytest.mark.parametrize(
+    ("written", "card"),
+    [("wino", "wine"), ("zboże", "grain"), ("zboze", "grain"), ("céréales", "grain"), ("arany", "gold"),
+     ("oro", "gold"), ("podatki", "tax"), ("impôts", "tax"), ("háziállat", "livestock"), ("pescado", "fish")],
+)  # fmt: skip
+def test_cards_may_be_named_as_each_rulebook_names_them(written: str, card: str) -> None:
+    from adjudicator.rulesets.mare_nostrum.checks import card_index
+
+    assert card_index().find(written).keys == (card,)
