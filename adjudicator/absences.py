@@ -84,10 +84,18 @@ Shown = Callable[[datetime], str]  # a moment as the player reads it (his langua
 
 
 def declare(
-    root: Path, schedule: Schedule, civ: str, start_text: str, end_text: str, now: datetime, shown: Shown
+    root: Path,
+    schedule: Schedule,
+    civ: str,
+    start_text: str,
+    end_text: str,
+    now: datetime,
+    shown: Shown,
+    zone_name: str = "",
 ) -> str:
-    """Record an absence within the game's limits; the sentence to answer the player with."""
-    zone = ZoneInfo(schedule.zone)
+    """Record an absence within the game's limits; the sentence to answer the player with. Its
+    days are the player's: from midnight in his time zone (the game's unless he chose one)."""
+    zone = ZoneInfo(zone_name or schedule.zone)
     start = max(_moment(start_text, zone, end=False), now)
     end = _moment(end_text, zone, end=True)
     if end <= now:

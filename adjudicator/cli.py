@@ -388,11 +388,12 @@ def rules(
     number: Annotated[str | None, typer.Argument(help="A rule number as messages cite it, e.g. R6.4 or D5.")] = None,
     *,
     ruleset: RulesetOption = None,
+    lang: Annotated[str, typer.Option("--lang", help="In pl, hu, fr or es where the page is translated.")] = "en",
 ) -> Outcome:
     """Print the rules, or the one rule a message cites (to paste to a player)."""
     from adjudicator.commands import show_rules
 
-    return show_rules(number, ruleset)
+    return show_rules(number, ruleset, lang)
 
 
 @app.command("verify-dice")

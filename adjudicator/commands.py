@@ -27,7 +27,7 @@ from adjudicator.resources import shipped_folder
 from adjudicator.rulesets import find_ruleset
 from adjudicator.schedule import is_time_zone
 from adjudicator.storage import GameDirectory, game_lock, read_toml, write_toml_atomic
-from adjudicator.submissions import check_submission, store_submission, submitted
+from adjudicator.submissions import CheckedSubmission, check_submission, store_submission, submitted
 
 
 def read_orders_file(file: str) -> str:
@@ -135,7 +135,7 @@ def status(path: Path, now: datetime | None = None) -> Outcome:
 def check_orders(path: Path, file: str, power: str | None) -> Outcome:
     game = Game.load(path)
     checked = check_submission(game, read_orders_file(file), power)
-    return Outcome(_renderer(game).render("receipt.txt.j2", checked=checked, stored=None), ok=checked.errors == 0)
+    return Outcome(_receipt(game, checked, None), ok=checked.errors == 0)
 
 
 def submit_orders(path: Path, file: str, power: str | None) -> Outcome:
@@ -146,7 +146,7 @@ def submit_orders(path: Path, file: str, power: str | None) -> Outcome:
         checked = check_submission(game, text, power)
         stored = store_submission(game, checked, text, source="moderator (adjudicator submit)")
     shown = stored.relative_to(game.directory.root)
-    return Outcome(_renderer(game).render("receipt.txt.j2", checked=checked, stored=shown), ok=checked.errors == 0)
+    return Outcome(_receipt(game, checked, shown), ok=checked.errors == 0)
 
 
 def board_check(file: Path | None, ruleset_name: str | None) -> Outcome:
@@ -174,11 +174,16 @@ def board_show(file: Path | None, ruleset_name: str | None) -> Outcome:
     )
 
 
-def show_rules(number: str | None, ruleset_name: str | None) -> Outcome:
+def show_rules(number: str | None, ruleset_name: str | None, lang: str = SOURCE) -> Outcome:
     """The ruleset's rules (docs/), or the one clause a message cites, e.g. R6.4 or D5."""
-    from adjudicator.rulebook import rules_text
+    from adjudicator.rulebook import rules_page, rules_text
 
-    return Outcome(rules_text(find_ruleset(ruleset_name), number))
+    ruleset, lang = find_ruleset(ruleset_name), check_language(lang)
+    if rules_page(ruleset, lang) is None:
+        raise UsageError(
+            f"the rules of {ruleset.title} are not translated into {LANGUAGES[lang]} yet; leave out --lang"
+        )
+    return Outcome(rules_text(ruleset, number, lang))
 
 
 def verify_dice(path: Path) -> Outcome:
@@ -353,7 +358,7 @@ def accept_late(path: Path, power: str) -> Outcome:
             game, checked, text, source=f"late orders accepted by the moderator ({late[-1].name})"
         )
         settle_late(game, civ)  # status no longer lists them
-    return Outcome(_renderer(game).render("receipt.txt.j2", checked=checked, stored=stored.relative_to(path)))
+    return Outcome(_receipt(game, checked, stored.relative_to(path)))
 
 
 def run_games(path: Path, watch: bool, poll: float, say: Callable[[str], None]) -> Outcome:
@@ -407,6 +412,12 @@ def rollback_game(path: Path, to: int) -> Outcome:
 
 def _renderer(game: Game) -> Renderer:
     return Renderer(game.ruleset.name)
+
+
+def _receipt(game: Game, checked: CheckedSubmission, stored: Path | None) -> str:
+    """A receipt is for pasting back to its player: in his language."""
+    renderer = Renderer(game.ruleset.name, game.settings.language_of(checked.power))
+    return renderer.render("receipt.txt.j2", checked=checked, stored=stored)
 
 
 def with_languages(specs: list[PlayerSpec], choices: list[str]) -> list[PlayerSpec]:

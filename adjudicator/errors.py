@@ -13,6 +13,13 @@ class AdjudicatorError(Exception):
     """Base of every error the CLI prints as one line instead of a traceback."""
 
 
+def message_of(error: Exception) -> str:
+    """An error's sentence as raised: a message (adjudicator.i18n.Msg) keeps its translations,
+    which str(error) would drop."""
+    said = error.args[0] if error.args else None
+    return said if isinstance(said, str) else str(error)
+
+
 class DataError(AdjudicatorError):
     """A value in a TOML or JSON document is missing or wrong; `key` is its dotted path."""
 

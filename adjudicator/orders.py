@@ -20,7 +20,7 @@ from typing import Any, Generic, TypeVar
 from lark import Lark, Token, Transformer, UnexpectedInput, v_args
 from lark.visitors import merge_transformers
 
-from adjudicator.i18n import SOURCE
+from adjudicator.i18n import SOURCE, Msg, t
 from adjudicator.names import NameIndex, normalise
 from adjudicator.problems import OrderSyntaxError, Problem
 from adjudicator.resources import shipped_folder
@@ -289,17 +289,36 @@ class OrderParser(Generic[OrderT]):
 
     def _syntax_error(self, piece: Piece, error: UnexpectedInput) -> OrderSyntaxError:
         column = getattr(error, "column", 0) or 0
-        verb = piece.text.split()[0] if piece.text.split() else ""
+        written = piece.text.split()[0] if piece.text.split() else ""
+        verb = keywords_of(self.grammar).get(normalise(written), written)  # "oferuj": the 'offer' order
         match = self._verbs.find(verb)
         if not match.keys:
-            hint = f"; did you mean '{match.suggestions[0]}'?" if match.suggestions else ""
             known = ", ".join(sorted(self._forms))
-            return OrderSyntaxError(piece.number, 1, f"'{verb}' is not an order{hint} (a line starts with: {known})")
+            if match.suggestions:
+                return OrderSyntaxError(
+                    piece.number,
+                    1,
+                    t(
+                        "'%(verb)s' is not an order; did you mean '%(suggestion)s'? (a line starts with: %(known)s)",
+                        verb=written,
+                        suggestion=match.suggestions[0],
+                        known=known,
+                    ),
+                )
+            message = t("'%(verb)s' is not an order (a line starts with: %(known)s)", verb=written, known=known)
+            return OrderSyntaxError(piece.number, 1, message)
+        english = in_english(piece.text, keywords_of(self.grammar))
         label = error.match_examples(
             self._lark.parse, self.examples, use_accepts=False
         )  # lark 1.3 crashes formatting a debug line with accepts
+        if not label and english != piece.text:
+            try:
+                self._lark.parse(english)
+            except UnexpectedInput as again:
+                label = again.match_examples(self._lark.parse, self.examples, use_accepts=False)
         form = self._forms[match.keys[0]]
-        return OrderSyntaxError(piece.number, column, label or f"this '{verb}' order is not understood", form)
+        problem = Msg(label) if label else t("this '%(verb)s' order is not understood", verb=written)
+        return OrderSyntaxError(piece.number, column, problem, form)
 
 
 _LITERAL = re.compile(r'"([a-z]+)"i')
@@ -355,12 +374,15 @@ def foreign_keywords(path: Path, literals: set[str]) -> dict[str, str]:
     return mapping
 
 
+_MOT_DE_PASSE = re.compile(r"^(\W*)mot[\s-]+de[\s-]+passe\b", re.IGNORECASE)
 SECRET_HEADERS = frozenset({"password", "pass", "secret"})  # what follows these words is a secret, kept as typed
 
 
 def in_english(text: str, keywords: Mapping[str, str]) -> str:
     """The line with every word that is a keyword in any language written as the English one,
-    but a password header's secret as typed ("hasło rome-sekret" is not "rome-secret")."""
+    but a password header's secret as typed ("hasło rome-sekret" is not "rome-secret"). French
+    players write the password header in three words, "mot de passe"."""
+    text = _MOT_DE_PASSE.sub(r"\1motdepasse", text)
     first = _WORD.search(text)
     if first is not None and keywords.get(normalise(first.group(1))) in SECRET_HEADERS:
         return text[: first.start()] + keywords[normalise(first.group(1))] + text[first.end() :]
@@ -483,7 +505,7 @@ _INVISIBLE_CHARACTER = re.compile(f"[{_INVISIBLE}]")
 PASSWORD_WORDS: tuple[str, ...] = (
     *("password", "pass", "secret", "clave", "contrasena", "contraseña", "haslo", "hasło", "jelszo", "jelszó"),
     *("mdp", "motdepasse", "pas", "pasar", "paso", "passe", "passer", "passz", "passzolok", "pasuje"),
-    *("secreto", "sekret", "tajne", "titok"),
+    *("secreto", "sekret", "tajne", "titok", r"mot[ \t\u00a0-]+de[ \t\u00a0-]+passe"),
 )
 _PASSWORD_INITIALS = "".join(sorted({w[0] for w in PASSWORD_WORDS} | {w[0].upper() for w in PASSWORD_WORDS}))
 _PASSWORD_LINE = re.compile(

@@ -7,18 +7,18 @@ made once the mail's password was checked, and sent back in the reply to that ma
 from __future__ import annotations
 
 import functools
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 
 from adjudicator import absences
-from adjudicator.errors import UsageError
+from adjudicator.errors import UsageError, message_of
 from adjudicator.game import Game
 from adjudicator.hosting_state import paused
 from adjudicator.i18n import SOURCE, in_language, t
 from adjudicator.orders import Request, canonical_keywords, in_keywords
 from adjudicator.reports import Renderer
-from adjudicator.rulebook import rules_text
+from adjudicator.rulebook import rules_page, rules_text
 from adjudicator.submissions import missing_orders, order_files, submitted
 
 
@@ -51,23 +51,35 @@ def _answer(game: Game, civ: str, request: Request, now: datetime) -> str:
             return f"{heading}\n\n" + path.read_text(encoding="utf-8")
         if request.command == "help":
             keywords = canonical_keywords(game.parser.grammar, lang) if lang != SOURCE else {}
-            forms = [in_keywords(form, keywords) for form in game.parser.order_forms]
-            shared = [in_keywords(form, keywords) for form in game.parser.shared_forms]
+            forms = [_syntax_in(form, keywords) for form in game.parser.order_forms]
+            shared = [_syntax_in(form, keywords) for form in game.parser.shared_forms]
             return Renderer(game.ruleset.name, lang).render("help.txt.j2", game=game, forms=forms, shared=shared)
         if request.command == "rules":
-            return rules_text(game.ruleset, request.arguments[0] if request.arguments else None)
+            said = rules_text(game.ruleset, request.arguments[0] if request.arguments else None, lang)
+            if rules_page(game.ruleset, lang) is None:
+                note = t("The rules of this game are not yet written in your language; here they are in English.")
+                return f"{note.render(lang)}\n\n{said}"
+            return said
         if request.command == "absence":
             start, end = request.arguments
             shown = functools.partial(game.settings.local, civ=civ)
-            said = absences.declare(game.directory.root, game.settings.schedule, civ, start, end, now, shown)
+            zone = game.settings.zone_of(civ)
+            said = absences.declare(game.directory.root, game.settings.schedule, civ, start, end, now, shown, zone)
             return in_language(said, lang)
         if request.command == "absence-cancel":
             said = absences.cancel(game.directory.root, civ, now, functools.partial(game.settings.local, civ=civ))
             return in_language(said, lang)
     except UsageError as error:
-        why = error.args[0] if error.args else str(error)  # a message keeps its translations
+        why = message_of(error)
         return t("Not done: %(why)s.", why=why).render(game.settings.language_of(civ))
     raise ValueError(f"no answer for the request {request.command!r}")  # the grammar made a request we do not know
+
+
+def _syntax_in(form: str, keywords: Mapping[str, str]) -> str:
+    """A form of the help answer with the player's keywords in its syntax, not in the English
+    explanation that follows it in brackets."""
+    syntax, bracket, gloss = form.partition("  (")
+    return in_keywords(syntax, keywords) + bracket + gloss
 
 
 def _status(game: Game, civ: str, now: datetime, lang: str) -> str:

@@ -1,5 +1,6 @@
 """A ruleset's rules as the project states them (docs/), whole or one numbered clause: what
-`adjudicator rules R6.4` prints and what a player's `rules R6.4` request is answered with."""
+`adjudicator rules R6.4` prints and what a player's `rules R6.4` request is answered with, in
+his language where the page has been translated (docs/rules.pl.md beside docs/rules.md)."""
 
 from __future__ import annotations
 
@@ -7,13 +8,25 @@ import re
 from typing import Any
 
 from adjudicator.errors import UsageError
+from adjudicator.i18n import SOURCE, t
 from adjudicator.resources import shipped_folder
 from adjudicator.rulesets import Ruleset
 
 
-def rules_text(ruleset: Ruleset[Any, Any, Any], number: str | None = None) -> str:
-    """The rules, or the section of the one clause a message cites, e.g. R6.4 or D5."""
-    text = (shipped_folder("docs") / ruleset.rules).read_text(encoding="utf-8")
+def rules_page(ruleset: Ruleset[Any, Any, Any], lang: str = SOURCE) -> str | None:
+    """The name of a ruleset's rules page in a language, or None while it has no translation."""
+    if lang == SOURCE:
+        return ruleset.rules
+    stem, dot, suffix = ruleset.rules.rpartition(".")
+    name = f"{stem}.{lang}{dot}{suffix}"
+    return name if (shipped_folder("docs") / name).exists() else None
+
+
+def rules_text(ruleset: Ruleset[Any, Any, Any], number: str | None = None, lang: str = SOURCE) -> str:
+    """The rules, or the section of the one clause a message cites, e.g. R6.4 or D5: in the
+    language asked for if its page exists, else in English. The clause numbers are the same."""
+    page = rules_page(ruleset, lang) or ruleset.rules
+    text = (shipped_folder("docs") / page).read_text(encoding="utf-8")
     if number is None:
         return text
     wanted = number.strip().upper()
@@ -26,7 +39,14 @@ def rules_text(ruleset: Ruleset[Any, Any, Any], number: str | None = None) -> st
         if line.upper().startswith(f"**{wanted}**"):  # a clause that is a paragraph: **M4.5** *Title.* ...
             end = next((i for i in range(index + 1, len(lines)) if _starts_clause(lines[i])), len(lines))
             return "\n".join(lines[index:end]).strip()
-    raise UsageError(f"'{number}' is not a rule number of {ruleset.title}; numbers look like {_examples(text)}")
+    raise UsageError(
+        t(
+            "'%(number)s' is not a rule number of %(title)s; numbers look like %(examples)s",
+            number=number,
+            title=ruleset.title,
+            examples=_examples(text),
+        )
+    )
 
 
 def _heading_level(line: str) -> int:

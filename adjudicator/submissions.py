@@ -15,7 +15,7 @@ from typing import Any
 
 from adjudicator.errors import AdjudicatorError
 from adjudicator.game import Game
-from adjudicator.i18n import t
+from adjudicator.i18n import t, tn
 from adjudicator.orders import OrderLine, SetAside, Submission, parse_submission, redact_passwords
 from adjudicator.storage import read_toml, write_text_atomic, write_toml_atomic
 
@@ -121,8 +121,12 @@ def _check_not_empty(submission: Submission[Any]) -> None:
     way than a player who means to withdraw them: refuse it, and say how to withdraw."""
     if submission.no_orders and submission.lines:
         raise SubmissionError(
-            f"the text says 'no orders' but also gives {len(submission.lines)} order line(s); "
-            "send the orders, or 'no orders' alone"
+            tn(
+                "the text says 'no orders' but also gives %(count)s order line; send the orders, or 'no orders' alone",
+                "the text says 'no orders' but also gives %(count)s order line(s); "
+                "send the orders, or 'no orders' alone",
+                len(submission.lines),
+            )
         )
     if submission.no_orders:
         return

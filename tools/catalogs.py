@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import argparse
 import sys
+import tomllib
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -45,10 +46,19 @@ def _found() -> Iterator[tuple[str, tuple[str, ...] | str, str]]:
             yield f"{folder.name}/{filename}:{lineno}", message, " ".join(comments)
 
 
+def _grammar_labels() -> Iterator[tuple[str, str, str]]:
+    """The syntax-error labels of the grammars (grammar/*.errors.toml), shown to players as
+    messages (adjudicator/orders.py translates them by their English text)."""
+    for path in sorted((ROOT / "grammar").glob("*.errors.toml")):
+        with path.open("rb") as handle:
+            for number, error in enumerate(tomllib.load(handle)["error"], start=1):
+                yield f"grammar/{path.name}:{number}", error["label"], "a syntax error's explanation"
+
+
 def extract() -> Catalog:
     """The template catalog: every message, with where it is used."""
     catalog = Catalog(domain=DOMAIN, project="adjudicator", charset="utf-8")
-    for where, message, comment in _found():
+    for where, message, comment in (*_found(), *_grammar_labels()):
         path, _, line = where.rpartition(":")
         catalog.add(message, locations=[(path, int(line))], auto_comments=[comment] if comment else [])
     return catalog

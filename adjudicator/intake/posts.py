@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
 
-from adjudicator.errors import AdjudicatorError
+from adjudicator.errors import AdjudicatorError, message_of
 from adjudicator.game import Game
 from adjudicator.intake.forum import post_text
 from adjudicator.intake.mail import message_key
@@ -114,7 +114,7 @@ def take_post(games: Mapping[str, Game], post: Post, report: PostReport) -> None
         try:
             checked = check_submission(game, post.text, post.power)
         except AdjudicatorError as error:
-            _record(game, key, post, "rejected", post.power, str(error))
+            _record(game, key, post, "rejected", post.power, message_of(error))
             report.lines.append(f"{post.label}: not used: {error}")
             report.problems.append(f"{game.settings.id}: {post.label} was not used: {error}")
             return

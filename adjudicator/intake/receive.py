@@ -18,8 +18,9 @@ from email.policy import compat32
 from email.utils import parseaddr
 from pathlib import Path
 
-from adjudicator.errors import AdjudicatorError
+from adjudicator.errors import AdjudicatorError, message_of
 from adjudicator.game import Game
+from adjudicator.i18n import t
 from adjudicator.intake.mail import MailRejected, MailText, message_key, parse_mail
 from adjudicator.orders import parse_submission, redact_passwords
 from adjudicator.player_requests import Answer, answer_requests
@@ -164,13 +165,14 @@ def _read_orders(game: Game, key: str, mail: MailText, received: datetime, check
     try:
         civ = game.find_player_civ(power)
     except AdjudicatorError as error:
-        return Outcome(key, "rejected", str(error), mail=mail)
+        return Outcome(key, "rejected", message_of(error), mail=mail)
     player = game.settings.player(civ)
     assert player is not None
     if submission.password is None:
-        return Outcome(key, "rejected", "the mail has no 'password' line; nothing was changed", civ, mail)
+        return Outcome(key, "rejected", t("the mail has no 'password' line; nothing was changed"), civ, mail)
     if not checks.accepts(player, submission.password):
-        return Outcome(key, "rejected", f"the password for {civ} is wrong; nothing was changed", civ, mail)
+        wrong = t("the password for %(civ)s is wrong; nothing was changed", civ=civ)
+        return Outcome(key, "rejected", wrong, civ, mail)
     flags = (
         ()
         if mail.sender == player.email.lower()
@@ -195,7 +197,7 @@ def _read_orders(game: Game, key: str, mail: MailText, received: datetime, check
     try:
         checked = check_submission(game, mail.text, civ)
     except AdjudicatorError as error:
-        return Outcome(key, "rejected", str(error), civ, mail, flags=flags, answers=answers())
+        return Outcome(key, "rejected", message_of(error), civ, mail, flags=flags, answers=answers())
     source = f"mail {mail.message_id or key} from {mail.sender}"
     if is_late(received, game.deadline(), game.settings.schedule.grace):
         late = game.directory.orders_folder(game.slug) / "late" / f"{civ}-{received:%Y%m%dT%H%M%S}.txt"
