@@ -286,3 +286,20 @@ def test_a_rules_request_is_answered_in_the_player_s_language_or_says_it_is_engl
     assert polish.startswith("### R5.2") and english.startswith("### R5.2") and polish != english
     said = runner.invoke(app, ["rules", "E8.3", "--ruleset", "empires", "--lang", "fr"])
     assert said.exit_code != 0 and "not translated into français yet; leave out --lang" in said.output
+
+
+def test_a_syntax_error_in_another_language_names_the_order_and_is_translated() -> None:
+    """`oferuj wino,, metal` is a broken 'offer' order, not an unknown word: the player gets the
+    form to write it as, in his language; `mot de passe` is the French password header."""
+    from adjudicator.orders import OrderParser, PasswordHeader, Piece
+    from adjudicator.problems import OrderSyntaxError
+    from tests.random_play import RULESET
+
+    parser: OrderParser[object] = OrderParser(RULESET.grammar, RULESET.transformer())
+    broken = parser.parse_line(Piece(1, "oferuj wino,, metal"))
+    assert isinstance(broken, OrderSyntaxError)
+    assert broken.message.startswith("this 'oferuj' order is not understood; write it as: offer CARD")
+    assert isinstance(broken.message, Msg) and "nie" in broken.message.render("pl")
+    unknown = parser.parse_line(Piece(1, "fooo bar"))
+    assert isinstance(unknown, OrderSyntaxError) and unknown.message.render("fr") != str(unknown.message)
+    assert parser.parse_line(Piece(2, "Mot de passe : secret2")) == PasswordHeader("secret2")
