@@ -61,6 +61,7 @@ def test_wheel_contains_the_shipped_folders(wheel: Path) -> None:
         "adjudicator/docs/rules-empires.md",
         "adjudicator/docs/rules-mediterraneum.md",
         "adjudicator/docs/rules.pl.md",
+        "adjudicator/docs/rules-mediterraneum.es.md",
         "adjudicator/locale/pl/LC_MESSAGES/adjudicator.po",
         "adjudicator/rulesets/mediterraneum/boards/mediterraneum-1989.toml",
         "adjudicator/rulesets/mediterraneum/boards/mediterraneum-1989.map.json",

@@ -87,7 +87,10 @@ def resolve_trade(
         return position, events
     chain = _Chain({e: list(offers[e]) for e in participants}, {e: [] for e in participants})
     events.append(event("offers", offers={e: [label(t) for t in offers[e]] for e in participants}, rule="E5.3"))
-    _run_chain(board, master, participants, chain, held, orders, events)
+    # ED21: a Master who sits out (E5.2) does not open the chain; the first participant after
+    # him in table order opens it and evens it out, as the Master would
+    opener = master if master in participants else participants[0]
+    _run_chain(board, opener, participants, chain, held, orders, events)
     for empire in participants:
         if chain.face_up[empire]:
             events.append(
@@ -95,7 +98,7 @@ def resolve_trade(
             )
         held[empire].update(chain.face_up[empire])
         held[empire].update(chain.received[empire])
-    _even_out(board, master, chain, held, orders.get(master, ()), events)
+    _even_out(board, opener, chain, held, orders.get(opener, ()), events)
     players = {e: _with_tokens(p, held[e]) for e, p in position.players.items()}
     return replace(position, players=players), events
 
