@@ -25,7 +25,7 @@ from adjudicator.players import PlayerSpec, parse_player_spec
 from adjudicator.reports import Renderer
 from adjudicator.resources import shipped_folder
 from adjudicator.rulesets import find_ruleset
-from adjudicator.schedule import is_time_zone
+from adjudicator.schedule import check_zone
 from adjudicator.storage import GameDirectory, game_lock, read_toml, write_toml_atomic
 from adjudicator.submissions import CheckedSubmission, check_submission, store_submission, submitted
 
@@ -140,8 +140,11 @@ def check_orders(path: Path, file: str, power: str | None) -> Outcome:
 
 def submit_orders(path: Path, file: str, power: str | None) -> Outcome:
     """Store a submission entered by the moderator; lines with errors are kept and reported."""
+    return submit_text(path, read_orders_file(file), power)
+
+
+def submit_text(path: Path, text: str, power: str | None) -> Outcome:
     game = Game.load(path)
-    text = read_orders_file(file)
     with game_lock(game.directory):
         checked = check_submission(game, text, power)
         stored = store_submission(game, checked, text, source="moderator (adjudicator submit)")
@@ -215,13 +218,10 @@ def demo(path: Path | None, ruleset: str | None, lang: str = SOURCE) -> Outcome:
     shown = [f"Created the demo game in {target} (dice seeded publicly from {spec['dice_seed']!r})."]
     if lang != SOURCE:
         shown.append(f"Its players write their orders and read their reports in {LANGUAGES[lang]} ({lang}).")
-    written = Path(tempfile.mkdtemp(prefix="adjudicator-demo-orders-"))
     for phase in sorted(p for p in (source / "phases").iterdir() if p.is_dir()):
         for orders in sorted(phase.glob("*.txt")):
-            text = orders.read_text(encoding="utf-8").splitlines()
-            mine = written / f"{phase.name}-{orders.name}"
-            mine.write_text("".join(written_in(game.parser, line, lang) + "\n" for line in text), encoding="utf-8")
-            submit_orders(target, str(mine), None)
+            lines = orders.read_text(encoding="utf-8").splitlines()
+            submit_text(target, "".join(written_in(game.parser, line, lang) + "\n" for line in lines), None)
         game = Game.load(target)
         result = adjudicate(game, force=True)
         shown.append(
@@ -229,7 +229,6 @@ def demo(path: Path | None, ruleset: str | None, lang: str = SOURCE) -> Outcome:
         )
         if game.phase_info.winner:
             break
-    shutil.rmtree(written, ignore_errors=True)
     shutil.copy(source / "README.md", target / "DEMO.md")
     shown.append(state(target, as_json=False).text)
     first = sorted((target / "reports").iterdir())[0] / "public.txt"
@@ -439,8 +438,8 @@ def set_language(path: Path, civ: str | None, lang: str, zone: str | None = None
     with it the time zone deadlines are shown in. Only those keys of game.toml change; its other
     tables (mail settings among them) stay as they are."""
     code = check_language(lang)
-    if zone is not None and not is_time_zone(zone):
-        raise UsageError(f"'{zone}' is not a time zone; use a name like Europe/Warsaw")
+    if zone is not None:
+        check_zone(zone)
     with game_lock(GameDirectory(path)):
         game = Game.load(path)
         data = read_toml(game.directory.game_file)

@@ -6,10 +6,10 @@ expected a whole number, found "two"`, not a traceback.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from typing import Any, TypeVar
 
-from adjudicator.errors import DataError
+from adjudicator.errors import DataError, UsageError
 from adjudicator.names import NameIndex
 
 T = TypeVar("T")
@@ -64,6 +64,17 @@ class Fields:
 
     def text(self, name: str, default: Any = _MISSING) -> Any:
         return self._get(name, str, default)
+
+    def checked(self, name: str, check: Callable[[str], str], default: str = "") -> str:
+        """A text a check makes canonical (a language code, a time zone); its refusal names the
+        key. The default (absent, or written as the default) is taken as it is."""
+        value: str = self.text(name, default)
+        if value == default:
+            return value
+        try:
+            return check(value)
+        except UsageError as error:
+            raise self.error(name, str(error)) from None
 
     def integer(self, name: str, default: Any = _MISSING, minimum: int | None = None) -> Any:
         value = self._get(name, int, default)

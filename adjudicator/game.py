@@ -145,7 +145,7 @@ class Settings:
             rules_url=game.text("rules_url", ""),
             map_url=game.text("map_url", ""),
             site=game.text("site", ""),
-            lang=_language(game, "lang"),
+            lang=game.checked("lang", check_language, SOURCE),
         )
 
     def with_players_of(self, ruleset: Ruleset[Any, Any, Any], board: Any, position: Any) -> Settings:
@@ -448,10 +448,3 @@ def _parse(path: Path, read: Any, data: Any = None) -> Any:
         return read(read_toml(path) if data is None else data)
     except DataError as error:
         raise GameFileError.from_data_error(path, error) from None
-
-
-def _language(f: Fields, key: str) -> str:
-    try:
-        return check_language(f.text(key, SOURCE))
-    except UsageError as error:
-        raise f.error(key, str(error)) from None

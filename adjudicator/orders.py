@@ -14,7 +14,6 @@ import re
 import tomllib
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
-from pathlib import Path
 from typing import Any, Generic, TypeVar
 
 from lark import Lark, Token, Transformer, UnexpectedInput, v_args
@@ -285,9 +284,10 @@ class OrderParser(Generic[OrderT]):
                     return self._lark.parse(english)
                 except UnexpectedInput:
                     pass
-            return self._syntax_error(piece, error)
+            return self._syntax_error(piece, error, english)
 
-    def _syntax_error(self, piece: Piece, error: UnexpectedInput) -> OrderSyntaxError:
+    def _syntax_error(self, piece: Piece, error: UnexpectedInput, english: str) -> OrderSyntaxError:
+        """What is wrong with a line; `english` is the line with its keywords in English."""
         column = getattr(error, "column", 0) or 0
         written = piece.text.split()[0] if piece.text.split() else ""
         verb = keywords_of(self.grammar).get(normalise(written), written)  # "oferuj": the 'offer' order
@@ -307,7 +307,6 @@ class OrderParser(Generic[OrderT]):
                 )
             message = t("'%(verb)s' is not an order (a line starts with: %(known)s)", verb=written, known=known)
             return OrderSyntaxError(piece.number, 1, message)
-        english = in_english(piece.text, keywords_of(self.grammar))
         label = error.match_examples(
             self._lark.parse, self.examples, use_accepts=False
         )  # lark 1.3 crashes formatting a debug line with accepts
@@ -330,15 +329,22 @@ PREFERRED = ("order",)  # a word two keys share in one language goes to this one
 def keywords_of(grammar: str) -> dict[str, str]:
     """A grammar's keywords in the other languages, read only when a line does not parse in
     English (so an English game never pays for them), then kept for the process."""
-    folder = shipped_folder("grammar")
-    return foreign_keywords(folder / "keywords.toml", _literals(grammar))
+    return foreign_keywords(_keyword_table(), _literals(grammar))
 
 
-def _literals(grammar: str) -> set[str]:
+@functools.cache
+def _keyword_table() -> dict[str, dict[str, list[str]]]:
+    """grammar/keywords.toml: per English keyword, each language's words (the first one canonical)."""
+    with (shipped_folder("grammar") / "keywords.toml").open("rb") as handle:
+        return tomllib.load(handle)
+
+
+@functools.cache
+def _literals(grammar: str) -> frozenset[str]:
     """The English keywords a grammar (with the common header rules) is written with."""
     folder = shipped_folder("grammar")
     literals = set(_LITERAL.findall((folder / f"{grammar}.lark").read_text(encoding="utf-8")))
-    return literals | set(_LITERAL.findall((folder / "common.lark").read_text(encoding="utf-8")))
+    return frozenset(literals | set(_LITERAL.findall((folder / "common.lark").read_text(encoding="utf-8"))))
 
 
 @functools.cache
@@ -346,18 +352,18 @@ def canonical_keywords(grammar: str, lang: str) -> dict[str, str]:
     """Each English keyword of a grammar as a language's players write it: the first word its
     table in keywords.toml gives that language (an order form is written with these). A keyword
     with no word in that language is not in the table, and stays English."""
-    with (shipped_folder("grammar") / "keywords.toml").open("rb") as handle:
-        table = tomllib.load(handle)
     literals = _literals(grammar)
-    return {keyword: words[lang][0] for keyword, words in table.items() if keyword in literals and words.get(lang)}
+    return {
+        keyword: words[lang][0]
+        for keyword, words in _keyword_table().items()
+        if keyword in literals and words.get(lang)
+    }
 
 
-def foreign_keywords(path: Path, literals: set[str]) -> dict[str, str]:
+def foreign_keywords(table: Mapping[str, Mapping[str, list[str]]], literals: frozenset[str]) -> dict[str, str]:
     """Each word players of another language write for a keyword of this grammar, as the
     English keyword: normalised (case and diacritics away) as `names.normalise` does. A word
     two keywords claim is left out, unless one of them is preferred."""
-    with path.open("rb") as handle:
-        table = tomllib.load(handle)
     claims: dict[str, set[str]] = {}
     for keyword, languages in table.items():
         if keyword not in literals:

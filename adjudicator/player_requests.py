@@ -38,10 +38,11 @@ def answer_requests(game: Game, civ: str, requests: Sequence[Request], now: date
 
 
 def _answer(game: Game, civ: str, request: Request, now: datetime) -> str:
+    lang = game.settings.language_of(civ)
+    shown = functools.partial(game.settings.local, civ=civ)  # a moment in the player's language and zone
     try:
-        lang = game.settings.language_of(civ)
         if request.command == "status":
-            return _status(game, civ, now, lang)
+            return _status(game, shown, now, lang)
         if request.command == "orders":
             path = order_files(game).get(civ)
             label = game.phase_info.label
@@ -62,16 +63,14 @@ def _answer(game: Game, civ: str, request: Request, now: datetime) -> str:
             return said
         if request.command == "absence":
             start, end = request.arguments
-            shown = functools.partial(game.settings.local, civ=civ)
             zone = game.settings.zone_of(civ)
             said = absences.declare(game.directory.root, game.settings.schedule, civ, start, end, now, shown, zone)
             return in_language(said, lang)
         if request.command == "absence-cancel":
-            said = absences.cancel(game.directory.root, civ, now, functools.partial(game.settings.local, civ=civ))
+            said = absences.cancel(game.directory.root, civ, now, shown)
             return in_language(said, lang)
     except UsageError as error:
-        why = message_of(error)
-        return t("Not done: %(why)s.", why=why).render(game.settings.language_of(civ))
+        return t("Not done: %(why)s.", why=message_of(error)).render(lang)
     raise ValueError(f"no answer for the request {request.command!r}")  # the grammar made a request we do not know
 
 
@@ -82,7 +81,7 @@ def _syntax_in(form: str, keywords: Mapping[str, str]) -> str:
     return in_keywords(syntax, keywords) + bracket + gloss
 
 
-def _status(game: Game, civ: str, now: datetime, lang: str) -> str:
+def _status(game: Game, shown: absences.Shown, now: datetime, lang: str) -> str:
     deadline = game.deadline()
     return Renderer(game.ruleset.name, lang).render(
         "player-status.txt.j2",
@@ -91,7 +90,7 @@ def _status(game: Game, civ: str, now: datetime, lang: str) -> str:
         deadline=deadline,
         remaining=(deadline - now) if deadline else None,
         schedule=game.settings.schedule,
-        local=lambda moment: game.settings.local(moment, civ),
+        local=shown,
         sent=sorted(submitted(game)),
         missing=missing_orders(game),
         pause=paused(game.directory.root),

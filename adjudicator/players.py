@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from adjudicator.errors import UsageError
 from adjudicator.fields import Fields
 from adjudicator.i18n import check_language
-from adjudicator.schedule import is_time_zone
+from adjudicator.schedule import check_zone
 
 _SCRYPT = {"n": 2**14, "r": 8, "p": 1}
 _SECRET_CHARS = re.compile(r"^[A-Za-z0-9_.!@$%^&*+=?/~-]{6,128}$")
@@ -78,15 +78,7 @@ def parse_player(f: Fields) -> Player:
     forum = f.text("forum", "")
     if "\n" in forum or "\r" in forum:
         raise f.error("forum", "must be one line: the player's user name on the forum, as his posts show it")
-    lang = f.text("lang", "")
-    if lang:
-        try:
-            lang = check_language(lang)
-        except UsageError as error:
-            raise f.error("lang", str(error)) from None
-    zone = f.text("timezone", "")
-    if zone and not is_time_zone(zone):
-        raise f.error("timezone", f"'{zone}' is not a time zone; use a name like Europe/Warsaw")
+    lang, zone = f.checked("lang", check_language), f.checked("timezone", check_zone)
     return Player(civ.strip(), email, secret_hash, f.text("name", ""), " ".join(forum.split()), lang, zone)
 
 

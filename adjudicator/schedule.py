@@ -46,9 +46,7 @@ class Schedule:
         deadline = f.data.get("deadline")
         if deadline is not None and not (isinstance(deadline, datetime) and deadline.tzinfo):
             raise f.error("deadline", "write a date and time with its offset, e.g. 2026-11-23T18:00:00+01:00")
-        zone = f.text("timezone", "UTC")
-        if not is_time_zone(zone):
-            raise f.error("timezone", f"'{zone}' is not a time zone; use a name like Europe/Warsaw")
+        zone = f.checked("timezone", check_zone, "UTC")
         durations = {}
         for phase in _PHASES:
             if phase in f:
@@ -101,13 +99,13 @@ class Schedule:
         return f"{format_date(here, 'full', locale=lang)}, {format_time(here, 'short', locale=lang)} ({zone})"
 
 
-def is_time_zone(name: str) -> bool:
-    """Whether the machine's zone database knows the name (Europe/Warsaw, UTC)."""
+def check_zone(name: str) -> str:
+    """A time zone the machine's zone database knows (Europe/Warsaw, UTC), or one sentence."""
     try:
         ZoneInfo(name)
     except (ZoneInfoNotFoundError, ValueError):
-        return False
-    return True
+        raise UsageError(f"'{name}' is not a time zone; use a name like Europe/Warsaw") from None
+    return name
 
 
 def _minutes(span: timedelta) -> str:
