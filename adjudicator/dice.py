@@ -33,7 +33,7 @@ class Roll:
 
     number: int
     value: int
-    purpose: str
+    purpose: str  # a message (adjudicator.i18n.Msg) where the rules give one, kept as one in history
 
 
 class Dice(Protocol):

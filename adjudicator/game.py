@@ -18,9 +18,10 @@ from adjudicator.dice import ChainDice, DiceRecord, DiceSource, Roll
 from adjudicator.errors import DataError, GameFileError, UsageError
 from adjudicator.events import Event
 from adjudicator.fields import Fields
-from adjudicator.i18n import SOURCE, check_language
+from adjudicator.i18n import SOURCE, Msg, check_language, decode, encode, t
 from adjudicator.orders import OrderParser
 from adjudicator.players import Player, PlayerSpec, hash_secret, new_secret, parse_player
+from adjudicator.problems import either
 from adjudicator.resources import package_file
 from adjudicator.rulesets import PhaseInfo, Ruleset, find_ruleset
 from adjudicator.schedule import Schedule
@@ -334,11 +335,13 @@ class Game:
     def find_player_civ(self, text: str) -> str:
         match = self.ruleset.find_civ(self.board, text)
         if len(match.keys) != 1:
-            hint = f"; did you mean {' or '.join(match.suggestions)}?" if match.suggestions else ""
-            raise UsageError(f"'{text}' is not a {self.ruleset.player_word} of this game{hint}")
+            unknown = t("'%(text)s' is not a %(word)s of this game", text=text, word=self.ruleset.player_word)
+            if match.suggestions:
+                unknown = t("%(problem)s; did you mean %(names)s?", problem=unknown, names=either(match.suggestions))
+            raise UsageError(unknown)
         civ = match.keys[0]
         if civ not in self.playing():
-            raise UsageError(f"{civ} is neutral in this game (R2.3) and gives no orders")
+            raise UsageError(t("%(civ)s is neutral in this game (R2.3) and gives no orders", civ=civ))
         return civ
 
     # ---- history and dice -----------------------------------------------------------
@@ -390,7 +393,7 @@ def dice_record_to_data(record: DiceRecord) -> dict[str, Any]:
         "phase_number": record.phase_number,
         "source": str(record.source),
         "seed": record.seed,
-        "rolls": [{"number": r.number, "value": r.value, "purpose": r.purpose} for r in record.rolls],
+        "rolls": [{"number": r.number, "value": r.value, "purpose": encode(r.purpose)} for r in record.rolls],
     }
 
 
@@ -400,10 +403,22 @@ def dice_record_from_data(data: Mapping[str, Any]) -> DiceRecord:
     if source not in DiceSource.__members__.values():
         raise dice.error("source", "use chain or external")
     rolls = tuple(
-        Roll(f.integer("number", minimum=0), f.integer("value", minimum=1), f.text("purpose", ""))
+        Roll(f.integer("number", minimum=0), f.integer("value", minimum=1), _purpose(f))
         for f in dice.tables("rolls", [])
     )
     return DiceRecord(dice.integer("phase_number", minimum=0), DiceSource(source), dice.text("seed", ""), rolls)
+
+
+def _purpose(roll: Fields) -> str:
+    """What a roll was for: a message kept as a table (translated where it is shown), or the
+    English text that games begun before dice purposes were messages stored."""
+    if isinstance(roll.data.get("purpose"), Mapping):
+        said = decode(roll.data["purpose"])
+        if not isinstance(said, Msg):
+            raise roll.error("purpose", "expected text or a message table (msg, args)")
+        return said
+    text: str = roll.text("purpose", "")
+    return text
 
 
 def load_board(ruleset: Ruleset[Any, Any, Any], path: Path) -> Any:

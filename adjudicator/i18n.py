@@ -63,19 +63,28 @@ class Msg(str):
     args: Mapping[str, Any]
     plural: str
     number: int | None  # the count that picks a plural form (str has a `count` method already)
+    context: str  # a term's kind ("card", "phase"): the catalog's msgctxt, empty for a sentence
 
     def __new__(
-        cls, text: str, args: Mapping[str, Any] | None = None, plural: str = "", count: int | None = None
+        cls,
+        text: str,
+        args: Mapping[str, Any] | None = None,
+        plural: str = "",
+        count: int | None = None,
+        context: str = "",
     ) -> Msg:
         values = dict(args or {})
         english = _fill(plural if plural and count != 1 else text, values, SOURCE)
         self = super().__new__(cls, english)
-        self.text, self.args, self.plural, self.number = text, values, plural, count
+        self.text, self.args, self.plural, self.number, self.context = text, values, plural, count, context
         return self
 
     def render(self, lang: str = SOURCE) -> str:
         catalog = translations(lang)
-        if self.plural and self.number is not None:
+        number = 1 if self.number is None else self.number
+        if self.context:
+            template = catalog.npgettext(self.context, self.text, self.plural or self.text, number)
+        elif self.plural and self.number is not None:
             template = catalog.ngettext(self.text, self.plural, self.number)
         else:
             template = catalog.gettext(self.text)
@@ -83,10 +92,12 @@ class Msg(str):
 
     def to_data(self) -> dict[str, Any]:
         data: dict[str, Any] = {MSG: self.text, "args": {k: encode(v) for k, v in self.args.items()}}
-        return data | ({"plural": self.plural, "count": self.number} if self.plural else {})
+        data |= {"plural": self.plural, "count": self.number} if self.plural else {}
+        return data | ({"context": self.context} if self.context else {})
 
 
 MSG = "msg"  # the key that marks a stored message's table
+_MSG_KEYS = {MSG, "args", "plural", "count", "context"}
 
 
 def _fill(template: str, args: Mapping[str, Any], lang: str) -> str:
@@ -108,9 +119,10 @@ def encode(value: Any) -> Any:
 def decode(value: Any) -> Any:
     """A value read back from a history file: a message's table becomes the message again."""
     if isinstance(value, Mapping):
-        if MSG in value and set(value) <= {MSG, "args", "plural", "count"}:
+        if MSG in value and set(value) <= _MSG_KEYS:
             args = {k: decode(v) for k, v in value.get("args", {}).items()}
-            return Msg(str(value[MSG]), args, str(value.get("plural", "")), value.get("count"))
+            plural, context = str(value.get("plural", "")), str(value.get("context", ""))
+            return Msg(str(value[MSG]), args, plural, value.get("count"), context)
         return {k: decode(v) for k, v in value.items()}
     if isinstance(value, list):
         return [decode(v) for v in value]
@@ -125,6 +137,21 @@ def t(text: str, /, **args: Any) -> Msg:
 def tn(singular: str, plural: str, count: int, /, **args: Any) -> Msg:
     """A message with a count: the language picks the form (`%(count)s` is among the arguments)."""
     return Msg(singular, {"count": count, **args}, plural, count)
+
+
+def term(kind: str, name: str, count: int = 1) -> Msg:
+    """The name of one of a game's things (a card, a good, a phase) as the reader's language
+    calls it: the catalog's word under the context `kind`, in the form a count asks for (Polish
+    "2 wina", "5 win"). English is the name as the board or the code has it, whatever the count;
+    a name the catalog lacks (a moderator's own board) stays as it is."""
+    return Msg(name, None, name, count, context=kind)
+
+
+def counted(kind: str, name: str, count: int) -> Msg:
+    """`2 wine`, `wine`: a count of a thing in the reader's language."""
+    if count == 1:
+        return term(kind, name)
+    return t("%(count)s %(thing)s", count=count, thing=term(kind, name, count))
 
 
 def in_language(value: object, lang: str) -> str:

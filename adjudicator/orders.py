@@ -3,8 +3,9 @@
 Mail and forum text is cut into lines first: invisible characters (zero-width spaces, byte
 order marks, soft hyphens) go and typographic spaces, dashes and quotes become the plain ones
 (`plain_text`), quoted lines (`>`) and comments (`#`) are set aside, `;` splits a line into
-several orders, and a line `end` or `--` ends the orders (a signature follows). Each piece is
-parsed on its own by the ruleset's Lark grammar, so a bad line costs only itself.
+several orders, and a line `end` (pl `koniec`, hu `vége`, fr and es `fin`) or `--` ends the
+orders (a signature follows). Each piece is parsed on its own by the ruleset's Lark grammar, so
+a bad line costs only itself.
 """
 
 from __future__ import annotations
@@ -26,7 +27,10 @@ from adjudicator.resources import shipped_folder
 
 OrderT = TypeVar("OrderT")
 
-_STOP_LINE = re.compile(r"^\s*(end\.?|--\s*|__+)\s*$", re.IGNORECASE)
+# A line that ends the orders (a signature follows): `end` or the word of keywords.toml's [end]
+# in any language (tests keep them in step), with or without a full stop, or a dash rule.
+STOP_WORDS: tuple[str, ...] = ("end", "koniec", "vége", "vege", "fin")
+_STOP_LINE = re.compile(r"^\s*((?:" + "|".join(STOP_WORDS) + r")\.?|--\s*|__+)\s*$", re.IGNORECASE)
 _TURN = re.compile(r"\d+")
 
 
@@ -339,6 +343,11 @@ def _keyword_table() -> dict[str, dict[str, list[str]]]:
         return tomllib.load(handle)
 
 
+def end_word(lang: str) -> str:
+    """The word that ends a language's orders (keywords.toml's [end]; `end` in English)."""
+    return _keyword_table().get("end", {}).get(lang, ["end"])[0] if lang != SOURCE else "end"
+
+
 @functools.cache
 def _literals(grammar: str) -> frozenset[str]:
     """The English keywords a grammar (with the common header rules) is written with."""
@@ -386,11 +395,13 @@ SECRET_HEADERS = frozenset({"password", "pass", "secret"})  # what follows these
 
 def in_english(text: str, keywords: Mapping[str, str]) -> str:
     """The line with every word that is a keyword in any language written as the English one,
-    but a password header's secret as typed ("hasło rome-sekret" is not "rome-secret"). French
+    but a password header's secret and a phase header's phase as typed ("hasło rome-sekret" is
+    not "rome-secret"; `PhaseInfo.is_named` reads a phase in any language). French
     players write the password header in three words, "mot de passe"."""
     text = _MOT_DE_PASSE.sub(r"\1motdepasse", text)
     first = _WORD.search(text)
-    if first is not None and keywords.get(normalise(first.group(1))) in SECRET_HEADERS:
+    if first is not None and keywords.get(normalise(first.group(1))) in (*SECRET_HEADERS, "phase"):
+        # a secret, or a phase named in the player's language (`fase R1 compra`, not `buy`), as typed
         return text[: first.start()] + keywords[normalise(first.group(1))] + text[first.end() :]
     return _WORD.sub(lambda m: keywords.get(normalise(m.group(1)), m.group(1)), text)
 
@@ -453,7 +464,7 @@ def parse_submission(text: str, parser: OrderParser[OrderT], is_order: Callable[
                         piece.number,
                         _redacted(piece, result),
                         problem=OrderSyntaxError(
-                            piece.number, 1, "this header line contradicts an earlier one; keep only one"
+                            piece.number, 1, t("this header line contradicts an earlier one; keep only one")
                         ),
                     )
                 )
@@ -484,8 +495,14 @@ def parse_submission(text: str, parser: OrderParser[OrderT], is_order: Callable[
 
 
 def _redacted(piece: Piece, header: Header) -> str:
-    """A password line never travels further than the parser (intake, receipts, files)."""
-    return "password ********" if isinstance(header, PasswordHeader) else piece.text
+    """A password line never travels further than the parser (intake, receipts, files): its
+    secret masked, the word kept as the player wrote it (`Hasło: ********`), unless the secret
+    might still show, when the line becomes `password ********`."""
+    if not isinstance(header, PasswordHeader):
+        return piece.text
+    masked = redact_passwords(piece.text)
+    hidden = set(header.secret) == {"*"} or header.secret not in masked  # a stored line is masked already
+    return masked if "********" in masked and hidden else "password ********"
 
 
 def _with_line(order: Any, number: int) -> Any:

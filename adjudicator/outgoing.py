@@ -8,7 +8,7 @@ from email.message import EmailMessage
 
 from adjudicator.game import Game
 from adjudicator.i18n import t
-from adjudicator.intake.collect import ROOT_SETTINGS, game_smtp, moderator_address, to_player
+from adjudicator.intake.collect import ROOT_SETTINGS, game_smtp, moderator_address, moderator_name, to_player
 from adjudicator.mailer import mail_identity, make_message, pending, queue, send_queued
 from adjudicator.phase_reports import PhaseReports, load_record, record_label
 from adjudicator.reports import Renderer
@@ -39,16 +39,19 @@ def report_messages(game: Game) -> list[Outgoing]:
     messages = []
     for player in game.settings.players:
         if player.civ in playing:
-            message = to_player(game, player, f"{label}: your report, {player.civ}", reports.private(player.civ))
+            subject = t("%(label)s: your report, %(civ)s", label=label, civ=player.civ)
+            lang = game.settings.language_of(player.civ)
+            message = to_player(game, player, subject.render(lang), reports.private(player.civ))
             messages.append(_identified(game, record.slug, "report", message, player.civ))
     settings = game_smtp(game)
     if settings is not None and settings.list_address:
+        lang = game.settings.lang  # the public report's: the game's language
         message = make_message(
             sender=sender,
-            sender_name=f"{game.settings.id} moderator",
+            sender_name=moderator_name(game, lang),
             to=settings.list_address,
             to_name="",
-            subject=f"{tag} {label}: the report",
+            subject=f"{tag} " + t("%(label)s: the report", label=label).render(lang),
             body=reports.public("txt"),
         )
         messages.append(_identified(game, record.slug, "public-report", message))

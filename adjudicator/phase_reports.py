@@ -19,8 +19,9 @@ from markupsafe import Markup
 from adjudicator.errors import UsageError
 from adjudicator.forms import order_form
 from adjudicator.game import Game
-from adjudicator.i18n import decode
+from adjudicator.i18n import Msg, decode, t
 from adjudicator.reports import Renderer
+from adjudicator.rulesets import phase_label
 from adjudicator.storage import read_toml, write_bytes_atomic, write_text_atomic
 
 FORMATS = ("txt", "md", "bbcode", "html")
@@ -39,9 +40,9 @@ class PhaseRecord:
     receipts: dict[str, list[dict[str, Any]]]
 
 
-def record_label(game: Game, position: dict[str, Any]) -> str:
-    """`T3 build` (or `R3 trade`) for a position as history stores it."""
-    return f"{game.ruleset.turn_prefix}{position['turn']} {position['phase']}"
+def record_label(game: Game, position: dict[str, Any]) -> Msg:
+    """`T3 build` (or `R3 trade`) for a position as history stores it, in the reader's language where shown."""
+    return phase_label(game.ruleset.turn_prefix, position["turn"], position["phase"])
 
 
 def adjudicated_slugs(game: Game) -> list[str]:
@@ -81,7 +82,7 @@ def _record_of(game: Game, slug: str) -> PhaseRecord:
         _complete(game, data["position"]),
         _complete(game, after),
         decode(data["events"]),  # a message kept as a table is a message again, to translate
-        data["dice"],
+        decode(data["dice"]),  # a roll's purpose kept as a table is a message again
         decode(read_toml(receipts))
         if (receipts := game.directory.orders_folder(slug) / "receipts.toml").exists()
         else {},
@@ -112,7 +113,7 @@ class PhaseReports:
         deadline = game.deadline()
         due_at = deadline if deadline and current else None
         return {
-            "title": f"{game.settings.id}: {record_label(game, record.before)}",
+            "title": t("%(game)s: %(label)s", game=game.settings.id, label=record_label(game, record.before)),
             "game": {"id": game.settings.id, "title": game.ruleset.title},
             "phase": {
                 "number": record.number,

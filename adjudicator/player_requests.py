@@ -20,6 +20,7 @@ from adjudicator.orders import Request, canonical_keywords, in_keywords
 from adjudicator.reports import Renderer
 from adjudicator.rulebook import rules_page, rules_text
 from adjudicator.submissions import missing_orders, order_files, submitted
+from adjudicator.syntax_forms import form_message
 
 
 @dataclass(frozen=True, slots=True)
@@ -30,9 +31,16 @@ class Answer:
 
 
 def answer_requests(game: Game, civ: str, requests: Sequence[Request], now: datetime) -> tuple[Answer, ...]:
-    """Each request answered in the order written; one that cannot be done says why."""
+    """Each request answered in the order written; one that cannot be done says why. The request
+    is named in the player's keywords (`stan`, not `status`)."""
+    lang = game.settings.language_of(civ)
+    keywords = canonical_keywords(game.parser.grammar, lang) if lang != SOURCE else {}
     return tuple(
-        Answer(r.number, " ".join((r.command.replace("-", " "), *r.arguments)), _answer(game, civ, r, now))
+        Answer(
+            r.number,
+            in_keywords(" ".join((r.command.replace("-", " "), *r.arguments)), keywords),
+            _answer(game, civ, r, now),
+        )
         for r in requests
     )
 
@@ -52,8 +60,8 @@ def _answer(game: Game, civ: str, request: Request, now: datetime) -> str:
             return f"{heading}\n\n" + path.read_text(encoding="utf-8")
         if request.command == "help":
             keywords = canonical_keywords(game.parser.grammar, lang) if lang != SOURCE else {}
-            forms = [_syntax_in(form, keywords) for form in game.parser.order_forms]
-            shared = [_syntax_in(form, keywords) for form in game.parser.shared_forms]
+            forms = [_form_in(form, keywords, lang) for form in game.parser.order_forms]
+            shared = [_form_in(form, keywords, lang) for form in game.parser.shared_forms]
             return Renderer(game.ruleset.name, lang).render("help.txt.j2", game=game, forms=forms, shared=shared)
         if request.command == "rules":
             said = rules_text(game.ruleset, request.arguments[0] if request.arguments else None, lang)
@@ -74,11 +82,10 @@ def _answer(game: Game, civ: str, request: Request, now: datetime) -> str:
     raise ValueError(f"no answer for the request {request.command!r}")  # the grammar made a request we do not know
 
 
-def _syntax_in(form: str, keywords: Mapping[str, str]) -> str:
-    """A form of the help answer with the player's keywords in its syntax, not in the English
-    explanation that follows it in brackets."""
-    syntax, bracket, gloss = form.partition("  (")
-    return in_keywords(syntax, keywords) + bracket + gloss
+def _form_in(form: str, keywords: Mapping[str, str], lang: str) -> str:
+    """A form of the help answer in the player's language: his keywords in its syntax, its
+    placeholders, explanations and 'or's translated."""
+    return form_message(form, lambda syntax: in_keywords(syntax, keywords)).render(lang)
 
 
 def _status(game: Game, shown: absences.Shown, now: datetime, lang: str) -> str:

@@ -11,6 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from adjudicator.i18n import Msg, t
+from adjudicator.syntax_forms import form_message
 
 
 @dataclass(frozen=True, slots=True)
@@ -18,12 +19,12 @@ class OrderSyntaxError:
     line: int
     column: int
     label: str
-    expected: str = ""
+    expected: str = ""  # the form to write the line in, as grammar/*.toml gives it
 
     @property
     def message(self) -> str:
         if self.expected:
-            return t("%(problem)s; write it as: %(form)s", problem=self.label, form=self.expected)
+            return t("%(problem)s; write it as: %(form)s", problem=self.label, form=form_message(self.expected))
         return self.label
 
 
@@ -80,7 +81,7 @@ Problem = OrderSyntaxError | UnknownName | AmbiguousName | Rejection
 
 def either(names: tuple[str, ...]) -> str:
     """`'a'`, `'a' or 'b'`, `'a' or 'b' or 'c'`: the names quoted, with the language's "or"."""
-    quoted = [f"'{name}'" for name in names]
+    quoted = [Msg("'%(name)s'", {"name": name}) if isinstance(name, Msg) else f"'{name}'" for name in names]
     text: str = quoted[0] if quoted else ""
     for name in quoted[1:]:
         text = t("%(some)s or %(other)s", some=text, other=name)

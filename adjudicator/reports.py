@@ -8,13 +8,21 @@ from __future__ import annotations
 
 import functools
 import re
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Any
 
-from jinja2 import Environment, FileSystemBytecodeCache, FileSystemLoader, StrictUndefined, select_autoescape
+from jinja2 import (
+    Environment,
+    FileSystemBytecodeCache,
+    FileSystemLoader,
+    StrictUndefined,
+    pass_context,
+    select_autoescape,
+)
+from jinja2.runtime import Context
 from markupsafe import Markup
 
-from adjudicator.i18n import SOURCE, in_language, translations
+from adjudicator.i18n import SOURCE, Msg, counted, in_language, term, translations
 from adjudicator.resources import shipped_folder
 
 _BBCODE = str.maketrans({"[": "［", "]": "］", "<": "‹", ">": "›"})
@@ -40,21 +48,48 @@ def make_environment(lang: str = SOURCE) -> Environment:
     environment = Environment(
         extensions=["jinja2.ext.i18n"],
         loader=FileSystemLoader(shipped_folder("templates")),
-        bytecode_cache=FileSystemBytecodeCache(),
+        # The pattern names what the compiled templates assume (`finalize` below), so a cache an
+        # older version left behind is never taken for this one's.
+        bytecode_cache=FileSystemBytecodeCache(pattern="__jinja2_adjudicator_finalized_%s.cache"),
         autoescape=select_autoescape(enabled_extensions=("html", "svg", "html.j2", "svg.j2")),
         undefined=StrictUndefined,
         trim_blocks=True,
         lstrip_blocks=True,
         keep_trailing_newline=True,
+        finalize=lambda value: value.render(lang) if isinstance(value, Msg) else value,  # `{{ msg }}`
     )
     environment.filters["bbcode"] = escape_bbcode
     environment.filters["markdown"] = escape_markdown
     environment.filters["counts"] = format_counts
     environment.filters["lookup"] = lambda key, table: table[key]
     environment.filters["tr"] = lambda value: in_language(value, lang)  # a Msg in this language
+    environment.filters["term"] = lambda name, kind, count=1: term(kind, str(name), count).render(lang)
+    environment.filters["terms"] = lambda table, kind, empty="none": format_terms(table, kind, lang, empty)
     environment.install_gettext_translations(translations(lang), newstyle=True)  # type: ignore[attr-defined]
+    for name in ("gettext", "ngettext", "pgettext", "npgettext"):
+        installed: Callable[..., str] = environment.globals[name]  # type: ignore[assignment]
+        environment.globals[name] = _arguments_in(installed, lang)
     environment.globals["lang"] = lang
     return environment
+
+
+def _arguments_in(gettext: Callable[..., str], lang: str) -> Callable[..., str]:
+    """One of Jinja's gettext functions, with the arguments that are messages (a phase's label,
+    a card's name) put into the reader's language before they fill the template's blanks."""
+
+    @pass_context
+    def call(context: Context, *args: Any, **variables: Any) -> str:
+        shown = {key: in_language(value, lang) if isinstance(value, Msg) else value for key, value in variables.items()}
+        return gettext(context, *args, **shown)
+
+    return call
+
+
+def format_terms(table: Mapping[str, int], kind: str, lang: str, empty: str = "none") -> str:
+    """`{"tax": 2, "wine": 1}` -> `2 tax, wine`, each name as the reader's language says it
+    after its count (`2 podatki, wino`)."""
+    parts = [counted(kind, str(name), count).render(lang) for name, count in table.items() if count]
+    return ", ".join(parts) if parts else empty
 
 
 def format_counts(table: Mapping[str, int], empty: str = "none") -> str:

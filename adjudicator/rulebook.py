@@ -64,4 +64,6 @@ def _examples(text: str) -> str:
     numbers = re.findall(r"(?m)^(?:#+ |\*\*)([A-Z]+\d+(?:\.\d+)?)\b", text)
     clause = next((n for n in numbers if "." in n), "")
     decision = next((n for n in numbers if "." not in n and n.rstrip("0123456789")[-1:] == "D"), "")
-    return " or ".join(n for n in (clause, decision) if n) or "the headings of the rules page"
+    if clause and decision:
+        return t("%(some)s or %(other)s", some=clause, other=decision)
+    return clause or decision or t("the headings of the rules page")

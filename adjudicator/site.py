@@ -23,6 +23,7 @@ from adjudicator import __version__
 from adjudicator.crashlog import one_line, write_crash_log
 from adjudicator.errors import AdjudicatorError, UsageError
 from adjudicator.game import Game, dice_record_from_data
+from adjudicator.i18n import decode, encode, in_language
 from adjudicator.phase_reports import PhaseReports, is_adjudicated, load_record
 from adjudicator.reports import Renderer
 from adjudicator.resources import package_file, shipped_folder
@@ -232,7 +233,7 @@ class _Builder:
                 "phase_number": record.phase_number,
                 "source": str(record.source),
                 "seed": record.seed,
-                "rolls": [{"number": r.number, "value": r.value, "purpose": r.purpose} for r in record.rolls],
+                "rolls": [{"number": r.number, "value": r.value, "purpose": encode(r.purpose)} for r in record.rolls],
             }
         if summary["adjudicated"]:  # the standings as the phase opened
             position = game.ruleset.position_from_data(game.board, data["position"])
@@ -258,9 +259,18 @@ class _Builder:
 
     def _dice_data(self) -> dict[str, Any]:
         """Every revealed seed and roll in history, the setup's included (dice.json's shape is
-        what verify-dice.py reads); the phase now open has rolled nothing yet."""
+        what verify-dice.py reads); the phase now open has rolled nothing yet. What each roll
+        was for is written in the site's language."""
+        lang = self.renderer.lang
         phases = [
-            {**summary["dice"], "slug": stem if summary["adjudicated"] else "", "label": summary["label"]}
+            {
+                **summary["dice"],
+                "rolls": [
+                    {**roll, "purpose": in_language(decode(roll["purpose"]), lang)} for roll in summary["dice"]["rolls"]
+                ],
+                "slug": stem if summary["adjudicated"] else "",
+                "label": summary["label"],
+            }
             for stem, summary in self.history.items()
             if "dice" in summary
         ]

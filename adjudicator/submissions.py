@@ -106,13 +106,20 @@ def _power(game: Game, submission: Submission[Any], power: str | None) -> str:
 
 def _check_guards(game: Game, submission: Submission[Any]) -> None:
     if submission.game is not None and submission.game != game.settings.id:
-        raise SubmissionError(f"these orders are for game '{submission.game}', not '{game.settings.id}'")
+        raise SubmissionError(
+            t("these orders are for game '%(named)s', not '%(game)s'", named=submission.game, game=game.settings.id)
+        )
     guard = submission.phase
     info = game.phase_info
-    if guard is not None and (guard.turn, guard.phase) != (info.turn, info.phase):
+    if guard is not None and not info.is_named(guard.turn, guard.phase):
+        named = f"{info.prefix}{guard.turn} {guard.phase}"  # as the 'phase' line has it
         raise SubmissionError(
-            f"these orders are for {info.prefix}{guard.turn} {guard.phase}, but the game is at {info.label}; "
-            "remove the 'phase' line or send orders for the current phase"
+            t(
+                "these orders are for %(named)s, but the game is at %(label)s; "
+                "remove the 'phase' line or send orders for the current phase",
+                named=named,
+                label=info.label,
+            )
         )
 
 
@@ -132,15 +139,21 @@ def _check_not_empty(submission: Submission[Any]) -> None:
         return
     if not submission.lines:
         raise SubmissionError(
-            "the text holds no order lines, so nothing was stored and any orders already on file stand; "
-            "to withdraw them, send the line 'no orders'"
+            t(
+                "the text holds no order lines, so nothing was stored and any orders already on file stand; "
+                "to withdraw them, send the line 'no orders'"
+            )
         )
     if all(line.order is None for line in submission.lines):
         first = next(line for line in submission.lines if line.problem is not None)
         assert first.problem is not None
         raise SubmissionError(
-            f"no line of the text is an order (line {first.number}: {first.problem.message}), so nothing was "
-            "stored and any orders already on file stand"
+            t(
+                "no line of the text is an order (line %(number)s: %(problem)s), so nothing was stored and any "
+                "orders already on file stand",
+                number=first.number,
+                problem=first.problem.message,
+            )
         )
 
 

@@ -61,7 +61,7 @@ from adjudicator import commands
 from adjudicator.dice_proof import check_published
 from adjudicator.errors import AdjudicatorError, UsageError
 from adjudicator.game import Game
-from adjudicator.orders import parse_submission, written_in
+from adjudicator.orders import STOP_WORDS, parse_submission, written_in
 from adjudicator.phase_reports import FORMATS
 from adjudicator.rulesets.mare_nostrum.components import CARD_TOTALS, UNIT_STOCK
 from adjudicator.site import build_site, site_folder
@@ -99,6 +99,7 @@ GAME_SECONDS = float(os.environ.get("ADJUDICATOR_SOAK_GAME_SECONDS", "240"))  # 
 REPLAY_EVERY_PHASE = os.environ.get("ADJUDICATOR_SOAK_REPLAY", "turn") == "phase"  # else as each turn starts
 FORM_ORDER = re.compile(r"^# \S")  # below a form's headers, a line that is an order once its '#' goes
 FORM_RULE = "\n# " + "-" * 70 + "\n"  # under the form's first line, in every language
+FORM_END = re.compile(r"\n(?:" + "|".join(STOP_WORDS) + r")\n")  # the form's last line: `end`, `koniec`…
 LANGS = ("en", "en", "pl", "hu", "fr", "es")  # a game's language: LANGS[seed % 6], or `--lang`
 REQUESTS = ("status", "orders", "help", "rules R6.4")  # requests a mail may hold besides its orders
 EMPIRES_REQUESTS = ("status", "orders", "help", "rules E6.4")
@@ -957,11 +958,15 @@ class Soak:
         """A form sent back as it stands holds no line in error, and each of some of its
         orders, uncommented alone, is accepted (issue 15: forms that paste back)."""
         rule = text.index(FORM_RULE)
-        form = text[text.rindex("\n", 0, rule) + 1 : text.index("\nend\n") + len("\nend\n")]
+        closing = FORM_END.search(text, rule)
+        assert closing is not None, where
+        form = text[text.rindex("\n", 0, rule) + 1 : closing.end()]
         unchanged = check_submission(game, "no orders\n" + form)
         if unchanged.errors:
             self.fail("a form sent back as it stands has errors", f"{where}\n{form}")
-        below = form[form.index("\nphase ") + 1 :].splitlines()[1:]  # the orders come after the headers
+        lines = form.splitlines()[:-1]  # without `end`
+        headers = [i for i, line in enumerate(lines) if line and not line.startswith("#")]
+        below = lines[headers[-1] + 1 :]  # the orders come after the headers (in the reader's keywords)
         orders = [line for line in below if FORM_ORDER.match(line)]
         for line in self.rng.sample(orders, min(3, len(orders))):
             self.result.behaviours["form line pasted back"] += 1

@@ -14,7 +14,8 @@ from adjudicator.adjudication import adjudicate
 from adjudicator.commands import submit_orders
 from adjudicator.forms import order_form
 from adjudicator.game import Game
-from adjudicator.orders import Piece
+from adjudicator.i18n import t, term
+from adjudicator.orders import OrderLine, Piece
 from adjudicator.players import parse_player_spec
 from adjudicator.resources import shipped_folder
 from adjudicator.storage import read_toml
@@ -104,7 +105,7 @@ def test_forms_in_each_language_paste_back_meaning_what_the_english_ones_mean(tm
     folder = tmp_path / "demo"
     players = [parse_player_spec(p) for p in spec["players"]]
     Game.create(folder, players, game_id="demo", dice_root=root, lang=lang)
-    translated = 0
+    translated = cards = 0
     for phase in sorted(p for p in (DEMO / "phases").iterdir() if p.is_dir())[:6]:
         for orders in sorted(phase.glob("*.txt")):
             submit_orders(folder, str(orders), None)
@@ -114,14 +115,30 @@ def test_forms_in_each_language_paste_back_meaning_what_the_english_ones_mean(tm
             english, foreign = order_form(game, game.position, civ), order_form(game, game.position, civ, lang)
             assert [line.note for line in english] == [line.note for line in foreign]
             for number, (ours, theirs) in enumerate(zip(english, foreign, strict=True), start=1):
-                assert game.parser.parse_line(Piece(number, theirs.order)) == game.parser.parse_line(
-                    Piece(number, ours.order)
-                ), (lang, ours.order, theirs.order)
+                assert _meaning(game, civ, number, theirs.order) == _meaning(game, civ, number, ours.order), (
+                    lang,
+                    ours.order,
+                    theirs.order,
+                )
                 translated += theirs.order != ours.order
+                cards += any(term("card", card).render(lang) in theirs.order for card in ("wine", "tax", "grain"))
             report = (game.directory.reports / result.slug / f"{civ}.txt").read_text(encoding="utf-8")
             for line in foreign:
                 assert f"# {line.order}" in report, (lang, civ, line.order)
     assert translated > 200  # every order of the demo has a keyword the language has a word for
+    assert cards > 20  # and the cards are named in the language: "oferuj wino, podatek"
+    head = order_form(game, game.position, "Rome", lang).head
+    sent = check_submission(game, "\n".join(head).replace(t("YOUR-SECRET").render(lang), "x") + "\nno orders\n")
+    assert sent.power == "Rome" and sent.errors == 0 and sent.submission.phase is not None, head
+    assert not any(line.split()[0] in ("game", "power", "password") for line in head), head
+
+
+def _meaning(game: Game, civ: str, number: int, text: str) -> object:
+    """What a line means once its names are resolved (a card named in any language, the same card)."""
+    line = OrderLine(number, text, order=game.parser.parse_line(Piece(number, text)))
+    checked = game.ruleset.validate(game.board, game.position, civ, [line])[0]
+    assert checked.ok, (text, checked.problem)
+    return checked.order
 
 
 def test_no_board_name_holds_a_short_keyword_as_a_word() -> None:

@@ -362,7 +362,8 @@ def test_an_oversize_mail_is_answered_with_the_size_limit(mailed_game: Game, ser
     deliver(servers[0], mail(ROME_OK + "# " + "x" * 1_100_000 + "\n"))
     collect(mailed_game.directory.root, imap=True)
     (reply,) = servers[1].messages_to("rome@example.org")
-    assert "orders mails may be at most 1,000,000" in reply.get_content() and "Not accepted" in reply["Subject"]
+    limit = "1\u202f000\u202f000"  # thousands set apart by a narrow space, as every language reads them
+    assert f"orders mails may be at most {limit}" in reply.get_content() and "Not accepted" in reply["Subject"]
     assert "rejected: mail from rome@example.org: the mail is" in status_of(mailed_game)
 
 

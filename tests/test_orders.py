@@ -239,6 +239,22 @@ def test_password_never_echoes(parser: OrderParser[Any]) -> None:
 
 
 @pytest.mark.parametrize(
+    ("text", "echo"),
+    [
+        ("Hasło: hunter22", "Hasło: ********"),  # the player's own word, in his language (issue 18)
+        ("jelszó hunter22", "jelszó ********"),
+        ("hasło ********", "hasło ********"),  # a stored submission, read again for its receipt
+        ("hasło ł", "password ********"),  # a secret the word itself holds: no risk taken
+    ],
+)
+def test_a_password_line_echoes_the_player_s_word_and_never_the_secret(
+    parser: OrderParser[Any], text: str, echo: str
+) -> None:
+    submission = parse_submission(text + "\n", parser, lambda v: False)
+    assert [a.text for a in submission.set_aside] == [echo]
+
+
+@pytest.mark.parametrize(
     "text",
     [
         "> password hunter22",

@@ -11,6 +11,7 @@ import tomllib
 from pathlib import Path
 
 import pytest
+import tomli_w
 from typer.testing import CliRunner
 
 from adjudicator.cli import app
@@ -56,9 +57,9 @@ def test_each_language_counts_with_its_own_plural_forms(lang: str, counts: dict[
 
 
 def test_a_message_in_a_message_is_translated_too() -> None:
-    inner = Msg("Answer")
-    assert Msg("Not accepted: %(about)s", {"about": inner}).render("fr") == "Refusé : Réponse"
-    assert str(Msg("Not accepted: %(about)s", {"about": inner})) == "Not accepted: Answer"
+    inner = Msg("(no subject)")
+    assert Msg("Not accepted: %(about)s", {"about": inner}).render("fr") == "Refusé : (sans objet)"
+    assert str(Msg("Not accepted: %(about)s", {"about": inner})) == "Not accepted: (no subject)"
 
 
 def test_a_language_is_one_of_five_and_a_wrong_one_is_one_sentence() -> None:
@@ -118,9 +119,9 @@ def test_a_mailed_receipt_is_in_the_player_s_language(tmp_path: Path) -> None:
     reply = email.message_from_bytes(replies[0].read_bytes(), policy=email.policy.default)
     text = str(reply.get_content())  # type: ignore[attr-defined]
     assert reply["Subject"].startswith("[g] Rozkazy otrzymane: Rome")
-    assert "Rozkazy gracza Rome do gry g, T1 trade" in text
+    assert "Rozkazy gracza Rome do gry g, T1 handel" in text
     assert "2 rozkazy przyjęte, 1 wiersz z błędami." in text
-    assert "czy chodziło o 'wine'?" in text, "a misspelt name is answered in Polish, did-you-mean included"
+    assert "czy chodziło o 'wino'?" in text, "a misspelt name is answered in Polish, did-you-mean included"
 
 
 def test_welcome_reminder_and_status_answer_are_in_each_player_s_language(tmp_path: Path) -> None:
@@ -155,7 +156,7 @@ def test_welcome_reminder_and_status_answer_are_in_each_player_s_language(tmp_pa
     answers = sorted((folder / "outbox").glob("*.answer-*.eml"))
     assert answers
     text = str(email.message_from_bytes(answers[0].read_bytes(), policy=email.policy.default).get_content())  # type: ignore[attr-defined]
-    assert "Partida g: T1 trade." in text and "Órdenes pendientes:" in text
+    assert "Partida g: T1 comercio." in text and "Órdenes pendientes:" in text
 
 
 def test_a_private_report_and_its_form_are_in_the_player_s_language(tmp_path: Path) -> None:
@@ -165,7 +166,9 @@ def test_a_private_report_and_its_form_are_in_the_player_s_language(tmp_path: Pa
     assert runner.invoke(app, ["adjudicate", str(folder), "--force"]).exit_code == 0
     polish = runner.invoke(app, ["report", str(folder), "--power", "Carthage"]).output
     assert "raport prywatny dla Carthage" in polish and "Twoje rozkazy w tej fazie" in polish
-    assert "Usuń # przed rozkazami" in polish and "\npower Carthage\n" in polish, "headers paste back as they are"
+    assert (
+        "Usuń # przed rozkazami" in polish and "\nmocarstwo Carthage\nhasło TWOJE-HASŁO\nfaza T1 budowa\n" in polish
+    ), "headers in his words"
     english = runner.invoke(app, ["report", str(folder), "--power", "Rome"]).output
     assert "private report for Rome" in english and "Remove the # before the orders you want" in english
 
@@ -228,7 +231,7 @@ def test_the_demo_plays_in_another_language_to_the_same_end(tmp_path: Path) -> N
     assert (tmp_path / "en" / "state.toml").read_text() == (tmp_path / "fr" / "state.toml").read_text()
     first = sorted((tmp_path / "fr" / "orders").iterdir())[0]
     written = (first / "Rome.txt").read_text(encoding="utf-8")
-    assert "Partie: demo" in written and "offre " in written and "prendre " in written, written
+    assert "Partie: demo" in written and "offrir " in written and "prendre " in written, written
     assert "rome-secret" not in written
     last = sorted((tmp_path / "fr" / "reports").iterdir())[-1]
     assert "Ordres pour" in (last / "Rome.txt").read_text(encoding="utf-8")
@@ -306,3 +309,143 @@ def test_a_syntax_error_in_another_language_names_the_order_and_is_translated() 
     unknown = parser.parse_line(Piece(1, "fooo bar"))
     assert isinstance(unknown, OrderSyntaxError) and unknown.message.render("fr") != str(unknown.message)
     assert parser.parse_line(Piece(2, "Mot de passe : secret2")) == PasswordHeader("secret2")
+
+
+def _mailed(tmp_path: Path, bodies: dict[str, str], *langs: str) -> dict[str, email.message.EmailMessage]:
+    """A new game whose players read `langs` (`Rome=pl`), after a collect of one mail per body
+    from Rome's address: the replies by file name (welcomes left out)."""
+    folder = tmp_path / "g"
+    args = ["new", str(folder), *(a for lang in langs for a in ("--player-lang", lang))]
+    assert runner.invoke(app, [*args, *(a for p in PLAYERS for a in ("--player", p))]).exit_code == 0
+    posts = tmp_path / "posts"
+    posts.mkdir()
+    for name, body in bodies.items():
+        (posts / f"{name}.eml").write_bytes(bytes(mail(body, sender="rome@example.org")))
+    assert runner.invoke(app, ["collect", str(folder), "--from", str(posts)]).exit_code == 0
+    return {
+        path.name: email.message_from_bytes(path.read_bytes(), policy=email.policy.default)
+        for path in (folder / "outbox").glob("*.eml")
+        if ".welcome." not in path.name
+    }
+
+
+def _text(message: email.message.EmailMessage) -> str:
+    return str(message.get_content())  # type: ignore[attr-defined]
+
+
+def test_a_polish_player_s_rejection_for_a_wrong_phase_arrives_in_polish(tmp_path: Path) -> None:
+    body = "game g\npower Rome\npassword rome-secret\nphase T2 build\noffer wine, metal\n"
+    replies = _mailed(tmp_path, {"wrong-phase": body}, "Rome=pl")
+    (reply,) = replies.values()
+    text = _text(reply)
+    assert (
+        reply["Subject"].startswith("[g] Nie przyjęto: orders")
+        and reply["From"].addresses[0].display_name == "moderator gry g"
+    )
+    assert "te rozkazy są na T2 build, a teraz trwa T1" in text and "usuń wiersz 'faza'" in text, text
+    assert "Temat: orders" in text and "power TWOJA-CYWILIZACJA\n    password TWOJE-HASŁO" in text
+
+
+def test_the_help_answer_and_a_syntax_error_show_the_forms_in_the_player_s_language(tmp_path: Path) -> None:
+    """Placeholders, explanations and 'or' of grammar/*.toml's forms are messages; the request's
+    heading is in the player's keywords, and a mistyped request is answered in his language."""
+    asks = "game g\npower Rome\npassword rome-secret\nhelp\nstatsu\n"
+    orders = "game g\npower Rome\npassword rome-secret\noffer wine,, metal\ntake gold\n"
+    replies = _mailed(tmp_path, {"1-asks": asks, "2-orders": orders}, "Rome=pl")
+    answer = _text(next(m for name, m in replies.items() if ".answer-" in name))
+    assert "---- pomoc (wiersz 4) ----" in answer
+    assert "handel N   (tylko Dyrektor Handlowy)" in answer and "gra ID-GRY" in answer
+    assert "nieobecność 2026-12-24   lub   nieobecność anuluj   (mailem: " in answer, answer
+    assert "Nie zrozumiano: 'statsu' nie jest rozkazem" in answer
+    receipt = _text(next(m for name, m in replies.items() if ".receipt-" in name))
+    assert "napisz to tak: offer KARTA, KARTA, …   (liczbę pisz jak w 3 tax albo tax x3)" in receipt, receipt
+    rows = [line for line in receipt.splitlines() if line[:4].strip().isdigit()]
+    assert [row.split()[1] for row in rows] == ["nagłówek", "nagłówek", "nagłówek", "BŁĄD", "OK"], rows
+    columns = {row.index(text) for row, text in zip(rows, ["game", "power", "password", "offer", "take"], strict=True)}
+    assert len(columns) == 1, "the texts stay in one column after status words of any length"
+
+
+def test_a_syntax_error_s_form_keeps_its_translations_through_the_receipts_file() -> None:
+    from adjudicator.i18n import decode, encode
+    from adjudicator.orders import OrderParser, Piece
+    from adjudicator.problems import OrderSyntaxError
+    from tests.random_play import RULESET
+
+    parser: OrderParser[object] = OrderParser(RULESET.grammar, RULESET.transformer())
+    broken = parser.parse_line(Piece(1, "trade three"))
+    assert isinstance(broken, OrderSyntaxError)
+    stored = decode(tomllib.loads(tomli_w.dumps({"message": encode(broken.message)}))["message"])
+    assert str(stored) == str(broken.message) and stored.endswith("trade N   (Commerce Director only)")
+    assert stored.render("fr").endswith("trade N   (Maître du commerce seulement)")
+
+
+def test_a_set_s_problem_is_worded_for_each_game_and_language() -> None:
+    from collections import Counter
+
+    from adjudicator.rulesets.payment import TOKEN_SETS, set_problem
+
+    mixed = set_problem(Counter({"tax": 1, "wine": 1}), 2, TOKEN_SETS)
+    assert mixed is not None and "tokens" in mixed and "jetons impôt" in mixed.render("fr")
+    short = set_problem(Counter({"wine": 1, "oil": 1}), 3)
+    assert short is not None and short.render("pl") == "zestaw jest wart 2, a zakup kosztuje 3"
+
+
+@pytest.fixture
+def french_game(tmp_path: Path) -> Path:
+    """A French game after one adjudicated phase, whose default orders let the dice offer cards."""
+    folder = tmp_path / "g"
+    args = ["new", str(folder), "--lang", "fr", *(a for p in PLAYERS for a in ("--player", p))]
+    assert runner.invoke(app, args).exit_code == 0
+    assert runner.invoke(app, ["adjudicate", str(folder), "--force"]).exit_code == 0
+    return folder
+
+
+def test_dice_purposes_are_kept_as_messages_and_read_in_the_report_s_language(french_game: Path) -> None:
+    history = tomllib.loads(next((french_game / "history").glob("001-*.toml")).read_text(encoding="utf-8"))
+    first = history["dice"]["rolls"][0]["purpose"]
+    assert first["msg"] == "R5.2 card offered for %(civ)s" and first["args"]["civ"] in ("Rome", "Carthage", "Greece")
+    public = runner.invoke(app, ["report", str(french_game)]).output
+    assert (
+        f"jet 1/0 = {history['dice']['rolls'][0]['value']} : R5.2 carte proposée pour {first['args']['civ']}" in public
+    )
+
+
+def test_a_game_whose_history_holds_plain_dice_purposes_still_loads_and_reports(french_game: Path) -> None:
+    """Games begun before purposes were messages stored them as English text: they stay so."""
+    path = next((french_game / "history").glob("001-*.toml"))
+    history = tomllib.loads(path.read_text(encoding="utf-8"))
+    for roll in history["dice"]["rolls"]:
+        roll["purpose"] = f"R5.2 card offered for {roll['purpose']['args']['civ']}"
+    path.write_text(tomli_w.dumps(history), encoding="utf-8")
+    public = runner.invoke(app, ["report", str(french_game)]).output
+    assert " : R5.2 card offered for " in public, public
+    verified = runner.invoke(app, ["verify-dice", str(french_game)])
+    assert verified.exit_code == 0 and "all match" in verified.output
+
+
+def test_the_site_s_dice_page_and_dice_json_give_purposes_in_the_game_s_language(
+    french_game: Path, tmp_path: Path
+) -> None:
+    import json
+
+    from adjudicator.dice_proof import check_published
+    from adjudicator.game import Game
+    from adjudicator.site import build_site
+
+    out = tmp_path / "site"
+    build_site(Game.load(french_game), out)
+    assert ": R5.2 carte proposée pour " in (out / "dice.html").read_text(encoding="utf-8")
+    published = json.loads((out / "dice.json").read_text(encoding="utf-8"))
+    purposes = [r["purpose"] for p in published["phases"] for r in p["rolls"]]
+    assert purposes and all(p.startswith("R5.2 carte proposée pour ") for p in purposes), purposes
+    assert check_published(published)[1] == [], "the proof does not depend on the words"
+
+
+def test_each_ruleset_s_word_for_a_player_is_a_placeholder_the_catalogs_translate() -> None:
+    """A mail that names no power is told to add 'power CIVILIZATION' (EMPIRE, COLOUR): the
+    placeholder of the order forms, which the catalogs gather from grammar/*.toml."""
+    from adjudicator.rulesets import REGISTRY
+
+    catalog = extract()
+    assert all(catalog.get(ruleset.player_word.upper()) is not None for ruleset in REGISTRY.values())
+    assert Msg("CIVILIZATION").render("pl") == "CYWILIZACJA"

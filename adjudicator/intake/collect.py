@@ -418,7 +418,7 @@ def receipt(
         )
         return make_message(
             sender=sender,
-            sender_name=f"{game.settings.id} moderator",
+            sender_name=moderator_name(game, lang),
             to=outcome.mail.sender,
             to_name=outcome.mail.sender_name,
             subject=f"{tag} " + t("Not accepted: %(about)s", about=about).render(lang),
@@ -427,9 +427,10 @@ def receipt(
         )
     player = game.settings.player(outcome.power or "")
     assert player is not None
+    label = game.phase_info.label
     if outcome.status == "answered":
         body = renderer.render("answer.txt.j2", game=game, mail=outcome.mail, answers=outcome.answers)
-        label = t("Answer")
+        subject = t("Answer: %(civ)s, %(label)s", civ=player.civ, label=label)
     else:
         assert outcome.checked is not None
         body = renderer.render(
@@ -440,9 +441,11 @@ def receipt(
             current=current_orders_text(game, player.civ),
             answers=outcome.answers,
         )
-        label = t("LATE orders") if outcome.status == "late" else t("Orders received")
-    subject = f"{label.render(lang)}: {player.civ}, {game.phase_info.label}"
-    return to_player(game, player, subject, body, sender=sender, in_reply_to=outcome.mail.message_id)
+        if outcome.status == "late":
+            subject = t("LATE orders: %(civ)s, %(label)s", civ=player.civ, label=label)
+        else:
+            subject = t("Orders received: %(civ)s, %(label)s", civ=player.civ, label=label)
+    return to_player(game, player, subject.render(lang), body, sender=sender, in_reply_to=outcome.mail.message_id)
 
 
 def to_player(
@@ -451,13 +454,18 @@ def to_player(
     """A mail from the game's moderator to one of its players, subject tagged with the game."""
     return make_message(
         sender=sender or moderator_address(game),
-        sender_name=f"{game.settings.id} moderator",
+        sender_name=moderator_name(game, game.settings.language_of(player.civ)),
         to=player.email,
         to_name=player.name,
         subject=f"[{game.settings.id}] {subject}",
         body=body,
         in_reply_to=in_reply_to,
     )
+
+
+def moderator_name(game: Game, lang: str) -> str:
+    """The name the game's mail comes from, in the reader's language: `demo moderator`."""
+    return t("%(game)s moderator", game=game.settings.id).render(lang)
 
 
 def moderator_address(game: Game) -> str:

@@ -29,6 +29,7 @@ from email.utils import parseaddr
 from html.parser import HTMLParser
 
 from adjudicator.errors import AdjudicatorError
+from adjudicator.i18n import t
 from adjudicator.orders import end_of_orders, plain_text
 
 MAX_MESSAGE_BYTES = 1_000_000
@@ -78,7 +79,13 @@ def message_key(raw: bytes, message_id: str) -> str:
 
 def parse_mail(raw: bytes) -> MailText:
     if len(raw) > MAX_MESSAGE_BYTES:
-        raise MailRejected(f"the mail is {len(raw):,} bytes; orders mails may be at most {MAX_MESSAGE_BYTES:,}")
+        raise MailRejected(
+            t(
+                "the mail is %(size)s bytes; orders mails may be at most %(limit)s",
+                size=_grouped(len(raw)),
+                limit=_grouped(MAX_MESSAGE_BYTES),
+            )
+        )
     message = email.message_from_bytes(raw, policy=email.policy.default)
     assert isinstance(message, EmailMessage)
     name, address = _sender(message)
@@ -91,10 +98,16 @@ def parse_mail(raw: bytes) -> MailText:
             attachments.append((filename, _decode(part, notes)))
             notes.append(f"the attachment {filename} was read")
     if body is None and not attachments:
-        raise MailRejected("the mail has no text part and no .txt attachment to read orders from")
+        raise MailRejected(t("the mail has no text part and no .txt attachment to read orders from"))
     text = "\n".join(_texts(cut_quoted_reply(body or ""), attachments, notes))
     if len(text) > MAX_TEXT_CHARS:
-        raise MailRejected(f"the orders text is {len(text):,} characters; at most {MAX_TEXT_CHARS:,} are read")
+        raise MailRejected(
+            t(
+                "the orders text is %(size)s characters; at most %(limit)s are read",
+                size=_grouped(len(text)),
+                limit=_grouped(MAX_TEXT_CHARS),
+            )
+        )
     return MailText(
         message_id=str(message.get("Message-ID", "")).strip(),
         sender=address.lower(),
@@ -103,6 +116,12 @@ def parse_mail(raw: bytes) -> MailText:
         text=text,
         notes=tuple(notes),
     )
+
+
+def _grouped(number: int) -> str:
+    """`1 048 577`: thousands set apart by a narrow space, which every language reads alike
+    (a comma is a decimal point in Polish, French, Hungarian and Spanish)."""
+    return f"{number:,}".replace(",", "\u202f")
 
 
 def _sender(message: EmailMessage) -> tuple[str, str]:

@@ -20,7 +20,7 @@ from pathlib import Path
 
 from adjudicator.errors import AdjudicatorError, message_of
 from adjudicator.game import Game
-from adjudicator.i18n import t
+from adjudicator.i18n import Msg, t
 from adjudicator.intake.mail import MailRejected, MailText, message_key, parse_mail
 from adjudicator.orders import parse_submission, redact_passwords
 from adjudicator.player_requests import Answer, answer_requests
@@ -141,7 +141,7 @@ def receive(
             if already_done(game.directory.inbox, key):
                 return Outcome(key, "duplicate", "this mail was received before", mail=headers)
             keep_raw(game.directory.inbox, raw, key)
-            return _record(game, Outcome(key, "rejected", str(rejected), mail=headers), received, answer)
+            return _record(game, Outcome(key, "rejected", message_of(rejected), mail=headers), received, answer)
         except UnreadableMail as unreadable:
             key = message_key(raw, "")
             keep_raw(game.directory.inbox, raw, key)
@@ -160,8 +160,8 @@ def _read_orders(game: Game, key: str, mail: MailText, received: datetime, check
         by_address = [p.civ for p in game.settings.players if p.email.lower() == mail.sender]
         power = by_address[0] if len(by_address) == 1 else None
     if power is None:
-        word = game.ruleset.player_word.upper()
-        return Outcome(key, "rejected", f"the mail names no power: add a line 'power {word}'", mail=mail)
+        word = Msg(game.ruleset.player_word.upper())  # CIVILIZATION: a placeholder of the order forms
+        return Outcome(key, "rejected", t("the mail names no power: add a line 'power %(word)s'", word=word), mail=mail)
     try:
         civ = game.find_player_civ(power)
     except AdjudicatorError as error:
@@ -188,7 +188,7 @@ def _read_orders(game: Game, key: str, mail: MailText, received: datetime, check
         and not any(line.order is not None for line in submission.lines)
     ):  # requests only, or lines that are no orders at all (a mistyped request): answered, orders kept
         unread = tuple(
-            Answer(line.number, line.text, f"Not understood: {line.problem.message}")
+            Answer(line.number, line.text, t("Not understood: %(problem)s", problem=line.problem.message))
             for line in submission.lines
             if line.problem is not None
         )
@@ -201,7 +201,13 @@ def _read_orders(game: Game, key: str, mail: MailText, received: datetime, check
     source = f"mail {mail.message_id or key} from {mail.sender}"
     if is_late(received, game.deadline(), game.settings.schedule.grace):
         late = game.directory.orders_folder(game.slug) / "late" / f"{civ}-{received:%Y%m%dT%H%M%S}.txt"
-        write_text_atomic(late, f"# {source}, received {received.isoformat()}\n" + redact_passwords(mail.text))
+        said = t(  # the first line of the orders accept-late stores, which the player reads
+            "mail %(id)s from %(sender)s, received %(when)s",
+            id=mail.message_id or key,
+            sender=mail.sender,
+            when=received.isoformat(),
+        )
+        write_text_atomic(late, f"# {said.render(game.settings.language_of(civ))}\n" + redact_passwords(mail.text))
         reason = "it came after the deadline; it counts only if the moderator accepts it"
         return Outcome(key, "late", reason, civ, mail, checked, late, flags, answers())
     stored = store_submission(game, checked, mail.text, source=source, received=received)

@@ -16,12 +16,18 @@ from lark import Token, Transformer
 from adjudicator.dice import Dice
 from adjudicator.errors import UsageError
 from adjudicator.events import Event
+from adjudicator.i18n import LANGUAGES, Msg, t, term
 from adjudicator.names import Match, normalise
 from adjudicator.orders import OrderLine
 
 BoardT = TypeVar("BoardT")
 PositionT = TypeVar("PositionT")
 OrderT = TypeVar("OrderT")
+
+
+def phase_label(prefix: str, turn: int, phase: str) -> Msg:
+    # NOTE: a phase's label: the turn (T3) or round (R2) and the phase's name, as in "T3 build".
+    return t("%(prefix)s%(turn)s %(phase)s", prefix=prefix, turn=turn, phase=term("phase", phase))
 
 
 @dataclass(frozen=True, slots=True)
@@ -35,8 +41,20 @@ class PhaseInfo:
     prefix: str = "T"  # the ruleset's word for a turn, as labels and file names abbreviate it
 
     @property
-    def label(self) -> str:
-        return f"{self.prefix}{self.turn} {self.phase}"
+    def label(self) -> Msg:
+        """`T3 build`: English as text (files, logs), the phase named in the reader's language
+        where shown (`T3 budowa`), the turn as the `phase` header reads it."""
+        return phase_label(self.prefix, self.turn, self.phase)
+
+    def is_named(self, turn: int, phase: str) -> bool:
+        """Whether a `phase` header names this phase: `T3 build`, or the phase as any language
+        calls it (`T3 budowa`, `T3 construction`), as the order forms write it."""
+        if turn != self.turn:
+            return False
+        written = normalise(phase)
+        return written == normalise(self.phase) or any(
+            written == normalise(term("phase", self.phase).render(lang)) for lang in LANGUAGES
+        )
 
 
 @dataclass(frozen=True, slots=True)
@@ -78,6 +96,12 @@ class Ruleset(Protocol, Generic[BoardT, PositionT, OrderT]):
         ...
 
     def civilizations(self, board: BoardT) -> tuple[str, ...]: ...
+
+    def terms(self, board: BoardT) -> Mapping[str, Sequence[str]]:
+        """The game's own words that players read in their language, by kind (the catalog's
+        context): "card" for cards and goods as reports name them, "phase" for the phases. Each
+        is shown through `i18n.term`, and tools/catalogs.py gathers them from the shipped board."""
+        ...
 
     def place_names(self, board: BoardT) -> Mapping[str, str]:
         """Place id -> display name, for reports."""

@@ -6,6 +6,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable
 from typing import Any, TypeVar
 
+from adjudicator.i18n import term
 from adjudicator.names import NameIndex
 from adjudicator.problems import AmbiguousName, Problem, UnknownName
 
@@ -19,15 +20,20 @@ class Refused(Exception):
         self.problem = problem
 
 
-def find_name(index: NameIndex[K], text: str, kind: str, line: int, where: str = "") -> K:
+def find_name(index: NameIndex[K], text: str, kind: str, line: int, where: str = "", term_kind: str = "") -> K:
     """The one thing the name means; else a refusal listing the names it could be (as printed,
-    never ids) or the close ones."""
+    never ids) or the close ones. Names that are the game's terms (`term_kind`: "card"…) are
+    offered as the reader's language calls them ('wino', not 'wine')."""
     match = index.find(text)
     if len(match.keys) == 1:
         return match.keys[0]
+
+    def shown(names: Iterable[str]) -> tuple[str, ...]:
+        return tuple(term(term_kind, name) if term_kind else name for name in names)
+
     if match.keys:
-        raise Refused(AmbiguousName(line, kind, text, tuple(index.display(k) for k in match.keys)))
-    raise Refused(UnknownName(line, kind, text, match.suggestions, where))
+        raise Refused(AmbiguousName(line, kind, text, shown(index.display(k) for k in match.keys)))
+    raise Refused(UnknownName(line, kind, text, shown(match.suggestions), where))
 
 
 def name_index(kind: str, entries: Iterable[Any], key: Callable[[Any], str] | None = None) -> NameIndex[str]:

@@ -19,22 +19,44 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 from itertools import combinations
+
+from adjudicator.i18n import Msg, t
 
 TAX = "tax"  # the one resource that is not a commodity, in both games
 CardSet = Counter[str]
 
 
-def set_problem(cards: Mapping[str, int], cost: int, pieces: str = "cards", goods: str = "commodities") -> str | None:
+@dataclass(frozen=True, slots=True)
+class SetWords:
+    """How a game says its two set rules: with cards and commodities (Mare Nostrum) or with
+    tokens and goods (Empires). Whole sentences, so each language words them its own way."""
+
+    mixed: Msg
+    repeated: Msg
+
+
+CARD_SETS = SetWords(
+    t("a set is tax cards only or different commodities only; tax and commodities do not mix"),
+    t("the commodities of one set must all be different"),
+)
+TOKEN_SETS = SetWords(
+    t("a set is tax tokens only or different goods only; tax and goods do not mix"),
+    t("the goods of one set must all be different"),
+)
+
+
+def set_problem(cards: Mapping[str, int], cost: int, words: SetWords = CARD_SETS) -> Msg | None:
     """Why these cards are not one valid set paying `cost` (R6.1, E6.3), or None if they are;
-    in the ruleset's words for the tokens (`cards`) and the goods (`commodities`)."""
+    in the ruleset's words for its pieces and goods."""
     size = sum(cards.values())
     if TAX in cards and cards[TAX] != size:
-        return f"a set is tax {pieces} only or different {goods} only; tax and {goods} do not mix"
+        return words.mixed
     if TAX not in cards and any(n > 1 for n in cards.values()):
-        return f"the {goods} of one set must all be different"
+        return words.repeated
     if size < cost:
-        return f"the set is worth {size} but the item costs {cost}"
+        return t("the set is worth %(size)s but the item costs %(cost)s", size=size, cost=cost)
     return None
 
 

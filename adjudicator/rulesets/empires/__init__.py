@@ -16,7 +16,7 @@ from adjudicator.rulesets import BoardResource, PhaseInfo, Standing
 from adjudicator.rulesets.empires.board import PLAYER_COUNTS, Board, parse_board
 from adjudicator.rulesets.empires.engine import due, resolve_phase
 from adjudicator.rulesets.empires.forms import form_candidates
-from adjudicator.rulesets.empires.model import Position
+from adjudicator.rulesets.empires.model import Phase, Position
 from adjudicator.rulesets.empires.orders import ORDER_PHASES, Order, TurnOrder
 from adjudicator.rulesets.empires.position import position_from_data, position_to_data
 from adjudicator.rulesets.empires.presentation import place_names, report_data
@@ -46,6 +46,10 @@ class Empires:
 
     def civilizations(self, board: Board) -> tuple[str, ...]:
         return tuple(board.empires)
+
+    def terms(self, board: Board) -> dict[str, tuple[str, ...]]:
+        # tax: E1.3; the choices a `take` line may name besides a token (E5.3)
+        return {"card": ("tax", *board.commodities), "choice": ("good", "any"), "phase": tuple(Phase)}
 
     def place_names(self, board: Board) -> dict[str, str]:
         return place_names(board)

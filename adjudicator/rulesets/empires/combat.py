@@ -44,7 +44,12 @@ def _roll_side(
         if _applies(e, unit, role, own)
     )
     faces_table = board.land_dice if unit == "legion" else board.sea_dice
-    faces = [faces_table[dice.roll(f"E8.1 {role} die for {side.empire} in {place}") - 1] for _ in range(count)]
+    name = board.provinces[place].name if place in board.provinces else board.seas[place].name
+    if role == "attack":
+        purpose = t("E8.1 attack die for %(empire)s in %(place)s", empire=side.empire, place=name)
+    else:
+        purpose = t("E8.1 defence die for %(empire)s in %(place)s", empire=side.empire, place=name)
+    faces = [faces_table[dice.roll(purpose) - 1] for _ in range(count)]
     total = sum(faces) + bonus * len(faces)
     notes = [t("+%(amount)s a die", amount=bonus)] if bonus and faces else []
     for effect in position.effects(board, side.empire, "battle_bonus"):

@@ -74,7 +74,7 @@ def _purchase(board: Board, position: Position, empire: str) -> list[Candidate]:
             kind = {"legendary": "legendary city"}.get(str(site.city), str(site.city))
             lines.append((f"build {kind} in {name}", t("costs %(cost)s (E6.6)", cost=board.costs[str(site.city)])))
         for sea in site.seas:
-            lines.append((f"build trireme in {names[sea]}", f"costs {board.costs['trireme']} (E6.5)"))
+            lines.append((f"build trireme in {names[sea]}", t("costs %(cost)s (E6.5)", cost=board.costs["trireme"])))
     lines += [
         (f"buy {tile}", t("costs %(cost)s this round (E6.7)", cost=board.tiles[tile].price(position.round)))
         for tile in position.track

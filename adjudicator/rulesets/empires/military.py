@@ -419,7 +419,7 @@ def _sack(
         for _ in range(times):
             tokens = sorted(pile.elements())
             if site is CityKind.LEGENDARY and for_good and tokens:
-                good = tokens[choose_index(dice, len(tokens), f"E8.6 legendary good for {empire}")]
+                good = tokens[choose_index(dice, len(tokens), t("E8.6 legendary good for %(empire)s", empire=empire))]
                 pile[good] -= 1
                 legendary[good] += 1
             else:

@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from adjudicator.i18n import Msg, t, tn
+from adjudicator.i18n import Msg, t, term, tn
 from adjudicator.rulesets.empires.board import Board, Title
 from adjudicator.rulesets.empires.geography import covered
 from adjudicator.rulesets.empires.position import position_from_data
@@ -114,7 +114,7 @@ def _board_rows(board: Board, state: Mapping[str, Any], names: Mapping[str, str]
                 buildings.append(t("legendary city %(city)s", city=site.city_name))
             else:
                 buildings.append(t("city %(city)s", city=site.city_name))
-        buildings += [t("caravan on %(good)s", good=good) for good in p["caravans"]]
+        buildings += [t("caravan on %(good)s", good=term("card", good)) for good in p["caravans"]]
         buildings += [BUILDING_NAMES[name] for name in ("market", "temple") if p[name]]
         units = [
             tn("%(empire)s %(count)s legion", "%(empire)s %(count)s legions", n, empire=empire)
@@ -153,5 +153,5 @@ def _building(key: str) -> str:
     """A building by its key (`caravan:wine`, `market`), in words."""
     kind, _, good = key.partition(":")
     if kind == "caravan":
-        return t("caravan on %(good)s", good=good)
+        return t("caravan on %(good)s", good=term("card", good))
     return BUILDING_NAMES.get(key, key)

@@ -12,6 +12,7 @@ from dataclasses import replace
 
 from adjudicator.dice import Dice, choose_index
 from adjudicator.events import Event, event
+from adjudicator.i18n import t
 from adjudicator.rulesets.empires.board import Board, CityKind
 from adjudicator.rulesets.empires.model import Position, frozen_counts
 from adjudicator.rulesets.payment import TAX
@@ -51,7 +52,7 @@ def produce(board: Board, position: Position, dice: Dice) -> tuple[Position, lis
             tokens = sorted(pile.elements())
             if not tokens:
                 break  # ED8: an empty pile pays nothing; the tax token still comes
-            good = tokens[choose_index(dice, len(tokens), f"E4.3 legendary good for {empire}")]
+            good = tokens[choose_index(dice, len(tokens), t("E4.3 legendary good for %(empire)s", empire=empire))]
             pile[good] -= 1
             drawn.setdefault(empire, []).append(good)
     players = dict(position.players)

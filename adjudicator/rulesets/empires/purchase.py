@@ -15,14 +15,14 @@ from types import MappingProxyType
 
 from adjudicator.dice import Dice, choose_index
 from adjudicator.events import Event, event
-from adjudicator.i18n import t, tn
+from adjudicator.i18n import t, term, tn
 from adjudicator.rulesets.empires.board import Board, CityKind, TileKind, Title
 from adjudicator.rulesets.empires.geography import borders_empire, covered, provinces_of
 from adjudicator.rulesets.empires.model import COPY_CHOICE, PlayerState, Position, ProvinceState, frozen_counts
 from adjudicator.rulesets.empires.orders import Build, Buy, Copy, Order, TurnOrder
 from adjudicator.rulesets.empires.presentation import listed
 from adjudicator.rulesets.empires.trade import table_order_from
-from adjudicator.rulesets.payment import TAX, plan_payment, set_problem
+from adjudicator.rulesets.payment import TAX, TOKEN_SETS, plan_payment, set_problem
 
 TRACK_SPACES = 5  # E2.4, E6.7
 TILES_TO_WIN = 5  # E10.1: the fifth hero or wonder, the starting hero included
@@ -217,13 +217,16 @@ def _site_problem(board: Board, position: Position, place: str, item: _Item) -> 
         for taken in built.caravans:
             free.remove(taken)
         if good is None:
-            return t("E6.6: say which good the caravan stands on (%(free)s)", free=", ".join(free) or t("none free"))
+            return t(
+                "E6.6: say which good the caravan stands on (%(free)s)",
+                free=listed([term("card", g) for g in free]) or t("none free"),
+            )
         if good not in free:
             return t(
                 "E6.6: %(province)s has no free %(good)s caravan site (%(free)s)",
                 province=name,
-                good=good,
-                free=", ".join(free) or t("none free"),
+                good=term("card", good),
+                free=listed([term("card", g) for g in free]) or t("none free"),
             )
     elif piece in ("market", "temple"):
         if not getattr(site, piece):
@@ -321,11 +324,11 @@ def _named_problem(
     missing = named - holding
     if missing:
         short = [
-            t("%(held)s %(kind)s, not %(named)s", held=holding[kind], kind=kind, named=named[kind])
+            t("%(held)s %(kind)s, not %(named)s", held=holding[kind], kind=term("card", kind), named=named[kind])
             for kind in sorted(missing)
         ]
         return t("E6.3: you hold %(tokens)s", tokens=listed(short))
-    problem = set_problem(named, cost, pieces="tokens", goods="goods")
+    problem = set_problem(named, cost, TOKEN_SETS)
     if problem and _exception_allows(board, position, empire, named, cost):
         return ""
     return t("E6.3: %(problem)s", problem=problem) if problem else ""
@@ -441,7 +444,7 @@ def _describe(board: Board, item: _Item) -> str:
     place = board.seas[order.place].name if order.place in board.seas else board.provinces[order.place].name
     what = PIECE_WORDS.get(item.piece, item.piece)
     if order.good:
-        return t("%(piece)s on %(good)s in %(place)s", piece=what, good=order.good, place=place)
+        return t("%(piece)s on %(good)s in %(place)s", piece=what, good=term("card", order.good), place=place)
     return t("%(piece)s in %(place)s", piece=what, place=place)
 
 
@@ -499,7 +502,7 @@ def refill_track(position: Position, dice: Dice, events: list[Event]) -> Positio
     track, hidden = list(position.track), sorted(position.hidden)
     drawn = []
     while len(track) < TRACK_SPACES and hidden:
-        tile = hidden.pop(choose_index(dice, len(hidden), "E6.7 hero track refill"))
+        tile = hidden.pop(choose_index(dice, len(hidden), t("E6.7 hero track refill")))
         track.append(tile)
         drawn.append(tile)
     if drawn:

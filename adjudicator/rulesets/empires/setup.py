@@ -11,6 +11,7 @@ from types import MappingProxyType
 from adjudicator.dice import Dice, choose_index
 from adjudicator.errors import UsageError
 from adjudicator.events import Event, event
+from adjudicator.i18n import t
 from adjudicator.rulesets.empires.board import Board, Empire, TileKind, Title
 from adjudicator.rulesets.empires.model import TABLE_ORDER, Phase, PlayerState, Position, ProvinceState, SeaState
 from adjudicator.rulesets.empires.purchase import TRACK_SPACES
@@ -83,9 +84,16 @@ def _draw_track(board: Board, dice: Dice, events: list[Event]) -> tuple[tuple[st
     left = sorted(t.name for t in board.tiles.values() if t.start is None and t.kind is not TileKind.PYRAMIDS)
     track = []
     for space in range(1, min(TRACK_SPACES, len(left)) + 1):
-        track.append(left.pop(choose_index(dice, len(left), f"E2.4 hero track, space {space}")))
+        track.append(left.pop(choose_index(dice, len(left), t("E2.4 hero track, space %(space)s", space=space))))
     events.append(event("track", tiles=list(track)))
     return tuple(track), tuple(left)
+
+
+TITLE_NAMES = {  # E9, as the reports name them
+    Title.COMMERCE: t("Master of Commerce"),
+    Title.POLITICAL: t("Political Leader"),
+    Title.MILITARY: t("Military Leader"),
+}
 
 
 def _first_titles(board: Board, position: Position, dice: Dice, events: list[Event]) -> dict[Title, str]:
@@ -98,7 +106,8 @@ def _first_titles(board: Board, position: Position, dice: Dice, events: list[Eve
             levels = {e: position.levels(board, e)[title] for e in position.playing}
             best = max(levels.values())
             tied = [e for e in position.playing if levels[e] == best]
-            holder = tied[choose_index(dice, len(tied), f"ED2 first {title} holder among {', '.join(tied)}")]
+            purpose = t("ED2 first %(title)s among %(empires)s", title=TITLE_NAMES[title], empires=", ".join(tied))
+            holder = tied[choose_index(dice, len(tied), purpose)]
             events.append(event("first_title", title=str(title), empire=holder, level=best, tied=tied))
         titles[title] = holder
     return titles

@@ -14,7 +14,7 @@ from types import MappingProxyType
 
 from adjudicator.dice import Dice, choose_index
 from adjudicator.events import Event, event
-from adjudicator.i18n import t
+from adjudicator.i18n import t, term
 from adjudicator.rulesets.empires.board import Board, Title
 from adjudicator.rulesets.empires.model import TABLE_ORDER, PlayerState, Position
 from adjudicator.rulesets.empires.orders import Give, Offer, Order, Take, TradeSide
@@ -34,8 +34,9 @@ def table_order_from(first: str | None, empires: Sequence[str]) -> list[str]:
 
 
 def label(token: Token) -> str:
+    """A token as reports name it, in the reader's language: `wine`, `legendary wine`."""
     kind, legendary = token
-    return t("legendary %(good)s", good=kind) if legendary else kind
+    return t("legendary %(good)s", good=term("card", kind)) if legendary else term("card", kind)
 
 
 @dataclass
@@ -156,7 +157,9 @@ def _offer(
     by_dice = 0
     while not free and len(offered) < size:
         left_tokens = sorted((held - Counter(offered)).elements())
-        offered.append(left_tokens[choose_index(dice, len(left_tokens), f"E5.3 token offered for {empire}")])
+        offered.append(
+            left_tokens[choose_index(dice, len(left_tokens), t("E5.3 token offered for %(empire)s", empire=empire))]
+        )
         by_dice += 1
     if by_dice:
         events.append(event("offer_by_dice", empire=empire, tokens=by_dice, rule="E5.3"))

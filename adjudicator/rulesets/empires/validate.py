@@ -10,7 +10,7 @@ from dataclasses import dataclass, replace
 from typing import TypeVar
 
 from adjudicator.i18n import t
-from adjudicator.names import NameIndex
+from adjudicator.names import NameIndex, normalise
 from adjudicator.orders import OrderLine
 from adjudicator.problems import Rejection
 from adjudicator.rulesets.empires.board import Board, CityKind, Title
@@ -37,8 +37,35 @@ from adjudicator.rulesets.lookup import Refused, find_name
 from adjudicator.rulesets.payment import TAX
 
 K = TypeVar("K")
-TAKE_CLASSES = {"good": "good", "goods": "good", "any": "any", "anything": "any"}
+# E5.3: what a `take` line may name instead of a token, as players of each language write it
+# (the catalogs' `choice` terms among them: tests/test_terms.py).
+TAKE_CLASSES = {
+    "good": "good", "goods": "good", "any": "any", "anything": "any",
+    "towar": "good", "towary": "good", "towarow": "good", "cokolwiek": "any", "dowolny": "any",
+    "aru": "good", "arut": "good", "barmi": "any", "barmit": "any",
+    "marchandise": "good", "marchandises": "good", "ressource": "good", "nimporte": "any",
+    "quelconque": "any", "mercancia": "good", "mercancias": "good", "cualquiera": "any", "cualquier": "any",
+}  # fmt: skip
+# E1.3: the tax token as players of each language write it.
+TAX_NAMES = frozenset(
+    {"tax", "taxes", "podatek", "podatki", "podatkow", "ado", "impot", "impots", "impuesto", "impuestos"}
+)
 BUILDINGS = {"city", "market", "temple", "legendary"}
+
+
+def take_class(text: str) -> str | None:
+    """`good` or `any` when a `take` line names a class of tokens rather than one (E5.3)."""
+    return TAKE_CLASSES.get(normalise(text))
+
+
+def good_named(board: Board, text: str) -> str | None:
+    """The token a name means (tax or a good), or None when it names none or several."""
+    if normalise(text) in TAX_NAMES:
+        return TAX
+    match = board.goods.find(text)
+    return next(iter(match.keys)) if len(match.keys) == 1 else None
+
+
 # NOTE: the three titles of Mare Nostrum: Empires (E9), as a player reads them in a refusal.
 TITLE_WORDS = {
     "commerce": t("Master of Commerce"),
@@ -64,8 +91,8 @@ class _Context:
     def refuse(self, rule: str, text: str) -> Refused:
         return Refused(Rejection(self.line, rule, text))
 
-    def find(self, index: NameIndex[K], text: str, kind: str) -> K:
-        return find_name(index, text, kind, self.line)
+    def find(self, index: NameIndex[K], text: str, kind: str, term_kind: str = "") -> K:
+        return find_name(index, text, kind, self.line, term_kind=term_kind)
 
     def province(self, text: str) -> str:
         place = self.find(self.board.places, text, t("province"))
@@ -90,9 +117,9 @@ class _Context:
         return name
 
     def good(self, text: str) -> str:
-        if text.strip().lower() == TAX:
+        if normalise(text) in TAX_NAMES:
             return TAX
-        return self.find(self.board.goods, text, t("good"))
+        return self.find(self.board.goods, text, t("good"), term_kind="card")
 
     def tokens(self, texts: Sequence[str]) -> tuple[str, ...]:
         if len(texts) > MAX_COUNT:
@@ -173,7 +200,7 @@ def _check(c: _Context, order: Order) -> Order:
         case Offer():
             return replace(order, tokens=c.tokens(order.tokens))
         case Take():
-            choice = TAKE_CLASSES.get(order.choice.strip().lower()) or c.good(order.choice)
+            choice = take_class(order.choice) or c.good(order.choice)
             source = c.empire_name(order.source, others_only=True) if order.source else None
             return replace(order, choice=choice, source=source)
         case Give():

@@ -13,7 +13,7 @@ from adjudicator.names import Match
 from adjudicator.orders import OrderLine
 from adjudicator.rulesets import BoardResource, PhaseInfo, Standing
 from adjudicator.rulesets.mare_nostrum.board import Board, parse_board
-from adjudicator.rulesets.mare_nostrum.components import PLAYER_COUNTS, Civ
+from adjudicator.rulesets.mare_nostrum.components import CARD_TOTALS, PLAYER_COUNTS, Civ, Phase
 from adjudicator.rulesets.mare_nostrum.engine import LEADER, resolve_phase
 from adjudicator.rulesets.mare_nostrum.forms import form_candidates
 from adjudicator.rulesets.mare_nostrum.model import Position
@@ -47,6 +47,9 @@ class MareNostrum:
 
     def civilizations(self, board: Board) -> tuple[str, ...]:
         return tuple(board.civilizations)
+
+    def terms(self, board: Board) -> dict[str, tuple[str, ...]]:
+        return {"card": tuple(CARD_TOTALS), "choice": ("commodity", "any"), "phase": tuple(Phase)}  # choice: R5.3
 
     def report_data(
         self, board: Board, state: Mapping[str, Any], player_names: Mapping[str, str], options: Mapping[str, Any]

@@ -8,7 +8,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from adjudicator.events import Event, event
-from adjudicator.i18n import t
+from adjudicator.i18n import t, term
 from adjudicator.rulesets.mare_nostrum.board import Board
 from adjudicator.rulesets.mare_nostrum.components import (
     BUILDING_SUPPLY,
@@ -133,7 +133,9 @@ def placement_problem(w: Working, board: Board, turn: BuildTurn, purchase: Purch
                 if order.commodity is None:
                     return t("R6.5: no free commodity icon in %(province)s", province=info.name)
                 return t(
-                    "R6.5: no free %(commodity)s icon in %(province)s", commodity=order.commodity, province=info.name
+                    "R6.5: no free %(commodity)s icon in %(province)s",
+                    commodity=term("card", order.commodity),
+                    province=info.name,
                 )
             if sum(len(p.caravans) for p in w.provinces.values()) >= supply[Building.CARAVAN]:
                 return t("R1.3: no caravan token left in the supply")
@@ -368,9 +370,9 @@ def _exchange(w: Working, civ: Civ, order: Exchange, events: list[Event]) -> Non
     elif "Cleopatra" in w.used:
         reason = t("R6.7: Cleopatra exchanges once per build phase")
     elif hand[order.give] < 1:
-        reason = t("R6.7: you hold no %(card)s", card=order.give)
+        reason = t("R6.7: you hold no %(card)s", card=term("card", order.give))
     elif w.finite_bank and w.bank[order.get] < 1:
-        reason = t("R1: the bank has no %(card)s card", card=order.get)
+        reason = t("R1: the bank has no %(card)s card", card=term("card", order.get))
     if reason:
         events.append(event("exchange_skipped", civ=civ, line=order.line, reason=reason))
         return

@@ -8,7 +8,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import TypeVar
 
-from adjudicator.i18n import t
+from adjudicator.i18n import t, term
 from adjudicator.names import NameIndex
 from adjudicator.problems import Rejection
 from adjudicator.rulesets.lookup import Refused, find_name
@@ -38,10 +38,11 @@ TAKE_CLASSES = {
     "any": "any",
     "anything": "any",
     # issue 18: the classes as players of the other languages write them
-    "towar": "commodity", "towary": "commodity", "dowolna": "any", "dowolną": "any", "cokolwiek": "any",
-    "áru": "commodity", "árukártya": "commodity", "bármi": "any", "bármit": "any",
-    "marchandise": "commodity", "ressource": "commodity", "quelconque": "any", "nimporte": "any",
-    "mercancía": "commodity", "cualquiera": "any", "cualquier": "any",
+    "towar": "commodity", "towary": "commodity", "towarów": "commodity", "dowolna": "any", "dowolną": "any",
+    "cokolwiek": "any", "áru": "commodity", "árut": "commodity", "árukártya": "commodity", "bármi": "any",
+    "bármit": "any", "marchandise": "commodity", "marchandises": "commodity", "ressource": "commodity",
+    "quelconque": "any", "nimporte": "any", "mercancía": "commodity", "mercancías": "commodity",
+    "cualquiera": "any", "cualquier": "any",
 }  # fmt: skip
 
 
@@ -126,8 +127,8 @@ class Context:
         if text not in self.notes:
             self.notes.append(text)
 
-    def find(self, index: NameIndex[K], text: str, kind: str, where: str = "") -> K:
-        return find_name(index, text, kind, self.line, where)
+    def find(self, index: NameIndex[K], text: str, kind: str, where: str = "", term_kind: str = "") -> K:
+        return find_name(index, text, kind, self.line, where, term_kind)
 
     def province(self, text: str) -> ProvinceId:
         place = self.find(self.board.places, text, t("province"))
@@ -170,7 +171,7 @@ class Context:
             raise self.refuse(
                 "R1", t("%(card)s is a hero or wonder card; only tax and commodity cards are meant here", card=text)
             )
-        return self.find(self.cards, text, t("card"))
+        return self.find(self.cards, text, t("card"), term_kind="card")
 
     def commodity(self, text: str) -> str:
         card = self.card(text)
@@ -190,7 +191,11 @@ class Context:
             if check_hand and count > hand.get(card, 0):
                 raise self.refuse(
                     rule,
-                    t("you name %(count)s %(card)s but hold %(held)s", count=count, card=card, held=hand.get(card, 0)),
+                    t(
+                        "you name %(cards)s but hold %(held)s",
+                        cards=t("%(count)s %(thing)s", count=count, thing=term("card", card, count)),
+                        held=hand.get(card, 0),
+                    ),
                 )
         return tuple(CardCount(card, count) for card, count in wanted.items())
 

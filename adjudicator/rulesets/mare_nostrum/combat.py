@@ -8,6 +8,7 @@ from collections.abc import Mapping, Sequence
 
 from adjudicator.dice import Dice
 from adjudicator.events import Event, EventValue, event
+from adjudicator.i18n import t
 from adjudicator.rulesets.mare_nostrum.board import Board
 from adjudicator.rulesets.mare_nostrum.components import Civ, ProvinceId, SeaId, Unit
 from adjudicator.rulesets.mare_nostrum.working import Working, WorkingProvince
@@ -52,7 +53,9 @@ def fight_land(
     bonus = {civ: 1 if w.has(civ, "Hannibal") else 0 for civ in sides}
     first_roll = dice.used
     for civ in sides:  # attacker's dice first, then the defender's (DESIGN.md, "Dice")
-        rolls[civ] = _roll(dice, province.legions[civ], bonus[civ], f"battle in {name}: {civ} legion")
+        rolls[civ] = _roll(
+            dice, province.legions[civ], bonus[civ], t("battle in %(place)s: %(civ)s legion", place=name, civ=civ)
+        )
         totals[civ] = sum(rolls[civ]) + FORTRESS_VALUE * province.fortresses[civ]
     losses: dict[Civ, Counter[Unit]] = {}
     for civ, enemy in ((attacker, defender), (defender, attacker)):
@@ -92,7 +95,10 @@ def fight_sea(
     name = board.seas[sid].name
     bonus = {c: 1 if w.has(c, "Pericles") else 0 for c in (attacker, defender)}
     first_roll = dice.used
-    rolls = {c: _roll(dice, fleets[c], bonus[c], f"battle in {name}: {c} trireme") for c in (attacker, defender)}
+    rolls = {
+        c: _roll(dice, fleets[c], bonus[c], t("battle in %(place)s: %(civ)s trireme", place=name, civ=c))
+        for c in (attacker, defender)
+    }
     totals = {c: sum(r) for c, r in rolls.items()}
     losses = {
         attacker: min(fleets[attacker], totals[defender] // POINTS_PER_LOSS),

@@ -156,24 +156,28 @@ CARD_ALIASES: Final = MappingProxyType(
 
 # Issue 18: the cards as the Polish, Hungarian, French and Spanish rulebooks name them (pl l. 29
 # and 320-340, hu l. 76 and 400-420, fr l. 650-675; es as Spanish players say), so a player may
-# write "oferuj wino, zboże". The cards keep their printed English names in reports.
+# write "oferuj wino, zboże". Every form the catalogs give a card (its `card` term, which reports
+# and forms show in the player's language) is among them: tests/test_terms.py.
 CARD_ALIASES_ABROAD: Final = MappingProxyType(
     {
         TAX: ("podatek", "podatki", "podatków", "adó", "adókártya", "impôt", "impôts", "impuesto", "impuestos"),
-        "fish": ("ryba", "ryby", "hal", "poisson", "poissons", "pescado", "pescados"),
-        "grain": ("zboże", "gabona", "céréale", "céréales", "grano", "trigo"),
-        "slaves": ("niewolnik", "niewolnicy", "rabszolga", "rabszolgák", "esclave", "esclaves", "esclavo", "esclavos"),
-        "wine": ("wino", "bor", "vin", "vins", "vino", "vinos"),
-        "metal": ("fém", "métal", "métaux"),
-        "fruit": ("owoc", "owoce", "gyümölcs", "fruta", "frutas"),
-        "livestock": ("inwentarz", "bydło", "háziállat", "bétail", "ganado"),
-        "oil": ("oliwa", "olaj", "huile", "aceite"),
-        "gems": ("klejnot", "klejnoty", "drágakő", "drágakövek", "gemme", "gemmes", "gema", "gemas"),
-        "perfume": ("pachnidło", "pachnidła", "perfumy", "illatszer", "parfum", "parfums"),
-        "gold": ("złoto", "arany", "or", "oro"),
-        "papyrus": ("papirus", "papirusz", "papiro"),
+        "fish": ("ryba", "ryby", "ryb", "hal", "poisson", "poissons", "pescado", "pescados"),
+        "grain": ("zboże", "zboża", "zbóż", "gabona", "céréale", "céréales", "grano", "granos", "trigo"),
+        "slaves": (
+            "niewolnik", "niewolnicy", "niewolników", "rabszolga", "rabszolgák", "esclave", "esclaves", "esclavo",
+            "esclavos",
+        ),
+        "wine": ("wino", "wina", "win", "bor", "vin", "vins", "vino", "vinos"),
+        "metal": ("metale", "metali", "fém", "métal", "métaux", "metales"),
+        "fruit": ("owoc", "owoce", "owoców", "gyümölcs", "fruta", "frutas"),
+        "livestock": ("inwentarz", "inwentarze", "inwentarzy", "bydło", "háziállat", "bétail", "ganado"),
+        "oil": ("oliwa", "oliwy", "oliw", "olaj", "huile", "huiles", "aceite", "aceites"),
+        "gems": ("klejnot", "klejnoty", "klejnotów", "drágakő", "drágakövek", "gemme", "gemmes", "gema", "gemas"),
+        "perfume": ("pachnidło", "pachnidła", "pachnideł", "perfumy", "illatszer", "parfum", "parfums"),
+        "gold": ("złoto", "złota", "arany", "or", "oro"),
+        "papyrus": ("papirus", "papirusy", "papirusów", "papirusz", "papiro", "papiros"),
     }
-)
+)  # fmt: skip
 
 # R1: each player's own pieces.
 UNIT_STOCK: Final = MappingProxyType({"legion": 8, "trireme": 5, "fortress": 8, "influence": 12})

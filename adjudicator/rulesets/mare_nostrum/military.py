@@ -12,7 +12,7 @@ from itertools import combinations, pairwise
 
 from adjudicator.dice import Dice
 from adjudicator.events import Event, event
-from adjudicator.i18n import t, tn
+from adjudicator.i18n import t, term, tn
 from adjudicator.rulesets.mare_nostrum.board import Board
 from adjudicator.rulesets.mare_nostrum.combat import fight_land, fight_sea, tidy
 from adjudicator.rulesets.mare_nostrum.components import PIECE_NAMES, TAX, UNIT_STOCK, Civ, ProvinceId, SeaId, Unit
@@ -324,7 +324,7 @@ def _sack(w: Working, pid: ProvinceId, civ: Civ, target: str, events: list[Event
         destroyed, card = t("city %(site)s", site=site), TAX
     elif kind == "caravan" and which in province.caravans:
         province.caravans.remove(which)
-        destroyed, card = t("caravan on %(commodity)s", commodity=which), which
+        destroyed, card = t("caravan on %(commodity)s", commodity=term("card", which)), which
     elif kind in ("temple", "market") and getattr(province, kind):
         setattr(province, kind, False)
         destroyed = PIECE_NAMES[kind]

@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from adjudicator.i18n import t, tn
+from adjudicator.i18n import t, term, tn
 from adjudicator.rulesets.map_data import baked_map
 from adjudicator.rulesets.mare_nostrum.board import Board
 from adjudicator.rulesets.mare_nostrum.components import PIECE_NAMES, listed
@@ -135,7 +135,7 @@ def _spot(key: str) -> str:
     if kind == "city":
         return t("city %(site)s", site=what)
     if kind == "caravan":
-        return t("caravan on %(commodity)s", commodity=what)
+        return t("caravan on %(commodity)s", commodity=term("card", what))
     return PIECE_NAMES.get(kind, kind)
 
 
@@ -146,9 +146,8 @@ def _board_rows(board: Board, state: Mapping[str, Any]) -> list[list[str]]:
         if cities := p["cities"]:
             buildings.append(tn("city %(sites)s", "cities %(sites)s", len(cities), sites=", ".join(cities)))
         if caravans := p["caravans"]:
-            buildings.append(
-                tn("caravan on %(icons)s", "caravans on %(icons)s", len(caravans), icons=", ".join(caravans))
-            )
+            icons = listed([term("card", icon) for icon in caravans])
+            buildings.append(tn("caravan on %(icons)s", "caravans on %(icons)s", len(caravans), icons=icons))
         buildings += [PIECE_NAMES[kind] for kind in ("temple", "market") if p[kind]]
         units = [
             u

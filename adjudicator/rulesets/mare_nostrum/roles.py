@@ -58,7 +58,7 @@ def break_tie_by_dice(tied: Sequence[Civ], purpose: str, dice: Dice) -> tuple[Ci
     events: list[Event] = []
     contenders = list(table_order_from(None, tied))
     while len(contenders) > 1:
-        rolls = {civ: dice.roll(f"{purpose}: {civ}") for civ in contenders}
+        rolls = {civ: dice.roll(t("%(purpose)s: %(civ)s", purpose=purpose, civ=civ)) for civ in contenders}
         for civ, value in rolls.items():
             events.append(event("tie_roll", purpose=purpose, civ=civ, value=value))
         best = max(rolls.values())

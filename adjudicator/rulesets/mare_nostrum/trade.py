@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 
 from adjudicator.dice import Dice, choose_index
 from adjudicator.events import Event, event
-from adjudicator.i18n import t
+from adjudicator.i18n import t, term
 from adjudicator.rulesets.mare_nostrum.components import COMMODITY_CARDS, TAX, Civ, Role
 from adjudicator.rulesets.mare_nostrum.orders import Give, Offer, Order, Take, TradeSize, UlyssesForce
 from adjudicator.rulesets.mare_nostrum.roles import table_order_from
@@ -119,7 +119,7 @@ def _offer(w: Working, civ: Civ, orders: Sequence[Order], size: int, dice: Dice,
     by_dice = 0
     while len(offered) < size:
         left = sorted((hand - Counter(offered)).elements())
-        offered.append(left[choose_index(dice, len(left), f"R5.2 card offered for {civ}")])
+        offered.append(left[choose_index(dice, len(left), t("R5.2 card offered for %(civ)s", civ=civ))])
         by_dice += 1
     if by_dice:
         events.append(event("offer_by_dice", civ=civ, cards=by_dice, rule="R5.2"))
@@ -201,12 +201,20 @@ def _choose(w: Working, picker: Civ, sources: list[Civ], chain: _Chain, prefs: l
             card = _match(pref.choice, chain.face_up[source], holding)
             if card is not None:
                 del prefs[index]
-                return source, card, t("line %(line)s: %(order)s", line=pref.line, order=pref.to_text())
+                return source, card, _why(pref)
     ranked = sorted(
         (card_preference(card, holding), sources.index(s), s, card) for s in sources for card in set(chain.face_up[s])
     )
     _, _, source, card = ranked[0]
     return source, card, t("default choice")
+
+
+def _why(pref: Take) -> str:
+    """Which of his `take` lines chose the card: its number, and the class it named if it named one
+    (the card and the player are in the sentence already), in the reader's language."""
+    if pref.choice in ("any", "commodity"):
+        return t("line %(line)s: %(choice)s", line=pref.line, choice=term("choice", pref.choice))
+    return t("line %(line)s", line=pref.line)
 
 
 def _match(choice: str, cards: list[str], holding: Mapping[str, int]) -> str | None:

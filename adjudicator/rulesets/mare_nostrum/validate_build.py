@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections import Counter
 from dataclasses import replace
 
-from adjudicator.i18n import t, tn
+from adjudicator.i18n import t, term, tn
 from adjudicator.names import NameIndex
 from adjudicator.rulesets.mare_nostrum.build import under_enemy_units
 from adjudicator.rulesets.mare_nostrum.checks import Context
@@ -19,6 +19,7 @@ from adjudicator.rulesets.mare_nostrum.components import (
     Piece,
     ProvinceId,
     Role,
+    listed,
 )
 from adjudicator.rulesets.mare_nostrum.geography import borders_held, seas_with_triremes
 from adjudicator.rulesets.mare_nostrum.orders import Build as BuildOrder
@@ -377,9 +378,9 @@ def check_caravan(c: Context, order: BuildOrder, province: ProvinceId) -> str:
                 "R6.5",
                 t(
                     "name the icon: 'build caravan on %(icon)s in %(province)s' (free icons: %(icons)s)",
-                    icon=free[0],
+                    icon=term("card", free[0]),
                     province=name,
-                    icons=", ".join(free),
+                    icons=listed([term("card", icon) for icon in free]),
                 ),
             )
         if not free:
@@ -399,14 +400,18 @@ def check_caravan(c: Context, order: BuildOrder, province: ProvinceId) -> str:
             t(
                 "%(province)s has no %(commodity)s icon (icons: %(icons)s)",
                 province=name,
-                commodity=commodity,
-                icons=", ".join(icons) or t("none"),
+                commodity=term("card", commodity),
+                icons=listed([term("card", icon) for icon in icons]) or t("none"),
             ),
         )
     if commodity in built:
         raise c.refuse(
             "R6.5",
-            t("the %(commodity)s icon in %(province)s already has a caravan", commodity=commodity, province=name),
+            t(
+                "the %(commodity)s icon in %(province)s already has a caravan",
+                commodity=term("card", commodity),
+                province=name,
+            ),
         )
     if (province, f"caravan:{commodity}") in c.planned:
         line = c.planned[(province, f"caravan:{commodity}")]
@@ -415,7 +420,7 @@ def check_caravan(c: Context, order: BuildOrder, province: ProvinceId) -> str:
             t(
                 "your line %(line)s already builds the caravan on the %(commodity)s icon in %(province)s",
                 line=line,
-                commodity=commodity,
+                commodity=term("card", commodity),
                 province=name,
             ),
         )
@@ -449,7 +454,7 @@ def check_exchange(c: Context, order: Exchange) -> Exchange:
     if (give == TAX) == (get == TAX):
         raise c.refuse("R6.7", t("Cleopatra swaps one commodity for one tax card, or one tax card for one commodity"))
     if c.position.players[c.civ].hand.get(give, 0) < 1:
-        raise c.refuse("R6.7", t("you hold no %(card)s to exchange", card=give))
+        raise c.refuse("R6.7", t("you hold no %(card)s to exchange", card=term("card", give)))
     return replace(order, give=give, get=get)
 
 

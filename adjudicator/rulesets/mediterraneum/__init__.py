@@ -68,6 +68,14 @@ class Mediterraneum:
     def civilizations(self, board: Board) -> tuple[str, ...]:
         return tuple(board.colours)
 
+    def terms(self, board: Board) -> dict[str, tuple[str, ...]]:
+        return {
+            "card": tuple(good.name for good in board.goods.values()),
+            "building": tuple(building.name for building in board.buildings.values()),
+            "state": tuple(dict.fromkeys(state.name for state in board.states.values())),  # M5.4: 3 forms of state
+            "phase": tuple(Phase),
+        }
+
     def place_names(self, board: Board) -> dict[str, str]:
         return place_names(board)
 

@@ -149,6 +149,7 @@ class Building:
     temple: str  # "", "big" or "little" (T:74)
     pays: int  # a temple's MILIA on each 0 of the tax dice (T:72)
     source: str
+    aliases: tuple[str, ...] = ()  # how players of each language write it (issue 18)
 
 
 @dataclass(frozen=True, slots=True)
@@ -405,7 +406,7 @@ def _want_disks(tables: list[Fields]) -> dict[str, int]:
 
 
 def _building(f: Fields) -> Building:
-    f.only({"id", "name", "cost", "kind", "count", "tax", "defence", "temple", "pays", "source"})
+    f.only({"id", "name", "aliases", "cost", "kind", "count", "tax", "defence", "temple", "pays", "source"})
     kind = f.text("kind")
     if kind not in BuildingKind.__members__.values():
         raise f.error("kind", f"'{kind}' is not a kind of building; use {', '.join(BuildingKind)}")
@@ -423,6 +424,7 @@ def _building(f: Fields) -> Building:
         temple=temple,
         pays=f.integer("pays", 0, minimum=0),
         source=f.text("source", ""),
+        aliases=tuple(f.texts("aliases", [])),
     )
 
 

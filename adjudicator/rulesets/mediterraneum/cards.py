@@ -51,7 +51,7 @@ def _draw(position: Position, dice: Dice, events: list[Event]) -> tuple[Position
     if not decks.trade and decks.trade_discard:
         events.append(event("trade_reshuffled", cards=len(decks.trade_discard), rule="M11.1"))
         decks = replace(
-            decks, trade=shuffled(sorted(decks.trade_discard), dice.sealed(), "M11.1 trade deck"), trade_discard=()
+            decks, trade=shuffled(sorted(decks.trade_discard), dice.sealed(), t("M11.1 trade deck")), trade_discard=()
         )
     if not decks.trade:
         return replace(position, decks=decks), None
@@ -79,7 +79,7 @@ def _resolve(
     if kind is CardKind.CIRCUS:
         return discard(_circus(board, position, colour, card, events), card.id)
     if kind is CardKind.ROBBERS:
-        roll = blue(dice, f"M11.10 robbers, {colour}")
+        roll = blue(dice, t("M11.10 robbers, %(player)s", player=colour))
         lost = min(roll, position.players[colour].money)
         events.append(event("robbed", player=colour, roll=roll, lost=lost, rule="M11.10"))
         return discard(position.paid(colour, lost), card.id)
@@ -122,7 +122,7 @@ def _storm(board: Board, position: Position, card: TradeCard, dice: Dice, events
     sea = storm_sea(board, position)
     events.append(event("storm", sea=board.seas[sea].name if sea else "", rule="M11.3"))
     for ship in [s for s in position.ships if s.at == sea]:
-        roll = blue(dice, f"M11.3 storm, {ship.owner} ship {ship.number}")
+        roll = blue(dice, t("M11.3 storm, %(player)s ship %(ship)s", player=ship.owner, ship=ship.number))
         outcome = storm_outcome(roll)
         events.append(
             event("storm_roll", player=ship.owner, ship=ship.number, roll=roll, outcome=outcome, rule="M11.3")
@@ -190,7 +190,7 @@ def resolve_auction(
     if province and auction.drawer in tied:
         winner = auction.drawer
     else:
-        winner, _rolls = highest(tied, dice, "M3.5 auction tie") if len(tied) > 1 else (tied[0], {})
+        winner, _rolls = highest(tied, dice, t("M3.5 auction tie")) if len(tied) > 1 else (tied[0], {})
     amount, city = bids[winner]
     position = position.paid(winner, amount)
     events.append(event("auction_won", player=winner, card=auction.card, lot=auction.lot or city, price=amount))
@@ -261,7 +261,7 @@ def _army_revolt(position: Position, colour: str, dice: Dice, events: list[Event
     if not mine:
         events.append(event("army_revolt", player=colour, army=0, rule="M11.13"))
         return position
-    gone = pick(mine, dice, f"M11.13 army revolt, {colour}")
+    gone = pick(mine, dice, t("M11.13 army revolt, %(player)s", player=colour))
     events.append(event("army_revolt", player=colour, army=gone.number, rule="M11.13"))
     return replace(position, armies=tuple(a for a in position.armies if a != gone))
 
@@ -301,7 +301,10 @@ def _strike(
     }[card.kind]  # fmt: skip
 
     def hit(what: str, shown: str = "") -> bool:
-        roll = blue(dice, f"{rule} {card.id}, {colour} {what}")
+        roll = blue(
+            dice,
+            t("%(rule)s %(card)s, %(player)s %(what)s", rule=rule, card=card.id, player=colour, what=shown or what),
+        )
         struck = roll in card.numbers
         events.append(
             event("loss_roll", player=colour, card=card.id, what=shown or what, roll=roll, lost=struck, rule=rule)
@@ -324,7 +327,7 @@ def _strike(
         return position.with_player(colour, art=tuple(a for a in art if a not in lost))
     if card.kind is CardKind.PIRATES:
         laden = [s for s in position.ships_of(colour) if s.cargo]
-        ship = pick(laden, dice, f"M11.9 pirates, which of {colour}'s ships")
+        ship = pick(laden, dice, t("M11.9 pirates, which of %(player)s's ships", player=colour))
         return (
             position.without_ship(ship)
             if hit(f"ship {ship.number}", t("ship %(ship)s", ship=ship.number))
@@ -362,7 +365,7 @@ def give_card(
     order = position.order
     for _ in range(COUP_ROUNDS * len(order)):
         if position.players[target].state is not None:
-            roll = blue(dice, f"M11.15 coup, {target}")
+            roll = blue(dice, t("M11.15 coup, %(player)s", player=target))
             if roll <= 3:
                 events.append(event("coup", player=colour, target=target, roll=roll, fell=True, rule="M11.15"))
                 return discard(_new_state(board, position, target, card.form), card_id)

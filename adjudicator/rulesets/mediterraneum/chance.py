@@ -7,6 +7,7 @@ from collections.abc import Sequence
 from typing import TypeVar
 
 from adjudicator.dice import Dice, choose_index
+from adjudicator.i18n import t
 from adjudicator.rulesets.mediterraneum.board import Board
 
 T = TypeVar("T")
@@ -14,12 +15,12 @@ T = TypeVar("T")
 
 def blue(dice: Dice, purpose: str) -> int:
     """The blue die: 1-6 (T:29, T:78-80, T:87)."""
-    return dice.roll(f"blue die: {purpose}")
+    return dice.roll(t("blue die: %(purpose)s", purpose=purpose))
 
 
 def black(board: Board, dice: Dice, purpose: str) -> int:
     """A black die: a face of the data file's black die, 0-4 (T:41, T:47)."""
-    return board.black_die[dice.roll(f"black die: {purpose}") - 1]
+    return board.black_die[dice.roll(t("black die: %(purpose)s", purpose=purpose)) - 1]
 
 
 def shuffled(items: Sequence[T], dice: Dice, purpose: str) -> tuple[T, ...]:
@@ -43,7 +44,7 @@ def highest(players: Sequence[str], dice: Dice, purpose: str) -> tuple[str, dict
     tied = list(players)
     while len(tied) > 1:
         for player in tied:
-            rolls[player].append(blue(dice, f"{purpose}, {player}"))
+            rolls[player].append(blue(dice, t("%(purpose)s, %(player)s", purpose=purpose, player=player)))
         best = max(rolls[p][-1] for p in tied)
         tied = [p for p in tied if rolls[p][-1] == best]
     return tied[0], rolls

@@ -18,7 +18,7 @@ import math
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
-from adjudicator.i18n import Msg, t, tn
+from adjudicator.i18n import Msg, t, term, tn
 from adjudicator.resources import package_file
 from adjudicator.rulesets.map_data import baked_map
 from adjudicator.rulesets.mediterraneum.board import COAST, Board
@@ -215,7 +215,10 @@ class _Sheet:
             "cities": cities,
             "pieces": pieces,
             "chart": self._chart(),
-            "goods": [{"text": t, "name": board.goods[g].name} for g, t in sorted(self.goods.items(), key=_second)],
+            "goods": [
+                {"text": t, "name": term("card", board.goods[g].name)}
+                for g, t in sorted(self.goods.items(), key=_second)
+            ],
             "players": [{"name": c, "colour": self.colours.get(c, "#888888")} for c in position.order],
             "storm": board.seas[storm].name if storm else "",
         }
@@ -268,7 +271,7 @@ class _Sheet:
         }
 
     def _want(self, good: str, x: float, y: float) -> dict[str, Any]:
-        name = self.board.goods[good].name if good in self.board.goods else good
+        name = term("card", self.board.goods[good].name) if good in self.board.goods else good
         return {
             "x": round(x, 1),
             "y": round(y, 1),
@@ -455,7 +458,7 @@ class _Sheet:
         load = (
             t("a work of art")
             if cargo == ART_CARGO
-            else self.board.goods[ship.cargo].name
+            else term("card", self.board.goods[ship.cargo].name)
             if ship.cargo in self.board.goods
             else ship.cargo
         )

@@ -228,7 +228,9 @@ def capture(turn: Turn, order: Capture, dice: Dice) -> None:
         return
     turn.moves[f"capture:{ship.number}"] = 1
     for guard in [s for s in turn.position.ships_at(prey.at) if s.owner == prey.owner and _warship(turn, s)]:
-        margin = duel(turn, dice, bonus, 0, f"M9.5 sea fight, {turn.colour} ship {ship.number}")
+        margin = duel(
+            turn, dice, bonus, 0, t("M9.5 sea fight, %(player)s ship %(ship)s", player=turn.colour, ship=ship.number)
+        )
         turn.note("sea_fight", against=prey.owner, ship=guard.number, margin=margin, rule="M9.5")
         if abs(margin) >= 2:
             loser = guard if margin > 0 else ship
@@ -236,7 +238,7 @@ def capture(turn: Turn, order: Capture, dice: Dice) -> None:
             turn.note("ship_sunk", owner=loser.owner, ship=loser.number, rule="M9.5")
         if margin < 2:
             return
-    roll = blue(dice, f"M9.4 capture, {turn.colour} ship {ship.number}")
+    roll = blue(dice, t("M9.4 capture, %(player)s ship %(ship)s", player=turn.colour, ship=ship.number))
     total = roll + bonus if roll > 1 else 1
     if total >= 4:
         cargo = prey.cargo

@@ -8,7 +8,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from adjudicator.i18n import t
+from adjudicator.i18n import t, term
 from adjudicator.rulesets.mediterraneum.board import GOALS, Board
 from adjudicator.rulesets.mediterraneum.geography import space_name
 from adjudicator.rulesets.mediterraneum.mapview import joined, map_data
@@ -28,8 +28,10 @@ def place_names(board: Board) -> dict[str, str]:
 
 def thing_names(board: Board) -> dict[str, str]:
     """Goods, buildings, art, patronage, State and trade cards by id: what events name by id."""
-    names = {g.id: g.name for g in board.goods.values()}
-    for table in (board.buildings, board.art, board.patronage, board.trade_cards, board.states):
+    names: dict[str, str] = {g.id: term("card", g.name) for g in board.goods.values()}
+    names |= {b.id: term("building", b.name) for b in board.buildings.values()}
+    names |= {s.id: term("state", s.name) for s in board.states.values()}
+    for table in (board.art, board.patronage, board.trade_cards):
         names |= {x.id: x.name for x in table.values()}
     # a tactic card keeps its printed (German) name, with the word orders use for it (M11.16)
     names |= {c.id: f"{c.name} ({c.tactic})" for c in board.trade_cards.values() if c.tactic}
@@ -109,14 +111,14 @@ def _city_rows(board: Board, position: Position, things: Mapping[str, str]) -> l
         )
         if city.dormant:
             status = t("%(status)s, dormant (M6.6)", status=status)
-        stores = joined([", ".join(things[g] for g in w) or t("empty") for w in city.warehouses], "; ")
+        stores = joined([joined([things[g] for g in w], ", ") or t("empty") for w in city.warehouses], "; ")
         rows.append(
             [
                 board.cities[cid].name,
                 city.owner or "-",
                 status if city.owner else "-",
-                ", ".join(things[g] for g in city.want) or "-",
-                ", ".join(things[b] for b in city.buildings) or "-",
+                joined([things[g] for g in city.want], ", ") or "-",
+                joined([things[b] for b in city.buildings], ", ") or "-",
                 stores or "-",
             ]
         )
@@ -130,7 +132,8 @@ def _want_rows(board: Board, position: Position) -> list[list[str]]:
         for good in city.want:
             wanted.setdefault(good, []).append(board.cities[cid].name)
     return [
-        [board.goods[g].name, ", ".join(sorted(wanted[g]))] for g in sorted(wanted, key=lambda g: board.goods[g].name)
+        [term("card", board.goods[g].name), ", ".join(sorted(wanted[g]))]
+        for g in sorted(wanted, key=lambda g: board.goods[g].name)
     ]
 
 
@@ -170,5 +173,5 @@ def _goals(board: Board, position: Position, options: Options) -> dict[str, dict
         card = board.states[player.state]
         asked = goals_of(board, player.state, options.goals)
         have = goal_points(board, position, colour)
-        goals[colour] = {"card": card.name, "rows": [[g, str(asked[g]), str(have[g])] for g in GOALS]}
+        goals[colour] = {"card": term("state", card.name), "rows": [[g, str(asked[g]), str(have[g])] for g in GOALS]}
     return goals

@@ -9,6 +9,7 @@ from types import MappingProxyType
 from adjudicator.dice import Dice
 from adjudicator.errors import UsageError
 from adjudicator.events import Event, event
+from adjudicator.i18n import t
 from adjudicator.rulesets.mediterraneum.board import PLAYER_COUNTS, Board, place_disks
 from adjudicator.rulesets.mediterraneum.chance import highest, shuffled
 from adjudicator.rulesets.mediterraneum.model import CityState, Decks, Options, Phase, PlayerState, Position, Status
@@ -21,7 +22,9 @@ def new_position(board: Board, colours: Sequence[str], dice: Dice, options: Opti
     events: list[Event] = []
     wants = place_want_disks(board, dice)
     cities = {c: CityState(want=(wants[c],)) for c in board.cities}
-    residences = shuffled(sorted(c for c, city in board.cities.items() if city.residence), dice, "M2.2 Residenz cards")
+    residences = shuffled(
+        sorted(c for c, city in board.cities.items() if city.residence), dice, t("M2.2 Residenz cards")
+    )
     players = {}
     for index, colour in enumerate(colours):
         drawn = residences[2 * index : 2 * index + 2]
@@ -30,7 +33,7 @@ def new_position(board: Board, colours: Sequence[str], dice: Dice, options: Opti
             cities[city] = CityState(owner=colour, status=Status.PROVINCE, want=cities[city].want)
         events.append(event("residences", player=colour, cities=[board.cities[c].name for c in drawn]))
     events.append(event("want_disks", disks={board.cities[c].name: board.goods[g].name for c, g in wants.items()}))
-    first, rolls = highest(colours, dice, "M2.4 first player")
+    first, rolls = highest(colours, dice, t("M2.4 first player"))
     events.append(event("first_player", player=first, rolls=rolls))
     start = colours.index(first)
     order = tuple(colours[start:]) + tuple(colours[:start])
@@ -52,8 +55,8 @@ def new_position(board: Board, colours: Sequence[str], dice: Dice, options: Opti
 def place_want_disks(board: Board, dice: Dice) -> Mapping[str, str]:
     """One disk a city, never a good of the city's own land (T:25), the disks and the cities each
     in an order drawn from the dice."""
-    disks = shuffled([g for g, n in sorted(board.want_disks.items()) for _ in range(n)], dice, "M2.1 want disks")
-    cities = shuffled(sorted(board.cities), dice, "M2.1 cities for the want disks")
+    disks = shuffled([g for g, n in sorted(board.want_disks.items()) for _ in range(n)], dice, t("M2.1 want disks"))
+    cities = shuffled(sorted(board.cities), dice, t("M2.1 cities for the want disks"))
     placed = place_disks(board, disks, cities)
     if placed is None:
         raise UsageError("the board's want disks cannot be placed (T:25); run 'adjudicator board check'")
@@ -63,9 +66,9 @@ def place_want_disks(board: Board, dice: Dice) -> Mapping[str, str]:
 def _decks(board: Board, dice: Dice) -> Decks:
     trade = [c.id for c in board.trade_cards.values() for _ in range(c.count)]
     return Decks(
-        trade=shuffled(sorted(trade), dice, "M2.3 trade deck"),
-        art=shuffled(sorted(board.art), dice, "M2.3 art deck"),
-        patronage=shuffled(sorted(board.patronage), dice, "M2.3 patronage deck"),
-        states=shuffled(sorted(board.states), dice, "M2.3 State cards"),
+        trade=shuffled(sorted(trade), dice, t("M2.3 trade deck")),
+        art=shuffled(sorted(board.art), dice, t("M2.3 art deck")),
+        patronage=shuffled(sorted(board.patronage), dice, t("M2.3 patronage deck")),
+        states=shuffled(sorted(board.states), dice, t("M2.3 State cards")),
         buildings=MappingProxyType({b.id: b.count for b in board.buildings.values()}),
     )

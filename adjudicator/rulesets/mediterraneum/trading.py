@@ -9,7 +9,7 @@ from types import MappingProxyType
 
 from adjudicator.dice import Dice
 from adjudicator.events import event
-from adjudicator.i18n import Msg, t
+from adjudicator.i18n import Msg, t, term
 from adjudicator.rulesets.mediterraneum.board import COAST
 from adjudicator.rulesets.mediterraneum.chance import black, blue
 from adjudicator.rulesets.mediterraneum.context import Turn
@@ -40,6 +40,12 @@ from adjudicator.rulesets.mediterraneum.orders import (
 )
 
 OWNED = (Status.PROVINCE, Status.CAPITAL)
+
+
+def _cargo(turn: Turn, cargo: str) -> str:
+    """A cargo as a refusal names it: a good by its name in the reader's language, art as orders write it."""
+    good = turn.board.goods.get(cargo)
+    return term("card", good.name) if good is not None else cargo_text(cargo)
 
 
 def _ship(turn: Turn, number: int, text: str) -> Ship | None:
@@ -99,7 +105,7 @@ def load(turn: Turn, order: Load) -> None:
             t(
                 "ship %(ship)s already carries %(cargo)s; one cargo a ship (T:39)",
                 ship=ship.number,
-                cargo=cargo_text(ship.cargo),
+                cargo=_cargo(turn, ship.cargo),
             ),
             "M4.4",
         )
@@ -117,7 +123,11 @@ def load(turn: Turn, order: Load) -> None:
         _set_ship(turn, ship, replace(ship, cargo=order.cargo))
         turn.note("loaded", ship=ship.number, cargo=order.cargo, rule="M7.7")
     elif not _own(turn, city) or order.cargo not in turn.board.produces(city):
-        turn.refuse(text, t("%(good)s is bought only at his own city whose land produces it", good=order.cargo), "M4.4")
+        turn.refuse(
+            text,
+            t("%(good)s is bought only at his own city whose land produces it", good=_cargo(turn, order.cargo)),
+            "M4.4",
+        )
     elif turn.pay(turn.board.prices["good"], text, "M4.4"):
         _set_ship(turn, ship, replace(ship, cargo=order.cargo))
         turn.note("loaded", ship=ship.number, cargo=order.cargo, price=turn.board.prices["good"], rule="M4.4")
@@ -175,7 +185,7 @@ def _full(turn: Turn, where: str) -> Msg | None:
 
 def storm_roll(turn: Turn, ship: Ship, dice: Dice) -> Ship | None:
     """T:114: a ship that enters the storm's sea rolls as the ships there did."""
-    roll = blue(dice, f"M11.3 storm, {ship.owner} ship {ship.number}")
+    roll = blue(dice, t("M11.3 storm, %(player)s ship %(ship)s", player=ship.owner, ship=ship.number))
     outcome = storm_outcome(roll)
     turn.events.append(
         event("storm_roll", player=ship.owner, ship=ship.number, roll=roll, outcome=outcome, rule="M11.3")
@@ -221,7 +231,7 @@ def _deliver_own(turn: Turn, ship: Ship, city: str, text: str) -> None:
         turn.position = lift_wants(turn.board, turn.position, turn.colour, [ship.cargo])
     else:
         name = turn.board.cities[city].name
-        turn.refuse(text, t("%(city)s does not want %(cargo)s", city=name, cargo=cargo_text(ship.cargo)), "M4.6")
+        turn.refuse(text, t("%(city)s does not want %(cargo)s", city=name, cargo=_cargo(turn, ship.cargo)), "M4.6")
         return
     _set_ship(turn, ship, replace(ship, cargo=""))
     turn.note("delivered", ship=ship.number, cargo=ship.cargo, city=turn.board.cities[city].name, rule="M4.6")
@@ -246,7 +256,7 @@ def _sell_to_player(turn: Turn, ship: Ship, city: str, floor: int, text: str) ->
             t(
                 "%(owner)s has no standing offer for %(cargo)s at %(city)s",
                 owner=owner,
-                cargo=cargo_text(ship.cargo),
+                cargo=_cargo(turn, ship.cargo),
                 city=name,
             ),
             "M4.6",
@@ -270,7 +280,7 @@ def _sell_to_player(turn: Turn, ship: Ship, city: str, floor: int, text: str) ->
     if not _receive(turn, owner, city, ship.cargo):
         turn.refuse(
             text,
-            t("%(city)s has no want, warehouse room or use for %(cargo)s", city=name, cargo=cargo_text(ship.cargo)),
+            t("%(city)s has no want, warehouse room or use for %(cargo)s", city=name, cargo=_cargo(turn, ship.cargo)),
             "M4.6",
         )
         return
@@ -322,13 +332,17 @@ def _sell_by_die(turn: Turn, ship: Ship, city: str, floor: int, text: str, dice:
     """T:35-36, T:41: a city that wants the good pays what the black die shows; 0 no sale."""
     state, name = turn.position.cities[city], turn.board.cities[city].name
     if ship.cargo not in state.want:
-        turn.refuse(text, t("%(city)s does not want %(cargo)s", city=name, cargo=cargo_text(ship.cargo)), "M4.5")
+        turn.refuse(text, t("%(city)s does not want %(cargo)s", city=name, cargo=_cargo(turn, ship.cargo)), "M4.5")
         return
     if ship.number in turn.rolled:
         turn.refuse(text, t("ship %(ship)s has rolled for a sale this turn already", ship=ship.number), "M4.5")
         return
     turn.rolled.add(ship.number)
-    price = black(turn.board, dice, f"M4.5 sale price, {turn.colour} ship {ship.number} at {name}")
+    price = black(
+        turn.board,
+        dice,
+        t("M4.5 sale price, %(player)s ship %(ship)s at %(city)s", player=turn.colour, ship=ship.number, city=name),
+    )
     if price == 0 or price < floor:
         turn.note("not_sold", ship=ship.number, cargo=ship.cargo, city=name, roll=price, floor=floor, rule="M4.5")
         return

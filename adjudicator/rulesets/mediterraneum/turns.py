@@ -10,6 +10,7 @@ from dataclasses import replace
 
 from adjudicator.dice import Dice
 from adjudicator.events import Event, event
+from adjudicator.i18n import t
 from adjudicator.rulesets.mediterraneum.board import Board, BuildingKind
 from adjudicator.rulesets.mediterraneum.cards import draw_trade_cards, resolve_auction
 from adjudicator.rulesets.mediterraneum.chance import black
@@ -74,7 +75,7 @@ def start_turn(board: Board, position: Position, dice: Dice, options: Options, e
         tax = provinces * board.prices["province_tax"]
         events.append(event("tax_due", player=colour, provinces=provinces, due=tax, rule="M4.1"))
         return replace(position, due=tax)
-    faces = [black(board, dice, f"M6.1 tax, {colour}, die {n}") for n in (1, 2)]
+    faces = [black(board, dice, t("M6.1 tax, %(player)s, die %(number)s", player=colour, number=n)) for n in (1, 2)]
     events.append(event("tax_roll", player=colour, dice=faces, rule="M6.1"))
     if position.players[colour].patron:
         position = _draw_art(position, colour, sum(1 for f in faces if f <= 1), events)

@@ -61,8 +61,8 @@ class _Context:
     def refuse(self, rule: str, text: str) -> Refused:
         return Refused(Rejection(self.line, rule, text))
 
-    def find(self, index: NameIndex[K], text: str, kind: str) -> K:
-        return find_name(index, text, kind, self.line)
+    def find(self, index: NameIndex[K], text: str, kind: str, term_kind: str = "") -> K:
+        return find_name(index, text, kind, self.line, term_kind=term_kind)
 
     def city(self, text: str) -> str:
         place = self.find(self.board.places, text, t("city"))
@@ -92,7 +92,7 @@ class _Context:
         return place
 
     def good(self, text: str) -> str:
-        return self.find(self.board.good_names, text, t("good"))
+        return self.find(self.board.good_names, text, t("good"), term_kind="card")
 
     def cargo(self, text: str) -> str:
         if text.startswith(ART):
@@ -226,7 +226,9 @@ def _check(c: _Context, order: Order) -> Order:
         case Build():
             if order.building.strip().lower() == WAREHOUSE:
                 return replace(order, building=WAREHOUSE)
-            return replace(order, building=c.find(c.board.building_names, order.building, t("building")))
+            return replace(
+                order, building=c.find(c.board.building_names, order.building, t("building"), term_kind="building")
+            )
         case CardTo():
             return replace(order, colour=c.player(order.colour))
         case Pay():

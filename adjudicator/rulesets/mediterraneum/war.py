@@ -118,7 +118,12 @@ def march(turn: Turn, order: March, dice: Dice) -> None:
         river = land in turn.board.lands[start].rivers
         for need, what, rule in ((3, "river", river), (4, "mountain", turn.board.lands[land].mountain)):
             if rule:
-                roll = blue(dice, f"M8.3 {what}, {turn.colour} army {army.number}")
+                crossing = (
+                    t("M8.3 river, %(player)s army %(army)s", player=turn.colour, army=army.number)
+                    if what == "river"
+                    else t("M8.3 mountain, %(player)s army %(army)s", player=turn.colour, army=army.number)
+                )
+                roll = blue(dice, crossing)
                 turn.note("crossing", army=army.number, what=what, roll=roll, passed=roll >= need, rule="M8.3")
                 if roll < need:
                     _end_move(turn, army)
@@ -209,7 +214,7 @@ def _attack_city(turn: Turn, armies: list[Army], order: Attack, text: str, dice:
     kind = "unowned" if state.owner is None else "capital" if state.status is Status.CAPITAL else "province"
     bonus += len(armies) > 1
     need = min(6, max(2, NEED[kind] - bonus + defence(board, state)))
-    roll = blue(dice, f"M8.4 attack on {name}, {turn.colour}")
+    roll = blue(dice, t("M8.4 attack on %(city)s, %(player)s", city=name, player=turn.colour))
     for army in armies:
         _fight(turn, army)
     taken = roll != 1 and roll >= need
@@ -265,7 +270,7 @@ def _field_battle(turn: Turn, armies: list[Army], order: Attack, text: str, dice
     attack_bonus = bonus + (len(armies) > 1) + any(a.cavalry for a in armies)
     crossed = any(a.crossed and a.since == turn.position.count for a in armies)
     defend_bonus = board.lands[target].mountain + crossed + any(a.cavalry for a in defenders)
-    margin = duel(turn, dice, attack_bonus, defend_bonus, f"M10.1 battle for {board.lands[target].name}")
+    margin = duel(turn, dice, attack_bonus, defend_bonus, t("M10.1 battle for %(land)s", land=board.lands[target].name))
     for army in armies:
         _fight(turn, army)
     turn.note(
@@ -273,7 +278,9 @@ def _field_battle(turn: Turn, armies: list[Army], order: Attack, text: str, dice
         attack_bonus=attack_bonus, defend_bonus=defend_bonus, margin=margin, rule="M10.1",
     )  # fmt: skip
     if margin >= 2:
-        _destroy(turn, pick(defenders, dice, f"MD29 which of {defenders[0].owner}'s armies"), "M10.2")
+        _destroy(
+            turn, pick(defenders, dice, t("MD29 which of %(player)s's armies", player=defenders[0].owner)), "M10.2"
+        )
     elif margin <= -2:
         _destroy(turn, armies[0], "M10.2")
     elif margin == -1:
@@ -291,8 +298,8 @@ def _field_battle(turn: Turn, armies: list[Army], order: Attack, text: str, dice
 def duel(turn: Turn, dice: Dice, attack_bonus: int, defend_bonus: int, purpose: str) -> int:
     """The attacker's total less the defender's, bonuses added, ties rolled again (T:97)."""
     while True:
-        mine = blue(dice, f"{purpose}, attacker") + attack_bonus
-        theirs = blue(dice, f"{purpose}, defender") + defend_bonus
+        mine = blue(dice, t("%(purpose)s, attacker", purpose=purpose)) + attack_bonus
+        theirs = blue(dice, t("%(purpose)s, defender", purpose=purpose)) + defend_bonus
         if mine != theirs:
             return mine - theirs
 
@@ -346,7 +353,7 @@ def _defender_retreats(turn: Turn, defenders: list[Army], start: str, wanted: st
         for army in defenders:
             _move_back(turn, army, choice)
         return
-    lost = pick(defenders, dice, f"MD29 which of {defenders[0].owner}'s armies")
+    lost = pick(defenders, dice, t("MD29 which of %(player)s's armies", player=defenders[0].owner))
     _destroy(turn, lost, "M10.3", retreat=True)
     for army in defenders:
         if army != lost:
