@@ -223,6 +223,18 @@ def bench_cli(repeat: int, game_folder: Path) -> tuple[float, float]:
     return help_ms, statistics.median(times) * 1000
 
 
+def in_five_languages(game_folder: Path, target: Path) -> Path:
+    """A copy of the game whose public reports are French and whose players read Polish,
+    Hungarian, French, Spanish and English: every private report and form in his language."""
+    shutil.copytree(game_folder, target)
+    beside = Path(sys.executable).parent / "adjudicator"
+    exe = str(beside) if beside.exists() else shutil.which("adjudicator") or "adjudicator"
+    subprocess.run([exe, "lang", str(target), "fr"], capture_output=True, check=True)
+    for civ, lang in zip(FIVE, ("pl", "hu", "fr", "es", "en"), strict=True):
+        subprocess.run([exe, "lang", str(target), lang, "--power", civ], capture_output=True, check=True)
+    return target
+
+
 def bench_peer(phases: int, seed: int = 1) -> float:
     """The PyPI `diplomacy` package: Game.process() per phase on random games."""
     from diplomacy import Game as DiplomacyGame
@@ -385,6 +397,7 @@ def main() -> None:
         lines_per_second = bench_parsing(repeat)
         site_full, site_phase, site_unchanged = bench_site(work / "long", 3 if quick else 7)
         help_ms, adjudicate_ms = bench_cli(repeat if quick else 11, work / "long")
+        _, languages_ms = bench_cli(repeat if quick else 11, in_five_languages(work / "long", work / "languages"))
         idle_ms, load_ms = bench_run_idle(repeat=3 if quick else 7)
         answer_seconds = bench_watch_answer(3 if quick else 7)
     finally:
@@ -419,6 +432,8 @@ def main() -> None:
             answer_seconds <= 5),
         Row("CLI: adjudicator --help", f"{help_ms:.0f} ms", "<= 250 ms", help_ms <= 250),
         Row("CLI: adjudicate one phase, whole process", f"{adjudicate_ms:.0f} ms", "<= 500 ms", adjudicate_ms <= 500),
+        Row("CLI: the same, players in five languages (vs English)", f"{languages_ms:.0f} ms", "<= 1.5x English",
+            languages_ms <= 1.5 * adjudicate_ms, languages_ms / adjudicate_ms),
     ]  # fmt: skip
     mode = "quick" if quick else "full"
     print(f"Python {sys.version.split()[0]}, {mode} run; the long game took {built:.1f} s to play")
