@@ -49,11 +49,10 @@ def order_form(game: Game, position: Any, civ: str, lang: str = SOURCE) -> Order
             continue  # a proposal the grammar refuses is a ruleset bug; the form stays usable without it
         checked = game.ruleset.validate(game.board, position, civ, [OrderLine(number, text, order=parsed)])
         if checked and checked[0].ok:
-            written = written_in(game.parser, text, lang)
-            named = _with_names(written, names, lang)
-            if named != written and _means(game, position, civ, named, checked[0]):
-                written = named
-            offered.append(FormLine(written, note))
+            named = _with_names(text, names, lang)  # the names first: a keyword elsewhere may be a name here
+            if named != text and _means(game, position, civ, named, checked[0]):
+                text = named
+            offered.append(FormLine(written_in(game.parser, text, lang), note))
     head = _head(game, position, civ, lang)
     return OrderForm(head, tuple(offered), _keyword(game, "password", lang), end_word(lang))
 
@@ -69,7 +68,7 @@ def _keyword(game: Game, keyword: str, lang: str) -> str:
     return canonical_keywords(game.parser.grammar, lang).get(keyword, keyword) if lang != SOURCE else keyword
 
 
-NAMED_KINDS = ("card", "choice", "building")  # the terms an order may name: cards, goods, choices, buildings
+NAMED_KINDS = ("card", "choice", "building", "title")  # the terms an order may name: cards, goods, buildings…
 
 
 def _card_names(game: Game, lang: str) -> dict[str, tuple[str, str]]:

@@ -12,8 +12,13 @@ from __future__ import annotations
 
 import functools
 import gettext
+import hashlib
 import io
+import os
+import stat
+import tempfile
 from collections.abc import Mapping
+from pathlib import Path
 from typing import Any
 
 from adjudicator.errors import UsageError
@@ -35,20 +40,48 @@ def check_language(code: str) -> str:
 
 @functools.cache
 def translations(lang: str) -> gettext.NullTranslations:
-    """The catalog of a language; English is the messages as written."""
+    """The catalog of a language; English is the messages as written. The .po file is compiled
+    once per version of it and kept in a cache (2 ms to read instead of 40 ms to compile: a game
+    whose players read four languages reads four catalogs in every command)."""
     if lang == SOURCE:
         return gettext.NullTranslations()
-    from babel.messages.mofile import write_mo  # only when a language other than English is read
-    from babel.messages.pofile import read_po
-    from babel.support import Translations
+    source = package_file("adjudicator", f"locale/{lang}/LC_MESSAGES/{DOMAIN}.po").read_bytes()
+    cached = _compiled_cache(f"{lang}-{hashlib.sha256(source).hexdigest()[:24]}.mo")
+    if cached is not None and cached.exists():
+        with cached.open("rb") as handle:
+            return gettext.GNUTranslations(handle)
+    compiled = _compiled(source, lang)
+    if cached is not None:
+        try:
+            fresh = cached.with_name(f"{cached.name}.{os.getpid()}")
+            fresh.write_bytes(compiled)
+            fresh.replace(cached)  # atomic: another process reads the whole file or none
+        except OSError:
+            pass  # a cache that cannot be written only costs the next process the compiling
+    return gettext.GNUTranslations(io.BytesIO(compiled))
 
-    path = package_file("adjudicator", f"locale/{lang}/LC_MESSAGES/{DOMAIN}.po")
-    with open(path, "rb") as handle:
-        catalog = read_po(handle, locale=lang, domain=DOMAIN)
+
+def _compiled(source: bytes, lang: str) -> bytes:
+    from babel.messages.mofile import write_mo  # only when a catalog is compiled
+    from babel.messages.pofile import read_po
+
     compiled = io.BytesIO()
-    write_mo(compiled, catalog)
-    compiled.seek(0)
-    return Translations(compiled, domain=DOMAIN)
+    write_mo(compiled, read_po(io.BytesIO(source), locale=lang, domain=DOMAIN))
+    return compiled.getvalue()
+
+
+def _compiled_cache(name: str) -> Path | None:
+    """Where a compiled catalog is kept: a folder of this user's under the system's temporary
+    folder, as Jinja keeps its compiled templates; None when that folder is not safely ours."""
+    folder = Path(tempfile.gettempdir()) / f"adjudicator-catalogs-{os.getuid()}"
+    try:
+        folder.mkdir(mode=0o700, exist_ok=True)
+        owned = folder.lstat()
+    except OSError:
+        return None
+    if stat.S_ISLNK(owned.st_mode) or owned.st_uid != os.getuid() or owned.st_mode & 0o077:
+        return None  # someone else's folder could hold a catalog of their making
+    return folder / name
 
 
 class Msg(str):

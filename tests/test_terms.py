@@ -6,10 +6,13 @@ or a form written in the player's language would not paste back."""
 from __future__ import annotations
 
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
 import pytest
+from typer.testing import CliRunner
 
+from adjudicator.cli import app
 from adjudicator.game import default_board_path, load_board
 from adjudicator.i18n import LANGUAGES, SOURCE, counted, term, translations
 from adjudicator.orders import OrderParser, PhaseHeader, Piece, canonical_keywords
@@ -34,6 +37,9 @@ def _mare_nostrum(board: Any, kind: str, word: str) -> str | None:
 def _empires(board: Any, kind: str, word: str) -> str | None:
     if kind == "choice":
         return empires_validate.take_class(word)
+    if kind == "title":
+        title = empires_validate.title_named(word)
+        return None if title is None else str(title)
     return empires_validate.good_named(board, word)
 
 
@@ -52,13 +58,13 @@ CHOICES = {"mare-nostrum": {"commodity": "commodity", "any": "any"}, "empires": 
 
 
 @pytest.mark.parametrize("ruleset", list(REGISTRY))
-def test_every_form_of_every_card_choice_and_building_is_read_back_as_that_thing(ruleset: str) -> None:
+def test_every_form_of_every_card_choice_building_and_title_is_read_back_as_that_thing(ruleset: str) -> None:
     rules = REGISTRY[ruleset]
     board = load_board(rules, default_board_path(rules))
     terms = rules.terms(board)
     assert terms["card"], "a ruleset names its cards"
     wrong = []
-    for kind in ("card", "choice", "building"):
+    for kind in ("card", "choice", "building", "title"):
         for name in terms.get(kind, ()):
             meant = CHOICES[ruleset][name] if kind == "choice" else name
             for lang in FOREIGN:
@@ -107,3 +113,14 @@ def test_a_phase_header_keeps_the_phase_as_written_though_it_is_a_keyword_elsewh
 
 def _keyword(grammar: str, keyword: str, lang: str) -> str:
     return canonical_keywords(grammar, lang).get(keyword, keyword)
+
+
+def test_an_empires_form_in_polish_names_cards_choices_and_titles_in_polish(tmp_path: Path) -> None:
+    """The names are put in the player's words before the keywords: French `commerce` is also the
+    French `trade`, which must not stop a Polish title line from reading `tytuł handlowy`."""
+    result = CliRunner().invoke(app, ["demo", str(tmp_path / "g"), "--lang", "pl", "--ruleset", "empires"])
+    assert result.exit_code == 0, result.output
+    forms = "\n".join(p.read_text(encoding="utf-8") for p in (tmp_path / "g" / "reports").glob("*/*.txt"))
+    assert "# tytuł handlowy do " in forms and "# tytuł wojskowy do " in forms
+    assert "# weź towar" in forms and "# weź cokolwiek" in forms
+    assert "# title " not in forms and " commodity" not in forms

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import email
 import email.policy
+import os
 import sys
 import tomllib
 from pathlib import Path
@@ -14,6 +15,7 @@ import pytest
 import tomli_w
 from typer.testing import CliRunner
 
+from adjudicator import i18n
 from adjudicator.cli import app
 from adjudicator.errors import UsageError
 from adjudicator.i18n import LANGUAGES, Msg, check_language, tn
@@ -449,3 +451,21 @@ def test_each_ruleset_s_word_for_a_player_is_a_placeholder_the_catalogs_translat
     catalog = extract()
     assert all(catalog.get(ruleset.player_word.upper()) is not None for ruleset in REGISTRY.values())
     assert Msg("CIVILIZATION").render("pl") == "CYWILIZACJA"
+
+
+def test_a_catalog_is_compiled_once_and_read_from_this_user_s_cache(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(i18n.tempfile, "gettempdir", lambda: str(tmp_path))
+    i18n.translations.cache_clear()
+    try:
+        first = i18n.translations("pl").ngettext("%(count)s order accepted", "%(count)s orders accepted", 5)
+        (kept,) = (tmp_path / f"adjudicator-catalogs-{os.getuid()}").glob("pl-*.mo")
+        i18n.translations.cache_clear()
+        again = i18n.translations("pl").ngettext("%(count)s order accepted", "%(count)s orders accepted", 5)
+        assert first == again == "%(count)s rozkazów przyjętych" and kept.stat().st_size > 10_000
+        kept.chmod(0o600)
+        (tmp_path / f"adjudicator-catalogs-{os.getuid()}").chmod(0o777)  # a folder others may write to
+        assert i18n._compiled_cache("pl-x.mo") is None
+    finally:
+        i18n.translations.cache_clear()

@@ -77,6 +77,8 @@ TERM_NOTES = {
     "the word must be one that orders accept (tests/test_terms.py)",
     "building": "the name of a building a player builds in his capital (Mare Mediterraneum, M7.1); "
     "each form must also be accepted in orders (tests/test_terms.py)",
+    "title": "a title of Mare Nostrum: Empires as a 'title' line names it (title commerce to Rome, E9.2); "
+    "one word, accepted in orders (tests/test_terms.py)",
     "state": "the name of a State card, the form of state a player's goals follow (Mare Mediterraneum, M5.4)",
     "phase": "the name of a phase, as in the heading 'T3 build'; also read back in a 'phase' header",
 }

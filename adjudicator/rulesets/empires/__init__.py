@@ -13,7 +13,7 @@ from adjudicator.events import Event
 from adjudicator.names import Match
 from adjudicator.orders import OrderLine
 from adjudicator.rulesets import BoardResource, PhaseInfo, Standing
-from adjudicator.rulesets.empires.board import PLAYER_COUNTS, Board, parse_board
+from adjudicator.rulesets.empires.board import PLAYER_COUNTS, Board, Title, parse_board
 from adjudicator.rulesets.empires.engine import due, resolve_phase
 from adjudicator.rulesets.empires.forms import form_candidates
 from adjudicator.rulesets.empires.model import Phase, Position
@@ -49,7 +49,12 @@ class Empires:
 
     def terms(self, board: Board) -> dict[str, tuple[str, ...]]:
         # tax: E1.3; the choices a `take` line may name besides a token (E5.3)
-        return {"card": ("tax", *board.commodities), "choice": ("good", "any"), "phase": tuple(Phase)}
+        return {
+            "card": ("tax", *board.commodities),
+            "choice": ("good", "any"),
+            "title": tuple(str(title) for title in Title),  # as a `title` line names it (E9.2)
+            "phase": tuple(Phase),
+        }
 
     def place_names(self, board: Board) -> dict[str, str]:
         return place_names(board)

@@ -9,7 +9,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from typing import TypeVar
 
-from adjudicator.i18n import t
+from adjudicator.i18n import t, term
 from adjudicator.names import NameIndex, normalise
 from adjudicator.orders import OrderLine
 from adjudicator.problems import Rejection
@@ -33,6 +33,7 @@ from adjudicator.rulesets.empires.orders import (
     TradeSide,
     TurnOrder,
 )
+from adjudicator.rulesets.empires.presentation import listed
 from adjudicator.rulesets.lookup import Refused, find_name
 from adjudicator.rulesets.payment import TAX
 
@@ -45,6 +46,16 @@ TAKE_CLASSES = {
     "aru": "good", "arut": "good", "barmi": "any", "barmit": "any",
     "marchandise": "good", "marchandises": "good", "ressource": "good", "nimporte": "any",
     "quelconque": "any", "mercancia": "good", "mercancias": "good", "cualquiera": "any", "cualquier": "any",
+}  # fmt: skip
+# E9.2: the titles as a `title` line names them, in every language (the catalogs' `title` terms among
+# them: tests/test_terms.py); "trade" too, since the word for commerce is that language's `trade`.
+TITLE_NAMES = {
+    "commerce": Title.COMMERCE, "trade": Title.COMMERCE, "handel": Title.COMMERCE, "handlowy": Title.COMMERCE,
+    "kereskedelmi": Title.COMMERCE, "kereskedelem": Title.COMMERCE, "comercio": Title.COMMERCE,
+    "political": Title.POLITICAL, "politics": Title.POLITICAL, "polityczny": Title.POLITICAL,
+    "politikai": Title.POLITICAL, "politique": Title.POLITICAL, "politico": Title.POLITICAL,
+    "military": Title.MILITARY, "wojskowy": Title.MILITARY, "katonai": Title.MILITARY, "militaire": Title.MILITARY,
+    "militar": Title.MILITARY,
 }  # fmt: skip
 # E1.3: the tax token as players of each language write it.
 TAX_NAMES = frozenset(
@@ -270,13 +281,25 @@ def _check_conquest(c: _Context, order: Conquest) -> Conquest:
     return replace(order, province=province, buildings=tuple(buildings))
 
 
+def title_named(text: str) -> Title | None:
+    """A title by the word a `title` line names it with, in any language (E9.2)."""
+    return TITLE_NAMES.get(normalise(text))
+
+
 def _check_standing(c: _Context, order: Standing) -> Standing:
     if order.key.startswith("title:"):
-        title = order.key.split(":", 1)[1]
-        if title not in Title.__members__.values():
-            raise c.refuse("E9.2", t("'%(title)s' is not a title; use commerce, political or military", title=title))
+        title = title_named(order.key.split(":", 1)[1])
+        if title is None:
+            raise c.refuse(
+                "E9.2",
+                t(
+                    "'%(title)s' is not a title; use %(titles)s",
+                    title=order.key.split(":", 1)[1],
+                    titles=listed([term("title", str(name)) for name in Title], " | "),
+                ),
+            )
         names = [c.empire_name(n.strip()) for n in order.value.split(",") if n.strip()]
-        return replace(order, value=", ".join(names))
+        return replace(order, key=f"title:{title}", value=", ".join(names))
     if order.key == "legendary":
         city = c.province(order.place)
         if c.board.provinces[city].city is not CityKind.LEGENDARY:
