@@ -15,10 +15,12 @@ from typer.testing import CliRunner
 from adjudicator.cli import app
 from adjudicator.game import default_board_path, load_board
 from adjudicator.i18n import LANGUAGES, SOURCE, counted, term, translations
+from adjudicator.names import normalise
 from adjudicator.orders import OrderParser, PhaseHeader, Piece, canonical_keywords
 from adjudicator.rulesets import REGISTRY, PhaseInfo
 from adjudicator.rulesets.empires import validate as empires_validate
 from adjudicator.rulesets.mare_nostrum.checks import card_index, take_index
+from adjudicator.rulesets.mediterraneum import validate as mediterraneum_validate
 
 FOREIGN = [lang for lang in LANGUAGES if lang != SOURCE]
 
@@ -44,6 +46,8 @@ def _empires(board: Any, kind: str, word: str) -> str | None:
 
 
 def _mediterraneum(board: Any, kind: str, word: str) -> str | None:
+    if kind == "building" and normalise(word) in mediterraneum_validate.WAREHOUSE_NAMES:
+        return "warehouse"
     index, table = (board.building_names, board.buildings) if kind == "building" else (board.good_names, board.goods)
     match = index.find(word)
     return table[next(iter(match.keys))].name if len(match.keys) == 1 else None

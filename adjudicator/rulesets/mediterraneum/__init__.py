@@ -17,6 +17,7 @@ from adjudicator.names import Match
 from adjudicator.orders import OrderLine
 from adjudicator.rulesets import BoardResource, PhaseInfo, Standing
 from adjudicator.rulesets.mediterraneum.board import PLAYER_COUNTS, Board, parse_board
+from adjudicator.rulesets.mediterraneum.empire import WAREHOUSE
 from adjudicator.rulesets.mediterraneum.forms import form_candidates
 from adjudicator.rulesets.mediterraneum.model import Options, Phase, Position
 from adjudicator.rulesets.mediterraneum.orders import ORDER_TYPES, Order
@@ -71,7 +72,7 @@ class Mediterraneum:
     def terms(self, board: Board) -> dict[str, tuple[str, ...]]:
         return {
             "card": tuple(good.name for good in board.goods.values()),
-            "building": tuple(building.name for building in board.buildings.values()),
+            "building": (*(building.name for building in board.buildings.values()), WAREHOUSE),  # M7.1, M7.8
             "state": tuple(dict.fromkeys(state.name for state in board.states.values())),  # M5.4: 3 forms of state
             "phase": tuple(Phase),
         }

@@ -10,6 +10,7 @@ from typing import Any
 
 from adjudicator.i18n import t, term
 from adjudicator.rulesets.mediterraneum.board import GOALS, Board
+from adjudicator.rulesets.mediterraneum.empire import WAREHOUSE
 from adjudicator.rulesets.mediterraneum.geography import space_name
 from adjudicator.rulesets.mediterraneum.mapview import joined, map_data
 from adjudicator.rulesets.mediterraneum.model import Options, Position, Status, goal_points, goals_of
@@ -36,7 +37,7 @@ def thing_names(board: Board) -> dict[str, str]:
     # a tactic card keeps its printed (German) name, with the word orders use for it (M11.16)
     names |= {c.id: f"{c.name} ({c.tactic})" for c in board.trade_cards.values() if c.tactic}
     art = {f"{ART}{a.id}": t("art %(name)s", name=a.name) for a in board.art.values()}
-    return names | art | {"warehouse": t("warehouse")}
+    return names | art | {WAREHOUSE: term("building", WAREHOUSE)}
 
 
 def report_data(

@@ -10,7 +10,7 @@ from dataclasses import dataclass, field, replace
 from typing import TypeVar
 
 from adjudicator.i18n import Msg, t
-from adjudicator.names import NameIndex
+from adjudicator.names import NameIndex, normalise
 from adjudicator.orders import OrderLine
 from adjudicator.problems import Rejection
 from adjudicator.rulesets.lookup import Refused, find_name
@@ -48,6 +48,9 @@ from adjudicator.rulesets.mediterraneum.orders import (
 )
 
 K = TypeVar("K")
+
+# M7.8: a warehouse as a `build` line names it in each language (the catalogs' `building` term among them).
+WAREHOUSE_NAMES = frozenset({WAREHOUSE, "magazyn", "raktar", "entrepot", "almacen"})
 
 
 @dataclass
@@ -224,7 +227,7 @@ def _check(c: _Context, order: Order) -> Order:
             tactic = c.find(c.board.tactic_names, order.tactic, t("tactic card")) if order.tactic else ""
             return replace(order, target=target, retreat=retreat, tactic=tactic)
         case Build():
-            if order.building.strip().lower() == WAREHOUSE:
+            if normalise(order.building) in WAREHOUSE_NAMES:
                 return replace(order, building=WAREHOUSE)
             return replace(
                 order, building=c.find(c.board.building_names, order.building, t("building"), term_kind="building")
