@@ -41,7 +41,7 @@ class OrderForm:
 
 
 def order_form(game: Game, position: Any, civ: str, lang: str = SOURCE) -> OrderForm:
-    names = _card_names(game, lang)
+    names = _named_terms(game, lang)
     offered = []
     for number, (text, note) in enumerate(game.ruleset.form_candidates(game.board, position, civ), start=1):
         parsed = game.parser.parse_line(Piece(number, text))
@@ -71,9 +71,9 @@ def _keyword(game: Game, keyword: str, lang: str) -> str:
 NAMED_KINDS = ("card", "choice", "building", "title")  # the terms an order may name: cards, goods, buildings…
 
 
-def _card_names(game: Game, lang: str) -> dict[str, tuple[str, str]]:
-    """Each card's, good's or choice's English name (lower case) -> its kind and name, for the
-    names the language writes otherwise."""
+def _named_terms(game: Game, lang: str) -> dict[str, tuple[str, str]]:
+    """Each English name an order may hold that is a term (a card, good, choice, building or
+    title), in lower case -> its kind and name, for those the language writes otherwise."""
     if lang == SOURCE:
         return {}
     terms = game.ruleset.terms(game.board)
