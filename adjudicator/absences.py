@@ -17,6 +17,7 @@ from zoneinfo import ZoneInfo
 
 from adjudicator.errors import UsageError
 from adjudicator.i18n import t, tn
+from adjudicator.limits import ABSENCE_YEARS
 from adjudicator.schedule import Schedule
 from adjudicator.storage import read_toml, write_toml_atomic
 
@@ -67,9 +68,11 @@ def moved_deadline(deadline: datetime, absences: Iterable[Absence]) -> datetime:
 
 def _moment(text: str, zone: ZoneInfo, *, end: bool) -> datetime:
     """`2026-12-24` is that whole day in the game's time zone (from its start, or to its end);
-    `2026-12-24T18:00` that moment."""
+    `2026-12-24T18:00` that moment. A year outside ABSENCE_YEARS is no date a game can mean."""
     try:
         moment = datetime.fromisoformat(text)
+        if not ABSENCE_YEARS[0] <= moment.year <= ABSENCE_YEARS[1]:  # 9999-12-31 once overflowed its day's end
+            raise ValueError(text)
     except ValueError:
         raise AbsenceRefused(
             t("'%(text)s' is not a date; write e.g. 2026-12-24 or 2026-12-24T18:00", text=text)

@@ -20,8 +20,11 @@ from typing import Any, Generic, TypeVar
 from lark import Lark, Token, Transformer, UnexpectedInput, v_args
 from lark.visitors import merge_transformers
 
+from adjudicator.errors import AdjudicatorError
 from adjudicator.i18n import SOURCE, Msg, t
+from adjudicator.limits import EXPLAINED_ERRORS, ORDER_COUNT, ORDER_PIECES
 from adjudicator.names import NameIndex, normalise
+from adjudicator.passwords import MASK, redact_passwords, secret_in, secret_span
 from adjudicator.problems import OrderSyntaxError, Problem
 from adjudicator.resources import shipped_folder
 
@@ -186,9 +189,18 @@ def plain_text(text: str) -> str:
 def _unquoted(piece: str) -> str:
     """Quotes around a name (`take gold from "Rome"`) go; an apostrophe inside a word stays,
     and so does every character of a password."""
-    if ('"' not in piece and "'" not in piece) or _PASSWORD_LINE.match(piece):
+    if ('"' not in piece and "'" not in piece) or secret_span(piece) is not None:
         return piece
     return " ".join(_QUOTE_MARK.sub("", piece).split())
+
+
+def bounded_number(digits: str, cap: int = ORDER_COUNT) -> int:
+    """A number as written, but never more than one past `cap`: the rules check refuses that
+    line with its reason. A number of thousands of digits is never converted (Python refuses
+    past 4,300 digits, and once that stopped every collect): past cap's length it is too large."""
+    if len(digits.lstrip("0")) > len(str(cap)):
+        return cap + 1
+    return min(int(digits), cap + 1)
 
 
 @v_args(inline=True)
@@ -206,7 +218,7 @@ class SharedPieces(Transformer[Token, OrderT]):
         return names
 
     def count(self, value: Token) -> int:
-        return int(value)
+        return bounded_number(str(value))
 
 
 @v_args(inline=True)
@@ -222,7 +234,7 @@ class HeaderTransformer(Transformer[Token, Header]):
 
     def phase_header(self, turn: Token, phase: str) -> PhaseHeader:
         match = _TURN.search(str(turn))
-        return PhaseHeader(int(match.group()) if match else 0, phase.lower())
+        return PhaseHeader(bounded_number(match.group()) if match else 0, phase.lower())
 
     def no_orders_header(self) -> NoOrdersHeader:
         return NoOrdersHeader()
@@ -275,10 +287,15 @@ class OrderParser(Generic[OrderT]):
             self._verbs.add(verb, verb)
         self.grammar = grammar
 
-    def parse_line(self, piece: Piece) -> Any:
+    def parse_line(self, piece: Piece, *, explain: bool = True) -> Any:
         """The order or header a piece means; an `OrderSyntaxError` when it means nothing. A line
         that is not English is tried again with its keywords in English (`keywords.toml`): only
-        then, so that a name holding such a word (a card "Świątynia Artemidy") is left alone."""
+        then, so that a name holding such a word (a card "Świątynia Artemidy") is left alone.
+        With explain=False a line that means nothing is only said to be an error: finding what
+        is wrong with it costs a parse per example, too much past EXPLAINED_ERRORS of them."""
+        secret = secret_in(piece.text)
+        if secret is not None:  # the one reading of a password line, which masking shares
+            return PasswordHeader(secret)
         try:
             return self._lark.parse(piece.text)
         except UnexpectedInput as error:
@@ -288,6 +305,8 @@ class OrderParser(Generic[OrderT]):
                     return self._lark.parse(english)
                 except UnexpectedInput:
                     pass
+            if not explain:
+                return OrderSyntaxError(piece.number, 1, t("not understood (fix the errors above first)"))
             return self._syntax_error(piece, error, english)
 
     def _syntax_error(self, piece: Piece, error: UnexpectedInput, english: str) -> OrderSyntaxError:
@@ -444,17 +463,54 @@ def _piece_in(parser: OrderParser[Any], part: str, lang: str) -> str:
     return part.replace(text, foreign, 1)
 
 
-def parse_submission(text: str, parser: OrderParser[OrderT], is_order: Callable[[object], bool]) -> Submission[OrderT]:
-    """Every line of a submission, with headers gathered and problems kept per line."""
+class TooManyOrders(AdjudicatorError):
+    """A text of more order pieces than any phase needs (limits.ORDER_PIECES): none is read."""
+
+
+HEADER_KEYWORDS = frozenset({"game", "power", "civ", "civilization", "nation", "phase", "no"})
+
+
+def is_header_piece(text: str, grammar: str) -> bool:
+    """Whether a piece may be a header line (`game`, `power`, `password`, `phase`, `no orders`),
+    judged on its first word in any language: what `parse_submission(headers_only=True)` reads."""
+    if secret_span(text) is not None:
+        return True
+    first = _WORD.search(_MOT_DE_PASSE.sub(r"\1motdepasse", text))
+    if first is None:
+        return False
+    word = normalise(first.group(1))
+    return word in HEADER_KEYWORDS or keywords_of(grammar).get(word) in HEADER_KEYWORDS
+
+
+def parse_submission(
+    text: str, parser: OrderParser[OrderT], is_order: Callable[[object], bool], *, headers_only: bool = False
+) -> Submission[OrderT]:
+    """Every line of a submission, with headers gathered and problems kept per line. A text of
+    more than ORDER_PIECES pieces raises TooManyOrders before any is parsed, and syntax errors
+    past EXPLAINED_ERRORS are not explained: a stranger's mail costs milliseconds, not minutes.
+    headers_only: only the header lines are read (who sends, with which password), as a mail is
+    before its sender is known; its orders wait until the password is right."""
     pieces, aside = split_pieces(text)
+    if len(pieces) > ORDER_PIECES:
+        raise TooManyOrders(
+            t(
+                "the text holds %(count)s orders; at most %(limit)s are read in one mail or post",
+                count=len(pieces),
+                limit=ORDER_PIECES,
+            )
+        )
+    if headers_only:
+        pieces = [piece for piece in pieces if is_header_piece(piece.text, parser.grammar)]
     headers: dict[type, Header] = {}
     lines: list[OrderLine[OrderT]] = []
     header_problems: list[OrderLine[OrderT]] = []
     requests: list[Request] = []
+    errors = 0
     for piece in pieces:
-        result = parser.parse_line(piece)
-        if piece.text[:1] in _PASSWORD_INITIALS:  # only a password or secret line needs masking
-            piece = Piece(piece.number, redact_passwords(piece.text))
+        result = parser.parse_line(piece, explain=errors < EXPLAINED_ERRORS)
+        errors += isinstance(result, OrderSyntaxError)
+        if isinstance(result, PasswordHeader):
+            piece = Piece(piece.number, _masked(piece.text, result.secret))
         if isinstance(result, OrderSyntaxError):
             lines.append(OrderLine(piece.number, piece.text, problem=result))
         elif isinstance(result, GameHeader | PowerHeader | PasswordHeader | PhaseHeader | NoOrdersHeader):
@@ -462,14 +518,14 @@ def parse_submission(text: str, parser: OrderParser[OrderT], is_order: Callable[
                 header_problems.append(
                     OrderLine(
                         piece.number,
-                        _redacted(piece, result),
+                        piece.text,
                         problem=OrderSyntaxError(
                             piece.number, 1, t("this header line contradicts an earlier one; keep only one")
                         ),
                     )
                 )
             headers.setdefault(type(result), result)
-            aside.append(SetAside(piece.number, _redacted(piece, result), "header"))
+            aside.append(SetAside(piece.number, piece.text, "header"))
         elif isinstance(result, Request):
             requests.append(Request(result.command, result.arguments, piece.number))
             aside.append(SetAside(piece.number, piece.text, "request"))
@@ -494,15 +550,11 @@ def parse_submission(text: str, parser: OrderParser[OrderT], is_order: Callable[
     )
 
 
-def _redacted(piece: Piece, header: Header) -> str:
-    """A password line never travels further than the parser (intake, receipts, files): its
-    secret masked, the word kept as the player wrote it (`Hasło: ********`), unless the secret
-    might still show, when the line becomes `password ********`."""
-    if not isinstance(header, PasswordHeader):
-        return piece.text
-    masked = redact_passwords(piece.text)
-    hidden = set(header.secret) == {"*"} or header.secret not in masked  # a stored line is masked already
-    return masked if "********" in masked and hidden else "password ********"
+def _masked(text: str, secret: str) -> str:
+    """A password line as echoed: the player's own word (`Hasło: ********`), or `password
+    ********` when the secret might still show in it (a secret the word itself holds)."""
+    masked = redact_passwords(text)
+    return masked if set(secret) == {"*"} or secret not in masked else f"password {MASK}"
 
 
 def _with_line(order: Any, number: int) -> Any:
@@ -510,29 +562,3 @@ def _with_line(order: Any, number: int) -> Any:
     place is safe, and much cheaper than `dataclasses.replace` on a hot path."""
     object.__setattr__(order, "line", number)
     return order
-
-
-def redact_passwords(text: str) -> str:
-    """The text with every password header's secret replaced, for storing and echoing: on a
-    line of its own or after `;`, quoted (`> > password …`) or commented out, since each of
-    those is a secret kept or shown. Invisible characters go first (the parser drops them too,
-    so `pass\u00adword` is a password line)."""
-    if not text.isascii():
-        text = _INVISIBLE_CHARACTER.sub("", text)
-    return _PASSWORD_LINE.sub(lambda m: m.group(1) + "********", text)
-
-
-_INVISIBLE_CHARACTER = re.compile(f"[{_INVISIBLE}]")
-# The words of a password header in every language (grammar/keywords.toml's [password], [pass]
-# and [secret], with and without accents; tests/test_translations.py keeps them in step).
-PASSWORD_WORDS: tuple[str, ...] = (
-    *("password", "pass", "secret", "clave", "contrasena", "contraseña", "haslo", "hasło", "jelszo", "jelszó"),
-    *("mdp", "motdepasse", "pas", "pasar", "paso", "passe", "passer", "passz", "passzolok", "pasuje"),
-    *("secreto", "sekret", "tajne", "titok", r"mot[ \t\u00a0-]+de[ \t\u00a0-]+passe"),
-)
-_PASSWORD_INITIALS = "".join(sorted({w[0] for w in PASSWORD_WORDS} | {w[0].upper() for w in PASSWORD_WORDS}))
-_PASSWORD_LINE = re.compile(
-    r"(?im)((?:^|;)[ \t>#\u00a0]*(?:"
-    + "|".join(sorted(PASSWORD_WORDS, key=len, reverse=True))
-    + r")(?:[ \t\u00a0]*:[ \t\u00a0]*|[ \t\u00a0]+))[^\s#]\S*"
-)  # a secret never starts with '#': `pass  # do nothing` is an order and its comment (M3.1)

@@ -11,10 +11,12 @@ import hmac
 import re
 import secrets
 from dataclasses import dataclass
+from email.headerregistry import Address
 
 from adjudicator.errors import UsageError
 from adjudicator.fields import Fields
 from adjudicator.i18n import check_language
+from adjudicator.limits import ADDRESS_CHARS
 from adjudicator.schedule import check_zone
 
 _SCRYPT = {"n": 2**14, "r": 8, "p": 1}
@@ -68,7 +70,9 @@ def parse_player(f: Fields) -> Player:
     if not civ.strip():
         raise f.error("civ", 'empty; write the civilization this player plays, e.g. civ = "Rome"')
     if not is_email_address(email):
-        raise f.error("email", f"'{email}' is not an email address; write it as name@example.org")
+        raise f.error(
+            "email", f"'{email}' is not an address the judge can mail; write it as name@example.org, in ASCII"
+        )
     if not is_secret_hash(secret_hash):
         raise f.error(
             "secret_hash",
@@ -88,7 +92,23 @@ def forum_name(name: str) -> str:
 
 
 def is_email_address(text: str) -> bool:
-    return bool(_EMAIL.match(text))
+    return mail_address(text) is not None
+
+
+def mail_address(text: str) -> str | None:
+    """The address in lower case, or None when the judge cannot mail it: the one test of an
+    address for players (`new`, game.toml) and for the sender of every mail. It is ASCII (the
+    mailer speaks no SMTPUTF8: a domain goes in its xn-- form), at most ADDRESS_CHARS long, and
+    one the email package builds a header from; `a..b@x` and `ä@x` once stopped every collect."""
+    if not text or len(text) > ADDRESS_CHARS or not text.isascii() or not _EMAIL.match(text):
+        return None
+    if any(ord(character) < 32 or ord(character) == 127 for character in text):
+        return None
+    try:
+        parsed = Address(addr_spec=text)
+    except Exception:  # the email package refuses it: any of its defects
+        return None
+    return text.lower() if parsed.addr_spec == text else None
 
 
 def is_secret_hash(stored: str) -> bool:
@@ -106,7 +126,10 @@ def parse_player_spec(text: str) -> PlayerSpec:
         raise UsageError(f"'{text}' is not CIV:EMAIL or CIV:EMAIL:SECRET, e.g. Rome:anna@example.org")
     civ, email = parts[0].strip(), parts[1].strip()
     if not is_email_address(email):
-        raise UsageError(f"'{email}' is not an email address (player {civ})")
+        raise UsageError(
+            f"'{email}' is not an address the judge can mail (player {civ}); write it as name@example.org, "
+            "in ASCII (a domain in its xn-- form)"
+        )
     secret = parts[2] if len(parts) >= 3 and parts[2] else None
     if secret is not None:
         check_secret_text(secret)

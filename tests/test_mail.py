@@ -126,9 +126,22 @@ def test_wrong_or_missing_password_changes_nothing(
     result = runner.invoke(app, ["collect", str(mailed_game.directory.root), "--imap"])
     assert result.exit_code == 0 and "rejected from Rome" in result.stdout
     assert on_file(mailed_game) == ""
-    (rejection,) = smtp.messages_to("mallory@evil.example")
-    assert "not accepted" in rejection.get_content() and "offer wine" not in rejection.get_content()
-    assert not smtp.messages_to("rome@example.org"), "nothing goes to the player"
+    assert not smtp.received, "a stranger's mail is answered nowhere: the judge mails only registered players"
+
+
+@pytest.mark.parametrize("password_line", ["password wrong-secret\n", ""])
+def test_a_registered_player_without_his_password_hears_why_and_nothing_is_echoed(
+    mailed_game: Game, servers: tuple[int, SmtpServer], password_line: str
+) -> None:
+    imap_port, smtp = servers
+    text = f"power Rome\n{password_line}offer wine\nVisit https://evil.example now\n"
+    deliver(imap_port, mail(text, subject="Your account is locked: https://evil.example"))
+    result = runner.invoke(app, ["collect", str(mailed_game.directory.root), "--imap"])
+    assert result.exit_code == 0 and "rejected from Rome" in result.stdout
+    (rejection,) = smtp.messages_to("rome@example.org")
+    content = rejection.get_content()
+    assert "not accepted" in content and "offer wine" not in content
+    assert "evil" not in content and "evil" not in str(rejection["Subject"]), "no word of the mail is echoed"
 
 
 def test_right_password_from_another_address_is_accepted_and_flagged(

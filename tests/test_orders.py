@@ -18,9 +18,9 @@ from adjudicator.orders import (
     PowerHeader,
     parse_submission,
     plain_text,
-    redact_passwords,
     split_pieces,
 )
+from adjudicator.passwords import redact_passwords
 from adjudicator.problems import OrderSyntaxError
 from adjudicator.rulesets.mare_nostrum.components import Piece as Item
 from adjudicator.rulesets.mare_nostrum.components import Unit

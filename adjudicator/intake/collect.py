@@ -11,6 +11,7 @@ from datetime import datetime
 from email.message import EmailMessage
 from pathlib import Path
 
+from adjudicator.crashlog import one_line, write_crash_log
 from adjudicator.errors import AdjudicatorError, DataError, GameFileError, UsageError
 from adjudicator.fields import Fields
 from adjudicator.game import Game
@@ -29,10 +30,12 @@ from adjudicator.intake.receive import (
     receive,
 )
 from adjudicator.intake.threads import THREAD_SUFFIXES
+from adjudicator.intake.throttle import Throttle
 from adjudicator.mailer import DeliveryError, SmtpSettings, mail_identity, make_message, pending, queue, send_queued
 from adjudicator.orders import parse_submission
-from adjudicator.players import Player, is_email_address
+from adjudicator.players import Player
 from adjudicator.reports import Renderer
+from adjudicator.schedule import utc_now
 from adjudicator.settings_check import check_intake_file
 from adjudicator.storage import (
     GameDirectory,
@@ -206,7 +209,7 @@ class _Run:
     root: Path
     games: dict[str, Game]
     report: CollectReport = field(default_factory=CollectReport)
-    checks: PasswordChecks = field(default_factory=PasswordChecks)
+    checks: PasswordChecks = field(default_factory=lambda: PasswordChecks(Throttle(utc_now())))  # collect() sets it
     renderers: dict[str, Renderer] = field(default_factory=dict)
     senders: dict[str, str] = field(default_factory=dict)
     taken: int = 0
@@ -215,16 +218,29 @@ class _Run:
     stop: Callable[[], bool] = lambda: False  # asked between mails: finish the one in hand, then stop
     held: Mapping[str, str] = field(default_factory=dict)  # games whose mail stays on the server, and why
 
-    def answer(self, game: Game, outcome: Outcome) -> None:
-        """Queue the reply to one mail in the game's outbox/ at once (before the mail counts as done)."""
+    def answer(self, game: Game, outcome: Outcome) -> bool:
+        """Queue the reply to one mail in the game's outbox/ at once (before the mail counts as
+        done); False when none is due. A mail without the player's password is answered only at
+        a registered player's address, and only so often (limits.REPLIES_PER_ADDRESS, _PER_GAME):
+        forged mails never make the judge mail anyone else, nor flood a player."""
         gid = game.settings.id
         if gid not in self.renderers:
             self.renderers[gid], self.senders[gid] = Renderer(game.ruleset.name), moderator_address(game)
+        throttle = self.checks.throttle
+        sender = outcome.mail.sender if outcome.mail is not None else ""
+        if not outcome.authenticated and not throttle.may_reply(game, sender):
+            if outcome.status == "rejected" and _registered(game, sender):
+                self.report.problems.append(f"{gid}: no reply to {sender}: too many rejected mails from there today")
+            return False
         reply = receipt(game, outcome, self.renderers[gid], self.senders[gid])
-        if reply is not None:
-            kind = {"accepted": "receipt", "late": "receipt", "answered": "answer"}.get(outcome.status, "rejection")
-            identity = mail_identity(gid, game.slug, f"{kind}-{outcome.key}", str(reply["To"].addresses[0].addr_spec))
-            queue(game.directory.root / "outbox", [(identity, reply)])
+        if reply is None:
+            return False
+        if not outcome.authenticated:
+            throttle.replied(game, sender)
+        kind = {"accepted": "receipt", "late": "receipt", "answered": "answer"}.get(outcome.status, "rejection")
+        identity = mail_identity(gid, game.slug, f"{kind}-{outcome.key}", str(reply["To"].addresses[0].addr_spec))
+        queue(game.directory.root / "outbox", [(identity, reply)])
+        return True
 
 
 def collect(
@@ -249,6 +265,7 @@ def collect(
     end (else they wait in outbox/ for whoever sends next)."""
     games = games if games is not None else games_under(root)
     run = _Run(root, games, now=now, held={**_siblings(root, games), **(held or {})})
+    run.checks = PasswordChecks(Throttle(now or utc_now()))
     if stop is not None:
         run.stop = stop
     with _collecting(root):
@@ -360,20 +377,25 @@ def _files(folder: Path) -> Iterator[Path]:
 
 
 def _take(run: _Run, raw: bytes) -> str:
-    """One mail; returns its fate: done, quarantine (no game, or it cannot be read), or held."""
+    """One mail; returns its fate: done, quarantine (no game, it cannot be read, or handling it
+    failed), or held. Whatever goes wrong with one mail costs that mail only: it is kept in
+    quarantine/ with the reason (and a log for a bug), never read again, and the next goes on."""
     run.taken += 1
+    try:
+        return _route_and_receive(run, raw)
+    except (MemoryError, RecursionError, Exception) as error:  # a mail we did not foresee: never all mail
+        log = write_crash_log(run.root, error)
+        return _quarantine(run, raw, f"internal error while reading it: {one_line(error)} (details in {log})")
+
+
+def _route_and_receive(run: _Run, raw: bytes) -> str:
     routed = route(run.games, raw, run.held)
     game, mail, reason = routed.game, routed.mail, routed.reason
     if routed.held:
         run.report.lines.append(f"held: {routed.held}")
         return "held"
     if game is None:
-        key = message_key(raw, mail.message_id if mail else "")
-        folder = private_folder(run.root / "quarantine")
-        write_bytes_atomic(folder / f"{key}.eml", raw, mode=0o600)  # the raw bytes first, whatever they hold
-        write_toml_atomic(folder / f"{key}.toml", {"reason": reason}, mode=0o600)
-        run.report.lines.append(f"quarantined: {reason}")
-        return "quarantine"
+        return _quarantine(run, raw, reason, mail.message_id if mail else "")
     with game_lock(game.directory):
         outcome = receive(game, raw, run.now, mail=mail, checks=run.checks, answer=run.answer)
     run.report.lines.append(_describe(game, outcome))
@@ -381,6 +403,19 @@ def _take(run: _Run, raw: bytes) -> str:
     if outcome.status == "rejected" and (outcome.mail is None or not outcome.mail.sender):
         run.report.problems.append(f"{game.settings.id}: a mail with no sender address was rejected: {outcome.reason}")
     return "done"
+
+
+def _quarantine(run: _Run, raw: bytes, reason: str, message_id: str = "") -> str:
+    """Keep a mail no game can take in the root's quarantine/, raw, with why (once per mail)."""
+    key = message_key(raw, message_id)
+    folder = private_folder(run.root / "quarantine")
+    if (folder / f"{key}.toml").exists():
+        run.report.lines.append(f"already quarantined: {folder / key}.eml")
+        return "quarantine"
+    write_bytes_atomic(folder / f"{key}.eml", raw, mode=0o600)  # the raw bytes first, whatever they hold
+    write_toml_atomic(folder / f"{key}.toml", {"reason": reason}, mode=0o600)
+    run.report.lines.append(f"quarantined: {reason}")
+    return "quarantine"
 
 
 def _describe(game: Game, outcome: Outcome) -> str:
@@ -396,35 +431,40 @@ def _describe(game: Game, outcome: Outcome) -> str:
 def receipt(
     game: Game, outcome: Outcome, renderer: Renderer | None = None, sender: str | None = None
 ) -> EmailMessage | None:
-    """The answer to a mail: every line with OK or its error and the orders now on file; a
-    rejection says why and echoes nothing, since the sender is not known to be the player.
-    A mail with no usable sender address gets none (the moderator sees it in `status`)."""
+    """The answer to a mail: every line with OK or its error and the orders now on file. A
+    mail that did not show the player's password is answered at a registered player's address
+    only, and its reply echoes nothing of it (not even the subject): the judge relays no
+    stranger's words. Whatever a password opened goes to that player's registered address."""
     if outcome.status == "duplicate" or outcome.mail is None:
         return None
-    known = outcome.power or next(
-        (p.civ for p in game.settings.players if p.email.lower() == outcome.mail.sender), None
-    )
-    lang = game.settings.language_of(known)  # the player's, or the game's for a sender not known
+    if not outcome.authenticated:
+        if outcome.status != "rejected" or not _registered(game, outcome.mail.sender):
+            return None
+        known = next(p.civ for p in game.settings.players if p.email.lower() == outcome.mail.sender)
+        lang = game.settings.language_of(known)
+        renderer = renderer if renderer is not None and renderer.lang == lang else Renderer(game.ruleset.name, lang)
+        body = renderer.render("rejection.txt.j2", game=game, mail=None, reason=outcome.reason, answers=())
+        return make_message(
+            sender=sender or moderator_address(game),
+            sender_name=moderator_name(game, lang),
+            to=outcome.mail.sender,
+            to_name="",
+            subject=f"[{game.settings.id}] " + t("Your mail was not accepted").render(lang),
+            body=body,
+            in_reply_to=outcome.mail.message_id,  # a header the client threads by, never shown as text
+        )
+    lang = game.settings.language_of(outcome.power)
     if renderer is None or renderer.lang != lang:
         renderer = Renderer(game.ruleset.name, lang)
     sender = sender or moderator_address(game)
-    tag = f"[{game.settings.id}]"
-    about = " ".join(outcome.mail.subject.replace(tag, " ").split()) or t("(no subject)").render(lang)
-    if outcome.status == "rejected":
-        if not is_email_address(outcome.mail.sender):
-            return None
+    if outcome.status == "rejected":  # the password was right: the player's own address hears why
+        player = game.settings.player(outcome.power or "")
+        assert player is not None
         body = renderer.render(
             "rejection.txt.j2", game=game, mail=outcome.mail, reason=outcome.reason, answers=outcome.answers
         )
-        return make_message(
-            sender=sender,
-            sender_name=moderator_name(game, lang),
-            to=outcome.mail.sender,
-            to_name=outcome.mail.sender_name,
-            subject=f"{tag} " + t("Not accepted: %(about)s", about=about).render(lang),
-            body=body,
-            in_reply_to=outcome.mail.message_id,
-        )
+        subject = t("Not accepted: %(civ)s, %(label)s", civ=player.civ, label=game.phase_info.label)
+        return to_player(game, player, subject.render(lang), body, sender=sender, in_reply_to=outcome.mail.message_id)
     player = game.settings.player(outcome.power or "")
     assert player is not None
     label = game.phase_info.label
@@ -446,6 +486,11 @@ def receipt(
         else:
             subject = t("Orders received: %(civ)s, %(label)s", civ=player.civ, label=label)
     return to_player(game, player, subject.render(lang), body, sender=sender, in_reply_to=outcome.mail.message_id)
+
+
+def _registered(game: Game, address: str) -> bool:
+    """Whether an address is a player's of this game, as registered."""
+    return bool(address) and any(p.email.lower() == address for p in game.settings.players)
 
 
 def to_player(

@@ -25,26 +25,39 @@ import re
 from dataclasses import dataclass
 from email.header import decode_header, make_header
 from email.message import EmailMessage, Message
+from email.policy import compat32
 from email.utils import parseaddr
 from html.parser import HTMLParser
 
 from adjudicator.errors import AdjudicatorError
 from adjudicator.i18n import t
+from adjudicator.intake.markup import defused_html
+from adjudicator.limits import (
+    MAIL_ADDRESSES,
+    MAIL_BYTES,
+    MAIL_DEPTH,
+    MAIL_ENCODED_WORDS,
+    MAIL_HEADER_BYTES,
+    MAIL_HEADER_FIELD_BYTES,
+    MAIL_HEADERS,
+    MAIL_PARTS,
+    TEXT_CHARS,
+)
 from adjudicator.orders import end_of_orders, plain_text
-
-MAX_MESSAGE_BYTES = 1_000_000
-MAX_TEXT_CHARS = 64_000
+from adjudicator.players import mail_address
 
 # The line a mail client puts above the mail being answered. Gmail and phones wrap a long one
-# ("On Mon, 3 Mar 2027 at 18:00, Anna <" / "anna@example.org> wrote:"), hence one line break;
-# Outlook writes a "From: … / Sent: …" block under a rule instead.
-_ONE_WRAP = r"[^\n]{0,200}\n?[^\n]{0,200}"
+# ("On Mon, 3 Mar 2027 at 18:00, Anna <" / "anna@example.org> wrote:"), hence a second line;
+# Outlook writes a "From: … / Sent: …" block under a rule instead. Each is tried on one line or
+# two, never on more than REPLY_HEADER_CHARS: the search stays linear in the mail's length.
 _REPLY_HEADER = re.compile(
-    rf"^(?:(?:On\b{_ONE_WRAP}\bwrote:|Le\b{_ONE_WRAP}\ba écrit\s*:|Am\b{_ONE_WRAP}\bschrieb\b.{{0,60}}:|"
-    rf"W dniu\b{_ONE_WRAP}\bpisze:|-{{2,}}\s*Original Message\s*-{{2,}}|_{{10,}})\s*$|"
-    r"From:[^\n]*\n(?:[^\n]*\n)?(?:Sent|Date):)",
-    re.IGNORECASE | re.MULTILINE,
+    r"(?:On\b.*\bwrote:|Le\b.*\ba écrit\s*:|Am\b.*\bschrieb\b.{0,60}:|W dniu\b.*\bpisze:"
+    r"|-{2,}\s*Original Message\s*-{2,}|_{10,})\s*",
+    re.IGNORECASE | re.DOTALL,
 )
+_OUTLOOK_FROM = re.compile(r"From:.*", re.IGNORECASE)
+_OUTLOOK_SENT = re.compile(r"(?:Sent|Date):.*", re.IGNORECASE)
+REPLY_HEADER_CHARS = 401
 # A header line of the order language: what a covering note may carry beside an attachment.
 _HEADER_LINE = re.compile(r"\s*(?:game|power|civ|civilization|nation|password|pass|secret|phase)\b", re.IGNORECASE)
 _TAG = re.compile(r"\[([a-z0-9][a-z0-9-]{0,62})\]", re.IGNORECASE)
@@ -78,14 +91,9 @@ def message_key(raw: bytes, message_id: str) -> str:
 
 
 def parse_mail(raw: bytes) -> MailText:
-    if len(raw) > MAX_MESSAGE_BYTES:
-        raise MailRejected(
-            t(
-                "the mail is %(size)s bytes; orders mails may be at most %(limit)s",
-                size=_grouped(len(raw)),
-                limit=_grouped(MAX_MESSAGE_BYTES),
-            )
-        )
+    """What a mail says. Its size and shape are checked on the raw bytes first (`check_shape`):
+    the email package's header parser takes gigabytes for a header of many encoded words."""
+    check_shape(raw)
     message = email.message_from_bytes(raw, policy=email.policy.default)
     assert isinstance(message, EmailMessage)
     name, address = _sender(message)
@@ -100,21 +108,82 @@ def parse_mail(raw: bytes) -> MailText:
     if body is None and not attachments:
         raise MailRejected(t("the mail has no text part and no .txt attachment to read orders from"))
     text = "\n".join(_texts(cut_quoted_reply(body or ""), attachments, notes))
-    if len(text) > MAX_TEXT_CHARS:
+    if len(text) > TEXT_CHARS:
         raise MailRejected(
             t(
                 "the orders text is %(size)s characters; at most %(limit)s are read",
                 size=_grouped(len(text)),
-                limit=_grouped(MAX_TEXT_CHARS),
+                limit=_grouped(TEXT_CHARS),
             )
         )
     return MailText(
-        message_id=str(message.get("Message-ID", "")).strip(),
-        sender=address.lower(),
+        message_id=" ".join(str(message.get("Message-ID", "")).split()),
+        sender=address,
         sender_name=name,
-        subject=str(message.get("Subject", "")),
+        subject=" ".join(str(message.get("Subject", "")).split()),
         text=text,
         notes=tuple(notes),
+    )
+
+
+_ENCODED_WORD = re.compile(rb"=\?[^?\s]{1,75}\?[bq]\?", re.IGNORECASE)
+_ADDRESS_FIELDS = frozenset({"from", "sender", "reply-to", "to", "cc", "bcc", "resent-from", "resent-to"})
+
+
+def check_shape(raw: bytes) -> None:
+    """The mail's size, its headers (count, length, encoded words, addresses) and its MIME
+    parts (count, depth), measured before anything parses a header: each bound is in
+    adjudicator/limits.py and docs/hosting.md. The standard library's compat32 parser keeps
+    header values as the raw strings they are, so taking the mail apart here costs linear time."""
+    if len(raw) > MAIL_BYTES:
+        raise MailRejected(
+            t(
+                "the mail is %(size)s bytes; orders mails may be at most %(limit)s",
+                size=_grouped(len(raw)),
+                limit=_grouped(MAIL_BYTES),
+            )
+        )
+    end = min((i for i in (raw.find(b"\r\n\r\n"), raw.find(b"\n\n")) if i != -1), default=len(raw))
+    if end > MAIL_HEADER_BYTES:
+        _over(f"{_grouped(end)} bytes of header lines", MAIL_HEADER_BYTES)
+    tree = email.message_from_bytes(raw, policy=compat32)
+    stack: list[tuple[Message, int]] = [(tree, 0)]
+    parts = 0
+    while stack:
+        part, depth = stack.pop()
+        parts += 1
+        if parts > MAIL_PARTS:
+            _over(f"more than {MAIL_PARTS} MIME parts", MAIL_PARTS)
+        if depth > MAIL_DEPTH:
+            _over(f"MIME parts nested {depth} deep", MAIL_DEPTH)
+        _check_fields(part)
+        if part.is_multipart():
+            payload = part.get_payload()
+            if isinstance(payload, list):
+                stack.extend((child, depth + 1) for child in payload if isinstance(child, Message))
+
+
+def _check_fields(part: Message) -> None:
+    items = part.items()  # compat32: the values as received, never parsed
+    if len(items) > MAIL_HEADERS:
+        _over(f"{_grouped(len(items))} header fields", MAIL_HEADERS)
+    for name, value in items:
+        data = str(value).encode("utf-8", "surrogateescape")
+        field = str(name)[:40]
+        if len(data) > MAIL_HEADER_FIELD_BYTES:
+            _over(f"a {field} field of {_grouped(len(data))} bytes", MAIL_HEADER_FIELD_BYTES)
+        words = len(_ENCODED_WORD.findall(data))
+        if words > MAIL_ENCODED_WORDS:
+            _over(f"a {field} field of {_grouped(words)} encoded words", MAIL_ENCODED_WORDS)
+        if str(name).lower() in _ADDRESS_FIELDS:
+            addresses = max(data.count(b"@"), data.count(b",") + 1)
+            if addresses > MAIL_ADDRESSES:
+                _over(f"a {field} field of {_grouped(addresses)} addresses", MAIL_ADDRESSES)
+
+
+def _over(what: str, limit: int) -> None:
+    raise MailRejected(
+        t("the mail is over one of the judge's limits (%(what)s; at most %(limit)s)", what=what, limit=_grouped(limit))
     )
 
 
@@ -125,10 +194,11 @@ def _grouped(number: int) -> str:
 
 
 def _sender(message: EmailMessage) -> tuple[str, str]:
-    """The From name (on one line) and address. A From the email package refuses to parse (a
-    display name that decodes to a line break, as sent to smuggle a Bcc into the reply) is read
-    from the raw header with `parseaddr` instead, its name decoded and flattened to one line:
-    the mail is answered like any other, and no reply header ever carries CR or LF."""
+    """The From name (on one line) and address, or "" for an address no reply can go to
+    (`players.mail_address` is the one test of that). A From the email package refuses to parse
+    (a display name that decodes to a line break, as sent to smuggle a Bcc into the reply) is
+    read from the raw header with `parseaddr` instead, its name decoded and flattened to one
+    line: the mail is answered like any other, and no reply header ever carries CR or LF."""
     try:
         name, address = parseaddr(str(message.get("From", "")))
     except Exception:  # untrusted bytes: whatever the header parser trips on
@@ -137,8 +207,7 @@ def _sender(message: EmailMessage) -> tuple[str, str]:
         with contextlib.suppress(Exception):  # a broken encoded word: the name stays as written
             name = str(make_header(decode_header(name)))
         name = name.encode("utf-8", "surrogateescape").decode("utf-8", "replace")
-        address = address.encode("utf-8", "surrogateescape").decode("utf-8", "replace")
-    return " ".join(name.split()), "".join(address.split())
+    return " ".join(name.split()), mail_address(address) or ""
 
 
 def _body_text(message: EmailMessage, notes: list[str]) -> str | None:
@@ -206,15 +275,28 @@ def _decode_bytes(payload: bytes, charset: str | None, notes: list[str]) -> str:
     if payload.startswith((codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE)):
         return payload.decode("utf-16", errors="replace")
     if charset:
-        try:
+        if _text_charset(charset):
             return payload.decode(charset, errors="replace").removeprefix("\ufeff")
-        except LookupError:
-            notes.append(f"unknown charset {charset!r}; read as UTF-8")
+        notes.append(f"unknown charset {charset[:40]!r}; read as UTF-8")
     try:
         return payload.decode("utf-8")
     except UnicodeDecodeError:
         notes.append("no charset declared; read as Windows-1252")
         return payload.decode("cp1252", errors="replace")
+
+
+# Codecs Python has that no mail client writes a text in, and whose decoding is slow (punycode
+# and idna take quadratic time: 39 s for one mail) or not a text at all.
+_NOT_MAIL_CHARSETS = frozenset({"punycode", "idna", "raw_unicode_escape", "unicode_escape", "undefined"})
+
+
+def _text_charset(charset: str) -> bool:
+    """Whether a declared charset is one to decode a mail's text with."""
+    try:
+        info = codecs.lookup(charset)
+    except (LookupError, ValueError):
+        return False
+    return bool(getattr(info, "_is_text_encoding", True)) and info.name not in _NOT_MAIL_CHARSETS
 
 
 def unflow(text: str, delsp: bool = False) -> str:
@@ -246,9 +328,29 @@ def _quoted(depth: int, line: str) -> str:
 
 
 def cut_quoted_reply(text: str) -> str:
-    """Everything from the first 'On … wrote:' (or similar) line on is the mail being answered."""
-    match = _REPLY_HEADER.search(text)
-    return text[: match.start()] if match else text
+    """Everything from the first 'On … wrote:' (or similar) line on is the mail being answered:
+    a line, or two when a client wrapped it, each tried only when short enough to be one."""
+    lines = text.splitlines(keepends=True)
+    bare = [line.rstrip("\r\n") for line in lines]
+    offset = 0
+    for number, line in enumerate(lines):
+        if _starts_reply(bare[number : number + 3]):
+            return text[:offset]
+        offset += len(line)
+    return text
+
+
+def _starts_reply(lines: list[str]) -> bool:
+    """Whether the first of these lines opens a quoted reply (the next two may finish it)."""
+    line, *rest = lines
+    if len(line) > REPLY_HEADER_CHARS:
+        return False
+    if _REPLY_HEADER.fullmatch(line):
+        return True
+    if _OUTLOOK_FROM.fullmatch(line) and any(_OUTLOOK_SENT.match(later) for later in rest[:2]):
+        return True
+    two = f"{line}\n{rest[0]}" if rest else ""
+    return bool(rest) and len(two) <= REPLY_HEADER_CHARS and bool(_REPLY_HEADER.fullmatch(two))
 
 
 class _TextExtractor(HTMLParser):
@@ -285,7 +387,7 @@ class _TextExtractor(HTMLParser):
 
 def html_to_text(html: str) -> str:
     extractor = _TextExtractor()
-    extractor.feed(html)
+    extractor.feed(defused_html(html))
     extractor.close()
     lines = [" ".join(line.split()) for line in "".join(extractor.parts).splitlines()]
     return "\n".join(line for line in lines if line) + "\n"

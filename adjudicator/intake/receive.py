@@ -22,9 +22,12 @@ from adjudicator.errors import AdjudicatorError, message_of
 from adjudicator.game import Game
 from adjudicator.i18n import Msg, t
 from adjudicator.intake.mail import MailRejected, MailText, message_key, parse_mail
-from adjudicator.orders import parse_submission, redact_passwords
+from adjudicator.intake.throttle import Throttle
+from adjudicator.limits import MAIL_HEADER_BYTES, PASSWORD_FAILURES
+from adjudicator.orders import TooManyOrders, parse_submission
+from adjudicator.passwords import redact_passwords
 from adjudicator.player_requests import Answer, answer_requests
-from adjudicator.players import Player, is_email_address
+from adjudicator.players import Player, mail_address
 from adjudicator.schedule import is_late, utc_now
 from adjudicator.storage import read_toml, write_bytes_atomic, write_text_atomic, write_toml_atomic
 from adjudicator.submissions import CheckedSubmission, check_submission, order_files, store_submission
@@ -43,6 +46,8 @@ class Outcome:
     stored: Path | None = None
     flags: tuple[str, ...] = field(default=())  # for the moderator: e.g. a From that is not the player's
     answers: tuple[Answer, ...] = ()  # the player's requests answered (only once his password was checked)
+    authenticated: bool = False  # the mail carried the player's password: his replies go to his own address
+    wrong_password: bool = False  # a password was given and was wrong (counted against guessing)
 
 
 class UnreadableMail(AdjudicatorError):
@@ -52,8 +57,10 @@ class UnreadableMail(AdjudicatorError):
 @dataclass
 class PasswordChecks:
     """The passwords one collect run has verified: each distinct (player, password) costs
-    one scrypt check per run. Held in memory for the run only, never written anywhere."""
+    one scrypt check per run. Held in memory for the run only, never written anywhere. The
+    throttle says when an address has guessed too often to be checked at all."""
 
+    throttle: Throttle
     results: dict[tuple[str, str, bytes], bool] = field(default_factory=dict)
 
     def accepts(self, player: Player, password: str) -> bool:
@@ -79,18 +86,22 @@ def read_mail(raw: bytes) -> MailText:
 
 
 def mail_headers(raw: bytes) -> MailText:
-    """Who sent a mail that cannot be read whole (too big, no text) and about what: its
-    headers only, each on one line, so a reply can still be addressed. No text."""
+    """Who sent a mail that cannot be read whole (too big, no text, over a limit) and about
+    what: its first header lines only, each field cut to one line of at most 998 characters
+    before it is decoded, so that a reply can still be addressed and the game found. No text."""
     try:
-        headers = BytesHeaderParser(policy=compat32).parsebytes(raw[:256_000])
-        name, address = parseaddr(_one_line(str(headers.get("From", ""))))
+        headers = BytesHeaderParser(policy=compat32).parsebytes(raw[:MAIL_HEADER_BYTES])
+
+        def field(name: str) -> str:
+            value = _one_line(str(headers.get(name, "")))[:998]
+            return _one_line(str(make_header(decode_header(value))))
+
+        name, address = parseaddr(_one_line(str(headers.get("From", "")))[:998])
         name = _one_line(str(make_header(decode_header(name)))) if name else ""
-        subject = _one_line(str(make_header(decode_header(str(headers.get("Subject", ""))))))
-        message_id = _one_line(str(headers.get("Message-ID", "")))
+        subject, message_id = field("Subject"), _one_line(str(headers.get("Message-ID", "")))[:998]
     except Exception:  # untrusted bytes: no usable header means no known sender
         return MailText("", "", "", "", "")
-    address = address.lower() if is_email_address(address) else ""
-    return MailText(message_id, address, name, subject, "")
+    return MailText(message_id, mail_address(address) or "", name, subject, "")
 
 
 def private_folder(folder: Path) -> Path:
@@ -116,7 +127,7 @@ def keep_raw(inbox: Path, raw: bytes, key: str) -> Path:
     return path
 
 
-Reply = Callable[[Game, Outcome], None]  # queues the reply to a mail
+Reply = Callable[[Game, Outcome], bool]  # queues the reply to a mail; False: none was due
 
 
 def receive(
@@ -150,12 +161,17 @@ def receive(
     if already_done(game.directory.inbox, key):
         return Outcome(key, "duplicate", "this mail was received before", mail=mail)
     keep_raw(game.directory.inbox, raw, key)
-    return _record(game, _read_orders(game, key, mail, received, checks or PasswordChecks()), received, answer)
+    checks = checks or PasswordChecks(Throttle(received))
+    return _record(game, _read_orders(game, key, mail, received, checks), received, answer)
 
 
 def _read_orders(game: Game, key: str, mail: MailText, received: datetime, checks: PasswordChecks) -> Outcome:
-    submission = parse_submission(mail.text, game.parser, game.ruleset.is_order)
-    power = submission.power
+    """Who sent the mail, checked on its header lines alone; only then are its orders read."""
+    try:
+        heads = parse_submission(mail.text, game.parser, game.ruleset.is_order, headers_only=True)
+    except TooManyOrders as error:
+        return Outcome(key, "rejected", message_of(error), mail=mail)
+    power = heads.power
     if power is None:
         by_address = [p.civ for p in game.settings.players if p.email.lower() == mail.sender]
         power = by_address[0] if len(by_address) == 1 else None
@@ -164,15 +180,30 @@ def _read_orders(game: Game, key: str, mail: MailText, received: datetime, check
         return Outcome(key, "rejected", t("the mail names no power: add a line 'power %(word)s'", word=word), mail=mail)
     try:
         civ = game.find_player_civ(power)
-    except AdjudicatorError as error:
-        return Outcome(key, "rejected", message_of(error), mail=mail)
+    except AdjudicatorError:  # the stranger's word is not echoed: the game's powers are named instead
+        powers = ", ".join(p.civ for p in game.settings.players)
+        return Outcome(
+            key, "rejected", t("the mail names no power of this game (%(powers)s)", powers=powers), mail=mail
+        )
     player = game.settings.player(civ)
     assert player is not None
-    if submission.password is None:
+    if heads.password is None:
         return Outcome(key, "rejected", t("the mail has no 'password' line; nothing was changed"), civ, mail)
-    if not checks.accepts(player, submission.password):
-        wrong = t("the password for %(civ)s is wrong; nothing was changed", civ=civ)
-        return Outcome(key, "rejected", wrong, civ, mail)
+    wrong = t("the password for %(civ)s is wrong; nothing was changed", civ=civ)
+    if not checks.throttle.may_guess(game, civ, mail.sender):
+        return Outcome(key, "rejected", wrong, civ, mail, wrong_password=True)
+    if not checks.accepts(player, heads.password):
+        count = checks.throttle.wrong_guess(game, civ, mail.sender)
+        flags = (
+            (
+                f"{count} wrong passwords for {civ} from {mail.sender or 'no address'} within an hour; "
+                "more from there are refused unchecked for an hour",
+            )
+            if count >= PASSWORD_FAILURES
+            else ()
+        )
+        return Outcome(key, "rejected", wrong, civ, mail, flags=flags, wrong_password=True)
+    submission = parse_submission(mail.text, game.parser, game.ruleset.is_order)
     flags = (
         ()
         if mail.sender == player.email.lower()
@@ -193,11 +224,13 @@ def _read_orders(game: Game, key: str, mail: MailText, received: datetime, check
             if line.problem is not None
         )
         replies = tuple(sorted(answers() + unread, key=lambda a: a.line))
-        return Outcome(key, "answered", "", civ, mail, flags=flags, answers=replies)
+        return Outcome(key, "answered", "", civ, mail, flags=flags, answers=replies, authenticated=True)
     try:
         checked = check_submission(game, mail.text, civ)
     except AdjudicatorError as error:
-        return Outcome(key, "rejected", message_of(error), civ, mail, flags=flags, answers=answers())
+        return Outcome(
+            key, "rejected", message_of(error), civ, mail, flags=flags, answers=answers(), authenticated=True
+        )
     source = f"mail {mail.message_id or key} from {mail.sender}"
     if is_late(received, game.deadline(), game.settings.schedule.grace):
         late = game.directory.orders_folder(game.slug) / "late" / f"{civ}-{received:%Y%m%dT%H%M%S}.txt"
@@ -209,15 +242,14 @@ def _read_orders(game: Game, key: str, mail: MailText, received: datetime, check
         )
         write_text_atomic(late, f"# {said.render(game.settings.language_of(civ))}\n" + redact_passwords(mail.text))
         reason = "it came after the deadline; it counts only if the moderator accepts it"
-        return Outcome(key, "late", reason, civ, mail, checked, late, flags, answers())
+        return Outcome(key, "late", reason, civ, mail, checked, late, flags, answers(), authenticated=True)
     stored = store_submission(game, checked, mail.text, source=source, received=received)
-    return Outcome(key, "accepted", "", civ, mail, checked, stored, flags, answers())
+    return Outcome(key, "accepted", "", civ, mail, checked, stored, flags, answers(), authenticated=True)
 
 
 def _record(game: Game, outcome: Outcome, received: datetime, answer: Reply | None = None) -> Outcome:
     """The sidecar that makes a second pass over the same mail a no-op (the reply is queued first)."""
-    if answer is not None:
-        answer(game, outcome)
+    replied = answer(game, outcome) if answer is not None else False
     mail = outcome.mail
     write_toml_atomic(
         inbox_paths(game.directory.inbox, outcome.key)[1],
@@ -231,6 +263,9 @@ def _record(game: Game, outcome: Outcome, received: datetime, answer: Reply | No
             "power": outcome.power or "",
             "phase": game.slug,
             "flags": list(outcome.flags),
+            "authenticated": outcome.authenticated,
+            "wrong_password": outcome.wrong_password,
+            "replied": replied,
         },
     )
     return outcome

@@ -23,9 +23,10 @@ from html.parser import HTMLParser
 from pathlib import Path
 
 from adjudicator.errors import AdjudicatorError
+from adjudicator.intake.markup import defused_html
+from adjudicator.limits import THREAD_BYTES, THREAD_POSTS
 
 THREAD_SUFFIXES = frozenset({".xml", ".html", ".htm"})
-MAX_THREAD_BYTES = 20_000_000
 
 # A BGG body the API gives as HTML (not as BBCode) has tags or entities in it.
 _HTML = re.compile(
@@ -53,14 +54,21 @@ class ThreadPost:
 def read_thread(path: Path) -> list[ThreadPost]:
     """The posts of a saved thread: .xml is a BoardGameGeek thread, .html/.htm a phpBB topic."""
     data = path.read_bytes()
-    if len(data) > MAX_THREAD_BYTES:
-        raise ThreadError(f"{path}: the file is {len(data):,} bytes; a saved thread is at most {MAX_THREAD_BYTES:,}")
+    if len(data) > THREAD_BYTES:
+        raise ThreadError(f"{path}: the file is {len(data):,} bytes; a saved thread is at most {THREAD_BYTES:,}")
     try:
         if path.suffix.lower() == ".xml":
-            return parse_bgg_thread(data)
-        return parse_phpbb_topic(data.decode("utf-8", errors="replace"))
+            posts = parse_bgg_thread(data)
+        else:
+            posts = parse_phpbb_topic(data.decode("utf-8", errors="replace"))
     except ThreadError as error:
         raise ThreadError(f"{path}: {error}") from None
+    if len(posts) > THREAD_POSTS:
+        raise ThreadError(
+            f"{path}: the thread has {len(posts):,} posts; at most {THREAD_POSTS:,} are read: "
+            "save only the pages of the current phase"
+        )
+    return posts
 
 
 def parse_bgg_thread(data: bytes) -> list[ThreadPost]:
@@ -96,7 +104,7 @@ def parse_phpbb_topic(html: str) -> list[ThreadPost]:
     """A phpBB topic page as the browser saves it: each post a `div.post`, its author an
     `a.username` (or `.username-coloured`), its time a `time[datetime]`, its text `div.content`."""
     reader = _TopicReader()
-    reader.feed(html)
+    reader.feed(defused_html(html))
     reader.close()
     posts = [post for post in reader.posts if post.body is not None]
     if not posts:
@@ -114,7 +122,7 @@ def parse_phpbb_topic(html: str) -> list[ThreadPost]:
 def html_post_text(html: str) -> str:
     """The text of a post body given as HTML, with its code blocks as [code] blocks."""
     reader = _FragmentReader()
-    reader.feed(html)
+    reader.feed(defused_html(html))
     reader.close()
     return reader.body.text()
 

@@ -8,7 +8,7 @@ from dataclasses import dataclass
 
 from lark import Token, v_args
 
-from adjudicator.orders import SharedPieces
+from adjudicator.orders import SharedPieces, bounded_number
 from adjudicator.rulesets.empires.orders import (
     MAX_COUNT,
     Build,
@@ -64,7 +64,7 @@ class OrderTransformer(SharedPieces[Order]):
 
     # trade
     def trade_side(self, value: Token) -> TradeSide:
-        return TradeSide(int(value))
+        return TradeSide(bounded_number(str(value)))
 
     def offer(self, tokens: tuple[str, ...]) -> Offer:
         return Offer(tokens)
@@ -203,7 +203,7 @@ class OrderTransformer(SharedPieces[Order]):
 def _bounded(digits: str) -> int:
     """A count as written, but never more than one past MAX_COUNT: validation refuses that
     line, and nothing is ever spelt out a billion times (the soak wrote 10^40)."""
-    return min(int(digits), MAX_COUNT + 1) if len(digits) < 6 else MAX_COUNT + 1
+    return bounded_number(digits, MAX_COUNT)
 
 
 def _paid(parts: tuple[object, ...]) -> tuple[str, ...]:

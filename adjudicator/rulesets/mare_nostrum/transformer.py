@@ -9,7 +9,7 @@ from dataclasses import dataclass
 
 from lark import Token, v_args
 
-from adjudicator.orders import SharedPieces
+from adjudicator.orders import SharedPieces, bounded_number
 from adjudicator.rulesets.mare_nostrum.components import Piece, Unit
 from adjudicator.rulesets.mare_nostrum.orders import (
     Artemis,
@@ -56,10 +56,10 @@ class OrderTransformer(SharedPieces[Order]):
     """Parse tree -> order value. Line numbers are added by the caller."""
 
     def counted_card(self, value: Token, card: str) -> CardCount:
-        return CardCount(card, int(value))
+        return CardCount(card, bounded_number(str(value)))
 
     def card_times(self, card: str, value: Token) -> CardCount:
-        return CardCount(card, int(str(value).lstrip("xX")))
+        return CardCount(card, bounded_number(str(value).lstrip("xX")))
 
     def single_card(self, card: str) -> CardCount:
         return CardCount(card)
@@ -78,7 +78,7 @@ class OrderTransformer(SharedPieces[Order]):
 
     # trade
     def trade_size(self, value: Token) -> TradeSize:
-        return TradeSize(int(value))
+        return TradeSize(bounded_number(str(value)))
 
     def offer(self, cards: tuple[CardCount, ...]) -> Offer:
         return Offer(cards)

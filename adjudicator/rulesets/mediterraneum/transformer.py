@@ -9,7 +9,7 @@ from functools import partial
 
 from lark import Token, v_args
 
-from adjudicator.orders import SharedPieces
+from adjudicator.orders import SharedPieces, bounded_number
 from adjudicator.rulesets.mediterraneum.orders import (
     ART,
     MAX_MONEY,
@@ -63,7 +63,7 @@ def _money(value: Token) -> int:
     MAX_MONEY, so that validation refuses the line with its reason."""
     text = str(value)
     if text.isdigit():
-        return min(int(text), MAX_MONEY + 1) if len(text) < 6 else MAX_MONEY + 1
+        return bounded_number(text, MAX_MONEY)
     amount = from_roman(text)
     return NOT_ROMAN if amount is None else min(amount, MAX_MONEY + 1)
 
