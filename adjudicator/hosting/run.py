@@ -200,6 +200,10 @@ def _read(out: PassReport, where: Path, games: dict[str, Game], how: dict[str, A
     except AdjudicatorError as error:  # the settings are wrong (a password variable not set, …)
         out.problems.append(f"mail not read for {where}: {error}")
         return None
+    except Exception as error:  # a bug: the games are still hosted, and the moderator is told where to look
+        log = write_crash_log(where, error)
+        out.problems.append(f"mail not read for {where}: internal error: {one_line(error)} (details in {log})")
+        return None
     out.mail += got.lines
     out.warnings += got.problems
     return got

@@ -32,7 +32,7 @@ from adjudicator.intake.receive import (
 from adjudicator.intake.threads import THREAD_SUFFIXES
 from adjudicator.intake.throttle import Throttle
 from adjudicator.mailer import DeliveryError, SmtpSettings, mail_identity, make_message, pending, queue, send_queued
-from adjudicator.orders import parse_submission
+from adjudicator.orders import TooManyOrders, parse_submission
 from adjudicator.players import Player
 from adjudicator.reports import Renderer
 from adjudicator.schedule import utc_now
@@ -168,8 +168,10 @@ def route(games: dict[str, Game], raw: bytes, held: Mapping[str, str] | None = N
     wanted = mail.subject_tag()
     if wanted is None:
         any_game = next(iter(games.values()))
-        header = parse_submission(mail.text, any_game.parser, any_game.ruleset.is_order)
-        wanted = header.game
+        try:
+            wanted = parse_submission(mail.text, any_game.parser, any_game.ruleset.is_order, headers_only=True).game
+        except TooManyOrders:
+            wanted = None  # its game, if any, refuses it with the reason
     if wanted is None:
         if len(games) == 1:
             return Route(next(iter(games.values())), mail)

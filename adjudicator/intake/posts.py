@@ -23,7 +23,8 @@ from adjudicator.intake.forum import post_text
 from adjudicator.intake.mail import message_key
 from adjudicator.intake.receive import already_done, inbox_paths, keep_raw
 from adjudicator.intake.threads import ThreadError, ThreadPost, read_thread
-from adjudicator.orders import parse_submission
+from adjudicator.limits import POST_CHARS
+from adjudicator.orders import TooManyOrders, parse_submission
 from adjudicator.schedule import utc_now
 from adjudicator.storage import game_lock, read_toml, write_toml_atomic
 from adjudicator.submissions import check_submission, store_submission
@@ -55,8 +56,15 @@ class Post:
 def take_file(games: Mapping[str, Game], path: Path, report: PostReport) -> None:
     """A forum post pasted into a .txt file. A post is its saving: the same words saved again
     (a player who sends 'no orders' again next phase, in a new folder or the same file) are a
-    new post; a file collected again as it was is not, however often `collect` runs."""
-    raw = path.read_text(encoding="utf-8", errors="replace")
+    new post; a file collected again as it was is not, however often `collect` runs. A file of
+    more than POST_CHARS characters is not read (no post is that long)."""
+    size = path.stat().st_size
+    raw = path.read_text(encoding="utf-8", errors="replace") if size <= 4 * POST_CHARS else ""
+    if len(raw) > POST_CHARS or size > 4 * POST_CHARS:
+        report.lines.append(f"{path.name}: not read: {size:,} bytes; a post is at most {POST_CHARS:,} characters")
+        report.problems.append(f"{path.name} was not read: it is longer than any post ({POST_CHARS:,} characters)")
+        report.unkept.append(path.name)
+        return
     saved = path.resolve().stat().st_mtime_ns
     identity = f"post {path.resolve()} {saved} {hashlib.sha256(raw.encode()).hexdigest()}"
     take_post(games, Post(path.name, f"file {path.name}", raw, identity, post_text(raw)), report)
@@ -98,7 +106,12 @@ def take_post(games: Mapping[str, Game], post: Post, report: PostReport) -> None
     any_game = next(iter(games.values()))
     game = post.game
     if game is None:
-        submission = parse_submission(post.text, any_game.parser, any_game.ruleset.is_order)
+        try:
+            submission = parse_submission(post.text, any_game.parser, any_game.ruleset.is_order, headers_only=True)
+        except TooManyOrders as error:
+            report.lines.append(f"{post.label}: skipped: {error}")
+            report.unkept.append(post.label)
+            return
         game = games.get(submission.game or "") if submission.game else (any_game if len(games) == 1 else None)
     if game is None:
         report.lines.append(f"{post.label}: skipped: it names no game of this folder (add a line 'game ID')")
@@ -125,11 +138,19 @@ def take_post(games: Mapping[str, Game], post: Post, report: PostReport) -> None
 
 
 def _thread_post(games: Mapping[str, Game], path: Path, item: ThreadPost) -> tuple[Post | None, str]:
-    """A post of a thread with its game and player, or the reason it is skipped."""
+    """A post of a thread with its game and player, or the reason it is skipped. Its author is
+    looked up first: a post by anyone else costs no parsing, however long it is."""
+    author = item.author or "(no name)"
+    if not any(p.posts_as(item.author) for g in games.values() for p in g.settings.players):
+        return None, f'not a player: no [[player]] of {_where(games)} has forum = "{author}"'
+    if len(item.body) > POST_CHARS:
+        return None, f"it is {len(item.body):,} characters long; a post is at most {POST_CHARS:,}"
     text = post_text(item.body)
     any_game = next(iter(games.values()))
-    submission = parse_submission(text, any_game.parser, any_game.ruleset.is_order)
-    author = item.author or "(no name)"
+    try:
+        submission = parse_submission(text, any_game.parser, any_game.ruleset.is_order)
+    except TooManyOrders as error:
+        return None, str(error)
     if submission.game and submission.game not in games:
         return None, f"it is for game '{submission.game}', which is not in this folder"
     theirs = [g for g in games.values() if any(p.posts_as(item.author) for p in g.settings.players)]
@@ -138,11 +159,10 @@ def _thread_post(games: Mapping[str, Game], path: Path, item: ThreadPost) -> tup
     elif len(theirs) > 1:
         return None, f"{author} plays in {len(theirs)} games here; the post needs a line 'game ID'"
     else:
-        game = theirs[0] if theirs else any_game
+        game = theirs[0]
     player = next((p for p in game.settings.players if p.posts_as(item.author)), None)
     if player is None:
-        where = game.settings.id if len(games) == 1 or submission.game else "any game here"
-        return None, f'not a player: no [[player]] of {where} has forum = "{author}"'
+        return None, f'not a player: no [[player]] of {game.settings.id} has forum = "{author}"'
     opened = game.opened()
     if opened is not None and item.posted is not None and item.posted < opened:
         when = f"{item.posted:%Y-%m-%d %H:%M %z}, before {game.phase_info.label} opened ({opened:%Y-%m-%d %H:%M %z})"
@@ -158,6 +178,10 @@ def _thread_post(games: Mapping[str, Game], path: Path, item: ThreadPost) -> tup
     raw = f"# {where} by {author}, posted {posted}\n{item.body}"
     posted_utc = item.posted.astimezone(UTC) if item.posted else None
     return Post(_label(path, item), f"{where} by {author}", raw, identity, text, game, player.civ, posted_utc), ""
+
+
+def _where(games: Mapping[str, Game]) -> str:
+    return next(iter(games)) if len(games) == 1 else "any game here"
 
 
 def _label(path: Path, item: ThreadPost) -> str:
