@@ -304,6 +304,51 @@ def bench_mail_intake(mails: int = 1000, games: int = 20) -> tuple[float, float]
     return seconds, peak_kb / 1024
 
 
+def hostile_mails() -> dict[str, bytes]:
+    """The mails issue 27 found stopping or slowing the judge, each from a stranger (no
+    password), and an ordinary orders mail of a player as the baseline."""
+
+    def plain(body: bytes, head: bytes = b"From: Mallory <mallory@evil.example>\r\nSubject: [g] orders\r\n") -> bytes:
+        return head + b"\r\n" + body
+
+    return {
+        "an orders mail of a player (baseline)": plain(
+            b"power Rome\r\npassword rome-secret\r\noffer tax, wine\r\ntake commodity\r\n",
+            b"From: Rome <rome@example.org>\r\nSubject: [g] orders\r\n",
+        ),
+        "64,000 characters of failing order pieces": plain(b"power Rome\r\n" + "we\u017a;".encode() * 12_700),
+        "a 5,000-digit count": plain(b"power Rome\r\noffer " + b"1" * 5000 + b" wine\r\n"),
+        "a body in charset=punycode (500 kB)": b"From: m@evil.example\r\nContent-Type: text/plain; charset=punycode\r\n\r\n"
+        + b"a" * 500_000,
+        "1 MB of 'On ... wrote:' lines": plain(b"On Mon, 1 Mar 2027 somebody\r\n" * 33_000),
+        "a Subject of 20,000 encoded words": b"From: m@evil.example\r\nSubject: "
+        + b"=?utf-8?q?a?= " * 20_000
+        + b"\r\n\r\nhello\r\n",
+        "a From of 8,000 encoded words": b"From: " + b"=?utf-8?q?a?= " * 8_000 + b"<m@evil.example>\r\n\r\nhi\r\n",
+        "a From of 135,000 addresses": b"From: " + b",".join(b"a%d@x.org" % n for n in range(60_000)) + b"\r\n\r\nhi",
+        "400 kB of unclosed HTML comments": b"From: m@evil.example\r\nContent-Type: text/html\r\n\r\n"
+        + b"<!--" * 100_000,
+        "200 kB of unclosed HTML tags": b"From: m@evil.example\r\nContent-Type: text/html\r\n\r\n" + b"<a" * 100_000,
+    }
+
+
+def bench_hostile(folder: Path, repeat: int) -> list[tuple[str, float]]:
+    """Each of `hostile_mails` read, routed and answered as `collect` does, for one game: the
+    median ms, the baseline first (the inbox and outbox are emptied after each run)."""
+    from adjudicator.intake.collect import _Run, _take
+
+    specs = [parse_player_spec(f"{civ}:{civ.lower()}@example.org:{civ.lower()}-secret") for civ in FIVE]
+    game, _ = Game.create(folder / "g", specs, game_id="g")
+    games = {"g": game}
+
+    def one(raw: bytes) -> None:
+        _take(_Run(folder / "g", games), raw)
+        for kept in (folder / "g" / "inbox", folder / "g" / "outbox", folder / "g" / "quarantine"):
+            shutil.rmtree(kept, ignore_errors=True)
+
+    return [(name, median_ms(lambda raw=raw: one(raw), repeat)) for name, raw in hostile_mails().items()]
+
+
 def bench_run_idle(games: int = 20, repeat: int = 7) -> tuple[float, float]:
     """An idle `adjudicator run` pass over a folder of `games` games (nothing due, no mail),
     and the baseline: loading those games, which every pass must do. Medians in ms."""
@@ -400,6 +445,7 @@ def main() -> None:
         _, languages_ms = bench_cli(repeat if quick else 11, in_five_languages(work / "long", work / "languages"))
         idle_ms, load_ms = bench_run_idle(repeat=3 if quick else 7)
         answer_seconds = bench_watch_answer(3 if quick else 7)
+        hostile = bench_hostile(work / "hostile", 3 if quick else 7)
     finally:
         shutil.rmtree(work, ignore_errors=True)
     per_90 = 500 * phases / 90
@@ -434,6 +480,13 @@ def main() -> None:
         Row("CLI: adjudicate one phase, whole process", f"{adjudicate_ms:.0f} ms", "<= 500 ms", adjudicate_ms <= 500),
         Row("CLI: the same, players in five languages (vs English)", f"{languages_ms:.0f} ms", "<= 1.5x English",
             languages_ms <= 1.5 * adjudicate_ms, languages_ms / adjudicate_ms),
+    ]  # fmt: skip
+    (baseline, baseline_ms), *attacks = hostile
+    rows.append(Row(f"mail: {baseline}", f"{baseline_ms:.1f} ms", "(baseline)", True, 1.0))
+    rows += [
+        Row(f"mail, no password: {name}", f"{ms:.1f} ms", "<= 10x the baseline", ms <= 10 * baseline_ms,
+            ms / baseline_ms)
+        for name, ms in attacks
     ]  # fmt: skip
     mode = "quick" if quick else "full"
     print(f"Python {sys.version.split()[0]}, {mode} run; the long game took {built:.1f} s to play")

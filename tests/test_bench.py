@@ -36,3 +36,8 @@ def test_bench_pieces_run_and_measure_something(bench: Any, tmp_path: Path) -> N
 def test_bench_mail_intake_runs_at_toy_size(bench: Any) -> None:
     seconds, peak_mb = bench.bench_mail_intake(mails=6, games=2)
     assert seconds > 0 and peak_mb > 0
+
+
+def test_bench_hostile_mails_run_at_toy_size(bench: Any, tmp_path: Path) -> None:
+    figures = bench.bench_hostile(tmp_path, 1)
+    assert len(figures) == len(bench.hostile_mails()) and all(ms > 0 for _, ms in figures)

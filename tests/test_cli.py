@@ -88,7 +88,7 @@ def test_new_refuses_an_existing_game(game: Game) -> None:
     ("spec", "message"),
     [
         ("Rome", "is not CIV:EMAIL"),
-        ("Rome:nobody", "not an email address"),
+        ("Rome:nobody", "not an address the judge can mail"),
         ("Rome:a@b.org:x y", "a secret is"),
     ],
 )

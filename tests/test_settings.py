@@ -189,7 +189,8 @@ def test_a_player_email_that_is_no_address_is_an_error(make_game: Callable[..., 
     game = make_game()
     edit_game_toml(game, lambda data: data["player"][2].update(email="chloe at example.org"))
     assert load_error(game).endswith(
-        "game.toml [player[2].email]: 'chloe at example.org' is not an email address; write it as name@example.org"
+        "game.toml [player[2].email]: 'chloe at example.org' is not an address the judge can mail; "
+        "write it as name@example.org, in ASCII"
     )
 
 

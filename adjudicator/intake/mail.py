@@ -58,6 +58,8 @@ _REPLY_HEADER = re.compile(
 _OUTLOOK_FROM = re.compile(r"From:.*", re.IGNORECASE)
 _OUTLOOK_SENT = re.compile(r"(?:Sent|Date):.*", re.IGNORECASE)
 REPLY_HEADER_CHARS = 401
+_OPENING = re.compile(r"On\b|Le\b|Am\b|W dniu\b|-{2,}|_{10,}|From:", re.IGNORECASE)
+_CLOSING = re.compile(r"wrote:|écrit|schrieb|pisze:|Original Message|_{10,}|^(?:Sent|Date):", re.IGNORECASE)
 # A header line of the order language: what a covering note may carry beside an attachment.
 _HEADER_LINE = re.compile(r"\s*(?:game|power|civ|civilization|nation|password|pass|secret|phase)\b", re.IGNORECASE)
 _TAG = re.compile(r"\[([a-z0-9][a-z0-9-]{0,62})\]", re.IGNORECASE)
@@ -343,8 +345,10 @@ def cut_quoted_reply(text: str) -> str:
 def _starts_reply(lines: list[str]) -> bool:
     """Whether the first of these lines opens a quoted reply (the next two may finish it)."""
     line, *rest = lines
-    if len(line) > REPLY_HEADER_CHARS:
+    if len(line) > REPLY_HEADER_CHARS or not _OPENING.match(line):
         return False
+    if not _CLOSING.search(line) and not any(_CLOSING.search(later[:REPLY_HEADER_CHARS]) for later in rest):
+        return False  # most lines: no word that ends such a line, on it or the next two
     if _REPLY_HEADER.fullmatch(line):
         return True
     if _OUTLOOK_FROM.fullmatch(line) and any(_OUTLOOK_SENT.match(later) for later in rest[:2]):
