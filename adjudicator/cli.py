@@ -70,7 +70,7 @@ def _friendly(command: Callable[P, Outcome]) -> Callable[P, None]:
             _print_error(f"internal error: {one_line(error)}; details in {log}")
             raise typer.Exit(INTERNAL_ERROR_EXIT) from None
         if outcome.text:
-            typer.echo(outcome.text.rstrip("\n"))
+            _print(outcome.text.rstrip("\n"))
         if not outcome.ok:
             raise typer.Exit(1)
 
@@ -87,10 +87,20 @@ def _started(context: typer.Context) -> float:
     return started if isinstance(started, float) else time.time()
 
 
+def _print(text: str) -> None:
+    """A line or more for the moderator's terminal, which no player's text (an order line, a
+    mail's subject, a name) may give an escape code, a bell or a carriage return."""
+    from adjudicator.controls import without_controls
+
+    typer.echo(without_controls(text))
+
+
 def _print_error(text: str) -> None:
     from rich.console import Console
 
-    Console(stderr=True, soft_wrap=True, highlight=False).print(text, markup=False)
+    from adjudicator.controls import without_controls
+
+    Console(stderr=True, soft_wrap=True, highlight=False).print(without_controls(text), markup=False)
 
 
 @app.command()
@@ -348,7 +358,7 @@ def run(
     """One pass: collect, adjudicate what is due, send reports and reminders (for cron or a timer)."""
     from adjudicator.commands import run_games
 
-    return run_games(directory, watch, poll, lambda line: typer.echo(line))
+    return run_games(directory, watch, poll, _print)
 
 
 @app.command()

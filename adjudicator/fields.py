@@ -9,6 +9,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from typing import Any, TypeVar
 
+from adjudicator.controls import control_character
 from adjudicator.errors import DataError, UsageError
 from adjudicator.names import NameIndex
 
@@ -64,6 +65,14 @@ class Fields:
 
     def text(self, name: str, default: Any = _MISSING) -> Any:
         return self._get(name, str, default)
+
+    def line(self, name: str, default: Any = _MISSING) -> Any:
+        """A text that is one line of plain text: a line break, tab, escape or other control
+        character in it is refused (a report would show it as a line of its own, a heading)."""
+        value = self.text(name, default)
+        if isinstance(value, str) and (found := control_character(value)):
+            raise self.error(name, f"holds {found}; write it as one line of plain text, without control characters")
+        return value
 
     def checked(self, name: str, check: Callable[[str], str], default: str = "") -> str:
         """A text a check makes canonical (a language code, a time zone); its refusal names the

@@ -14,6 +14,7 @@ from typing import Any
 
 from adjudicator import absences
 from adjudicator import dice as dice_chain
+from adjudicator.controls import control_character
 from adjudicator.dice import ChainDice, DiceRecord, DiceSource, Roll
 from adjudicator.errors import DataError, GameFileError, UsageError
 from adjudicator.events import Event
@@ -143,8 +144,8 @@ class Settings:
             created=created if isinstance(created, datetime) else datetime.now(UTC),
             schedule=Schedule.from_fields(root.table("schedule", {})),
             options=ruleset.check_options(root.table("options", {}).data),
-            rules_url=game.text("rules_url", ""),
-            map_url=game.text("map_url", ""),
+            rules_url=game.line("rules_url", ""),  # shown in answers and reports: one line each
+            map_url=game.line("map_url", ""),
             site=game.text("site", ""),
             lang=game.checked("lang", check_language, SOURCE),
         )
@@ -216,6 +217,8 @@ class Game:
             raise UsageError(f"{path} already holds a game; choose a new directory")
         if mode not in MODES:
             raise UsageError(f"'{mode}' is not a mode; use batch or stepwise")
+        if found := control_character(map_url):
+            raise UsageError(f"the map URL holds {found}; give it as one line of plain text")
         game_id = check_game_id(game_id or path.resolve().name.lower())
         ruleset = find_ruleset(ruleset_name)
         try:

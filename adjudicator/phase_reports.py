@@ -40,6 +40,12 @@ class PhaseRecord:
     receipts: dict[str, list[dict[str, Any]]]
 
 
+def is_public(page: str) -> bool:
+    """Whether a page of reports/<phase>/ is for everyone (public.*, map.*): made to be
+    published, so readable by all. Every other page is a player's own and the owner's only."""
+    return page.startswith(("public.", "map."))
+
+
 def record_label(game: Game, position: dict[str, Any]) -> Msg:
     """`T3 build` (or `R3 trade`) for a position as history stores it, in the reader's language where shown."""
     return phase_label(game.ruleset.turn_prefix, position["turn"], position["phase"])
@@ -190,7 +196,7 @@ class PhaseReports:
         folder = self.game.directory.reports / self.record.slug
         pages = self.pages() if pages is None else pages
         for name, text in pages.items():
-            write_text_atomic(folder / name, text)
+            write_text_atomic(folder / name, text, mode=0o644 if is_public(name) else 0o600)
         written = [folder / name for name in pages]
         if pages and self.game.settings.map_url:  # published: the BBCode and Markdown reports show it
             written.append(self.write_png())

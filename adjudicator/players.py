@@ -13,6 +13,7 @@ import secrets
 from dataclasses import dataclass
 from email.headerregistry import Address
 
+from adjudicator.controls import control_character
 from adjudicator.errors import UsageError
 from adjudicator.fields import Fields
 from adjudicator.i18n import check_language
@@ -79,11 +80,9 @@ def parse_player(f: Fields) -> Player:
             "not a hash written by the adjudicator (scrypt$N$r$p$salt$digest); put back the original, "
             "or the output of adjudicator.players.hash_secret for a new secret",
         )
-    forum = f.text("forum", "")
-    if "\n" in forum or "\r" in forum:
-        raise f.error("forum", "must be one line: the player's user name on the forum, as his posts show it")
+    forum, name = f.line("forum", ""), f.line("name", "")  # one line each: reports show them
     lang, zone = f.checked("lang", check_language), f.checked("timezone", check_zone)
-    return Player(civ.strip(), email, secret_hash, f.text("name", ""), " ".join(forum.split()), lang, zone)
+    return Player(civ.strip(), email, secret_hash, name, " ".join(forum.split()), lang, zone)
 
 
 def forum_name(name: str) -> str:
@@ -134,8 +133,8 @@ def parse_player_spec(text: str) -> PlayerSpec:
     if secret is not None:
         check_secret_text(secret)
     name = parts[3].strip() if len(parts) == 4 else ""
-    if "\n" in name or "\r" in name:
-        raise UsageError(f"the name of player {civ} must be one line")
+    if found := control_character(name):
+        raise UsageError(f"the name of player {civ} holds {found}; write it as one line of plain text")
     return PlayerSpec(civ, email, secret, name)
 
 

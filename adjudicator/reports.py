@@ -22,6 +22,7 @@ from jinja2 import (
 from jinja2.runtime import Context
 from markupsafe import Markup
 
+from adjudicator.controls import without_controls
 from adjudicator.i18n import SOURCE, Msg, counted, in_language, term, translations
 from adjudicator.resources import shipped_folder
 
@@ -56,7 +57,7 @@ def make_environment(lang: str = SOURCE) -> Environment:
         trim_blocks=True,
         lstrip_blocks=True,
         keep_trailing_newline=True,
-        finalize=lambda value: value.render(lang) if isinstance(value, Msg) else value,  # `{{ msg }}`
+        finalize=functools.partial(finalize, lang=lang),  # given the value only, as the pattern says
     )
     environment.filters["bbcode"] = escape_bbcode
     environment.filters["markdown"] = escape_markdown
@@ -71,6 +72,20 @@ def make_environment(lang: str = SOURCE) -> Environment:
         environment.globals[name] = _arguments_in(installed, lang)
     environment.globals["lang"] = lang
     return environment
+
+
+def finalize(value: Any, lang: str) -> Any:
+    """What every `{{ … }}` of every template outputs: a message in the reader's language (`{{ msg }}`),
+    and never a control character other than the line break and the tab, whatever the value's
+    source (a player's name, a forum user name, an order line echoed back)."""
+    if isinstance(value, Msg):
+        value = value.render(lang)
+    elif not isinstance(value, str | int | float) and value is not None and not hasattr(value, "__html__"):
+        value = str(value)  # what Jinja would print (and escape), its control characters taken out below
+    if not isinstance(value, str):
+        return value
+    kept = without_controls(value)  # an escape code, a bell or a carriage return acts on the reader's terminal
+    return Markup(kept) if isinstance(value, Markup) and kept is not value else kept
 
 
 def _arguments_in(gettext: Callable[..., str], lang: str) -> Callable[..., str]:

@@ -195,8 +195,9 @@ class GameDirectory:
         return self.orders / phase_slug
 
     def make(self) -> None:
-        for folder in (self.root, self.history, self.orders, self.inbox, self.reports):
+        for folder in (self.root, self.history, self.inbox, self.reports):
             folder.mkdir(parents=True, exist_ok=True)
+        self.orders.mkdir(mode=0o700, exist_ok=True)  # the players' orders: their owner's only
 
     def require(self) -> None:
         if not self.game_file.is_file():

@@ -16,7 +16,8 @@ from typing import Any
 from adjudicator.errors import AdjudicatorError
 from adjudicator.game import Game
 from adjudicator.i18n import t, tn
-from adjudicator.orders import OrderLine, SetAside, Submission, parse_submission, redact_passwords
+from adjudicator.orders import OrderLine, SetAside, Submission, parse_submission
+from adjudicator.passwords import redact_passwords
 from adjudicator.storage import read_toml, write_text_atomic, write_toml_atomic
 
 
@@ -190,8 +191,9 @@ def store_submission(
             "accepted": checked.accepted,
             "errors": checked.errors,
         },
+        mode=0o600,
     )
-    write_text_atomic(target, stored_text)
+    write_text_atomic(target, stored_text, mode=0o600)
     return target
 
 

@@ -147,6 +147,7 @@ class Route:
     mail: MailText | None
     reason: str = ""
     held: str = ""
+    refused: MailRejected | None = None  # why the mail cannot be read as orders (its game says so)
 
 
 def route(games: dict[str, Game], raw: bytes, held: Mapping[str, str] | None = None) -> Route:
@@ -163,8 +164,10 @@ def route(games: dict[str, Game], raw: bytes, held: Mapping[str, str] | None = N
         if wanted is not None and wanted in held:
             return Route(None, None, held=f"a mail for {wanted} stays on the server: {held[wanted]}")
         if wanted in games:
-            return Route(games[wanted], None)
-        return Route(next(iter(games.values())), None) if len(games) == 1 else Route(None, None, str(error))
+            return Route(games[wanted], None, refused=error)
+        if len(games) == 1:
+            return Route(next(iter(games.values())), None, refused=error)
+        return Route(None, None, str(error))
     wanted = mail.subject_tag()
     if wanted is None:
         any_game = next(iter(games.values()))
@@ -399,7 +402,7 @@ def _route_and_receive(run: _Run, raw: bytes) -> str:
     if game is None:
         return _quarantine(run, raw, reason, mail.message_id if mail else "")
     with game_lock(game.directory):
-        outcome = receive(game, raw, run.now, mail=mail, checks=run.checks, answer=run.answer)
+        outcome = receive(game, raw, run.now, mail=mail, checks=run.checks, answer=run.answer, refused=routed.refused)
     run.report.lines.append(_describe(game, outcome))
     run.report.problems += [f"{game.settings.id}: {outcome.power}: {flag}" for flag in outcome.flags]
     if outcome.status == "rejected" and (outcome.mail is None or not outcome.mail.sender):

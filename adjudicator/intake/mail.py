@@ -59,7 +59,15 @@ _OUTLOOK_FROM = re.compile(r"From:.*", re.IGNORECASE)
 _OUTLOOK_SENT = re.compile(r"(?:Sent|Date):.*", re.IGNORECASE)
 REPLY_HEADER_CHARS = 401
 _OPENING = re.compile(r"On\b|Le\b|Am\b|W dniu\b|-{2,}|_{10,}|From:", re.IGNORECASE)
-_CLOSING = re.compile(r"wrote:|écrit|schrieb|pisze:|Original Message|_{10,}|^(?:Sent|Date):", re.IGNORECASE)
+_CLOSING_WORDS = ("wrote:", "écrit", "schrieb", "pisze:", "original message", "__________")
+
+
+def _closes(line: str) -> bool:
+    """Whether a line holds a word that ends a reply header (cheap: most lines do not)."""
+    low = line.lower()
+    return low.startswith(("sent:", "date:")) or any(word in low for word in _CLOSING_WORDS)
+
+
 # A header line of the order language: what a covering note may carry beside an attachment.
 _HEADER_LINE = re.compile(r"\s*(?:game|power|civ|civilization|nation|password|pass|secret|phase)\b", re.IGNORECASE)
 _TAG = re.compile(r"\[([a-z0-9][a-z0-9-]{0,62})\]", re.IGNORECASE)
@@ -347,7 +355,7 @@ def _starts_reply(lines: list[str]) -> bool:
     line, *rest = lines
     if len(line) > REPLY_HEADER_CHARS or not _OPENING.match(line):
         return False
-    if not _CLOSING.search(line) and not any(_CLOSING.search(later[:REPLY_HEADER_CHARS]) for later in rest):
+    if not any(_closes(text[:REPLY_HEADER_CHARS]) for text in lines):
         return False  # most lines: no word that ends such a line, on it or the next two
     if _REPLY_HEADER.fullmatch(line):
         return True

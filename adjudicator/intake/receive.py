@@ -138,13 +138,17 @@ def receive(
     mail: MailText | None = None,
     checks: PasswordChecks | None = None,
     answer: Reply | None = None,
+    refused: MailRejected | None = None,
 ) -> Outcome:
     """Take one raw mail for this game; safe to call again with the same mail. `mail` is the
     mail already read (by routing), `answer` queues the reply: it is called before the mail is
-    recorded as done, so a crash in between answers the mail again instead of never."""
+    recorded as done, so a crash in between answers the mail again instead of never. `refused`:
+    routing found the mail cannot be read as orders, and why (it is not read twice)."""
     received = received or utc_now()
     if mail is None:
         try:
+            if refused is not None:
+                raise refused
             mail = read_mail(raw)
         except MailRejected as rejected:
             headers = mail_headers(raw)
@@ -240,7 +244,8 @@ def _read_orders(game: Game, key: str, mail: MailText, received: datetime, check
             sender=mail.sender,
             when=received.isoformat(),
         )
-        write_text_atomic(late, f"# {said.render(game.settings.language_of(civ))}\n" + redact_passwords(mail.text))
+        text = f"# {said.render(game.settings.language_of(civ))}\n" + redact_passwords(mail.text)
+        write_text_atomic(late, text, mode=0o600)  # the player's orders: the moderator's eyes only
         reason = "it came after the deadline; it counts only if the moderator accepts it"
         return Outcome(key, "late", reason, civ, mail, checked, late, flags, answers(), authenticated=True)
     stored = store_submission(game, checked, mail.text, source=source, received=received)
