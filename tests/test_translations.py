@@ -59,9 +59,10 @@ def test_each_language_counts_with_its_own_plural_forms(lang: str, counts: dict[
 
 
 def test_a_message_in_a_message_is_translated_too() -> None:
-    inner = Msg("(no subject)")
-    assert Msg("Not accepted: %(about)s", {"about": inner}).render("fr") == "Refusé : (sans objet)"
-    assert str(Msg("Not accepted: %(about)s", {"about": inner})) == "Not accepted: (no subject)"
+    inner = Msg("not understood (fix the errors above first)")
+    outer = Msg("Not understood: %(problem)s", {"problem": inner})
+    assert outer.render("fr") == "Non compris : incompris (corrigez d'abord les erreurs ci-dessus)"
+    assert str(outer) == "Not understood: not understood (fix the errors above first)"
 
 
 def test_a_language_is_one_of_five_and_a_wrong_one_is_one_sentence() -> None:
@@ -341,7 +342,7 @@ def test_a_polish_player_s_rejection_for_a_wrong_phase_arrives_in_polish(tmp_pat
     (reply,) = replies.values()
     text = _text(reply)
     assert (
-        reply["Subject"].startswith("[g] Nie przyjęto: orders")
+        reply["Subject"] == "[g] Nie przyjęto: Rome, T1 handel"
         and reply["From"].addresses[0].display_name == "moderator gry g"
     )
     assert "te rozkazy są na T2 build, a teraz trwa T1" in text and "usuń wiersz 'faza'" in text, text
