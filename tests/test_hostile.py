@@ -43,6 +43,13 @@ ROOT = Path(__file__).resolve().parent.parent
 HUGE = "1" * 5000  # past the 4,300 digits Python converts: once a crash of every collect
 
 
+def _game_and_drop(make_game: Callable[..., Game], tmp_path: Path) -> tuple[Game, Path]:
+    """A five-player game and an empty folder to collect mails and posts from."""
+    folder = tmp_path / "drop"
+    folder.mkdir()
+    return make_game(), folder
+
+
 def _parser(ruleset: str) -> OrderParser[Any]:
     rules = find_ruleset(ruleset)
     return OrderParser(rules.grammar, rules.transformer())
@@ -118,9 +125,7 @@ def test_an_ordinary_address_is_kept_in_lower_case() -> None:
 def test_a_mail_from_an_odd_address_is_read_and_answered_nowhere(
     make_game: Callable[..., Game], tmp_path: Path, address: str
 ) -> None:
-    game = make_game()
-    folder = tmp_path / "drop"
-    folder.mkdir()
+    game, folder = _game_and_drop(make_game, tmp_path)
     raw = bytes(mail("power Rome\npassword guess\n"))
     raw = raw.replace(b"rome@example.org", address.encode("utf-8"), 1)
     (folder / "1-odd.eml").write_bytes(raw)
@@ -143,9 +148,7 @@ def test_new_refuses_an_address_the_mailer_cannot_write_before_making_anything(t
 
 
 def test_an_absence_in_year_9999_is_refused_as_no_date(make_game: Callable[..., Game], tmp_path: Path) -> None:
-    game = make_game()
-    folder = tmp_path / "drop"
-    folder.mkdir()
+    game, folder = _game_and_drop(make_game, tmp_path)
     (folder / "a.eml").write_bytes(bytes(mail("power Rome\npassword rome-secret\nabsence 9999-12-31\n")))
     report = collect(game.directory.root, folder=folder)
     assert "answered from Rome" in report.text, report.text
@@ -180,13 +183,8 @@ def test_only_the_first_errors_are_explained(monkeypatch: pytest.MonkeyPatch) ->
     )
 
 
-def test_a_mail_without_the_password_has_only_its_header_lines_parsed(
-    make_game: Callable[..., Game], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    game = make_game()
-    folder = tmp_path / "drop"
-    folder.mkdir()
-    (folder / "a.eml").write_bytes(bytes(mail("power Rome\npassword guess\n" + "take gold from nowhere\n" * 350)))
+def _pieces_parsed(monkeypatch: pytest.MonkeyPatch) -> list[str]:
+    """The text of every piece any order parser parses from now on, in order."""
     parsed: list[str] = []
     real = OrderParser.parse_line
 
@@ -195,6 +193,15 @@ def test_a_mail_without_the_password_has_only_its_header_lines_parsed(
         return real(self, piece, **kw)
 
     monkeypatch.setattr(OrderParser, "parse_line", counting)
+    return parsed
+
+
+def test_a_mail_without_the_password_has_only_its_header_lines_parsed(
+    make_game: Callable[..., Game], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    game, folder = _game_and_drop(make_game, tmp_path)
+    (folder / "a.eml").write_bytes(bytes(mail("power Rome\npassword guess\n" + "take gold from nowhere\n" * 350)))
+    parsed = _pieces_parsed(monkeypatch)
     report = collect(game.directory.root, folder=folder)
     assert "rejected from Rome: the password" in report.text
     assert len(parsed) <= 4, parsed  # power and password, once to route and once to check
@@ -216,11 +223,7 @@ def test_a_post_by_someone_who_is_no_player_is_never_parsed(
     folder = tmp_path / "drop"
     folder.mkdir()
     (folder / "thread.xml").write_text(xml, encoding="utf-8")
-    calls: list[str] = []
-    real = OrderParser.parse_line
-    monkeypatch.setattr(
-        OrderParser, "parse_line", lambda self, piece, **kw: calls.append(piece.text) or real(self, piece, **kw)
-    )
+    calls = _pieces_parsed(monkeypatch)
     report = collect(game.directory.root, folder=folder)
     assert report.text.count("skipped: not a player") == 20 and calls == []
 
@@ -357,9 +360,7 @@ def test_the_orders_a_password_opens_go_to_the_registered_address_only(
 def test_wrong_passwords_are_checked_a_few_times_then_refused_unchecked(
     make_game: Callable[..., Game], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    game = make_game()
-    folder = tmp_path / "drop"
-    folder.mkdir()
+    game, folder = _game_and_drop(make_game, tmp_path)
     for n in range(limits.PASSWORD_FAILURES + 3):
         (folder / f"{n:02d}.eml").write_bytes(bytes(mail(f"power Rome\npassword guess-{n}\n")))
     checked: list[str] = []
@@ -443,9 +444,7 @@ _PARSER = _parser("mare-nostrum")
 
 
 def test_a_post_file_longer_than_any_post_is_not_read(make_game: Callable[..., Game], tmp_path: Path) -> None:
-    game = make_game()
-    folder = tmp_path / "drop"
-    folder.mkdir()
+    game, folder = _game_and_drop(make_game, tmp_path)
     (folder / "huge.txt").write_text("power Rome\n" + "x" * (limits.POST_CHARS + 1), encoding="utf-8")
     (folder / "rome.txt").write_text(ROME_OK, encoding="utf-8")
     report = collect(game.directory.root, folder=folder)

@@ -17,11 +17,12 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
+import tests.test_mail_jams as jams
 from adjudicator.cli import app
 from adjudicator.game import Game
 from adjudicator.players import parse_player_spec
 from tests.conftest import FIVE, player_args
-from tests.mail_servers import PASSWORD, USER, SmtpServer, imap_server, smtp_server
+from tests.mail_servers import USER, SmtpServer
 from tests.test_mail import deliver, mail, mailbox, settings_toml
 
 runner = CliRunner()
@@ -111,11 +112,7 @@ def crash_logs(root: Path) -> list[Path]:
 # ---- `run` over a folder of two games sharing one mailbox ---------------------------------------
 
 
-@pytest.fixture
-def servers(monkeypatch: pytest.MonkeyPatch) -> Iterator[tuple[int, SmtpServer]]:
-    monkeypatch.setenv("ADJ_TEST_MAIL_PASSWORD", PASSWORD)
-    with imap_server() as imap_port, smtp_server() as smtp:
-        yield imap_port, smtp
+servers = jams.servers  # real IMAP (Dovecot, else pymap) and SMTP servers on loopback
 
 
 @pytest.fixture
