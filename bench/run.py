@@ -318,8 +318,9 @@ def hostile_mails() -> dict[str, bytes]:
         ),
         "64,000 characters of failing order pieces": plain(b"power Rome\r\n" + "we\u017a;".encode() * 12_700),
         "a 5,000-digit count": plain(b"power Rome\r\noffer " + b"1" * 5000 + b" wine\r\n"),
-        "a body in charset=punycode (500 kB)": b"From: m@evil.example\r\nContent-Type: text/plain; charset=punycode\r\n\r\n"
-        + b"a" * 500_000,
+        "a body in charset=punycode (500 kB)": plain(
+            b"a" * 500_000, b"From: m@evil.example\r\nContent-Type: text/plain; charset=punycode\r\n"
+        ),
         "1 MB of 'On ... wrote:' lines": plain(b"On Mon, 1 Mar 2027 somebody\r\n" * 33_000),
         "a Subject of 20,000 encoded words": b"From: m@evil.example\r\nSubject: "
         + b"=?utf-8?q?a?= " * 20_000
