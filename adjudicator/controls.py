@@ -9,6 +9,7 @@ them, and every report and every line the command line prints leaves them out.
 from __future__ import annotations
 
 import re
+from pathlib import Path
 
 # C0 (line breaks, tab, ESC, bell), DEL and C1; the bidirectional overrides and isolates, which
 # turn the text after them around ("txt.exe" shown as "exe.txt"), and Unicode's line and
@@ -32,3 +33,10 @@ def control_character(text: str) -> str:
 def without_controls(text: str) -> str:
     """The text with every control character but the line break and the tab left out."""
     return text if _SHOWN_CONTROL.search(text) is None else _SHOWN_CONTROL.sub("", text)
+
+
+def shown_name(path: Path) -> str:
+    """A file's name as a line of output may show it: a line break or other control character
+    in it (anyone who can write to a drop folder can name a file) becomes `?`, so it cannot
+    forge a line of its own."""
+    return CONTROL_CHARACTER.sub("?", path.name)

@@ -21,6 +21,7 @@ from pathlib import Path
 from typing import Any
 
 from adjudicator import hosting_state as state
+from adjudicator.controls import shown_name
 from adjudicator.crashlog import one_line, write_crash_log
 from adjudicator.errors import AdjudicatorError, UsageError
 from adjudicator.game import Game
@@ -226,13 +227,16 @@ def _set_aside(files: dict[Path, tuple[int, int]], unkept: set[str], now: dateti
                 continue
             unused = path.name in unkept or path.suffix.lower() not in DROP_KINDS
             target = path.parent / (UNUSED if unused else COLLECTED) / f"{now:%Y%m%dT%H%M%S}-{path.name}"
-            target.parent.mkdir(exist_ok=True)
+            target.parent.mkdir(mode=0o700, exist_ok=True)
+            target.parent.chmod(0o700)  # raw mails hold passwords: the moderator's eyes only
             os.replace(path, target)
+            target.chmod(0o600)
+            moved = target.parent / shown_name(target)
             if path.suffix.lower() not in DROP_KINDS:
                 kinds = ", ".join(sorted(DROP_KINDS))
-                said.append(f"{path.name}: not read (only {kinds} files are); moved to {target}")
+                said.append(f"{shown_name(path)}: not read (only {kinds} files are); moved to {moved}")
             elif unused:
-                said.append(f"{path.name}: moved to {target}; fix it and put it back into {path.parent}")
+                said.append(f"{shown_name(path)}: moved to {moved}; fix it and put it back into {path.parent}")
     return said
 
 

@@ -11,6 +11,7 @@ from datetime import datetime
 from email.message import EmailMessage
 from pathlib import Path
 
+from adjudicator.controls import shown_name
 from adjudicator.crashlog import one_line, write_crash_log
 from adjudicator.errors import AdjudicatorError, DataError, GameFileError, UsageError
 from adjudicator.fields import Fields
@@ -323,10 +324,18 @@ def _read_folder(run: _Run, folder: Path) -> None:
     for path in _files(folder):
         if path.suffix.lower() == ".eml":
             _take(run, path.read_bytes())
-        elif path.suffix.lower() in THREAD_SUFFIXES:
-            take_thread(run.games, path, run.report)
-        else:
-            take_file(run.games, path, run.report)
+            continue
+        try:
+            if path.suffix.lower() in THREAD_SUFFIXES:
+                take_thread(run.games, path, run.report)
+            else:
+                take_file(run.games, path, run.report)
+        except Exception as error:  # a post or thread we did not foresee: the next file is read all the same
+            log = write_crash_log(run.root, error)
+            name = shown_name(path)
+            run.report.lines.append(f"{name}: not read: internal error: {one_line(error)} (details in {log})")
+            run.report.problems.append(f"{name} was not read: internal error (details in {log})")
+            run.report.unkept.append(path.name)
 
 
 def has_own_mailbox(game: Game) -> bool:
@@ -377,8 +386,8 @@ def _files(folder: Path) -> Iterator[Path]:
     """The mails (.eml), posts (.txt) and saved threads (.xml, .html, .htm) of a folder."""
     if not folder.is_dir():
         raise UsageError(f"{folder} is not a folder of .eml, .txt, .xml or .html files")
-    kinds = {".txt", ".eml", *THREAD_SUFFIXES}
-    yield from sorted(p for p in folder.iterdir() if p.suffix.lower() in kinds and p.is_file())
+    kinds = {".txt", ".eml", *THREAD_SUFFIXES}  # a link is not followed: it may point anywhere
+    yield from sorted(p for p in folder.iterdir() if p.suffix.lower() in kinds and p.is_file() and not p.is_symlink())
 
 
 def _take(run: _Run, raw: bytes) -> str:

@@ -17,6 +17,7 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
 
+from adjudicator.controls import shown_name
 from adjudicator.errors import AdjudicatorError, message_of
 from adjudicator.game import Game
 from adjudicator.intake.forum import post_text
@@ -61,13 +62,15 @@ def take_file(games: Mapping[str, Game], path: Path, report: PostReport) -> None
     size = path.stat().st_size
     raw = path.read_text(encoding="utf-8", errors="replace") if size <= 4 * POST_CHARS else ""
     if len(raw) > POST_CHARS or size > 4 * POST_CHARS:
-        report.lines.append(f"{path.name}: not read: {size:,} bytes; a post is at most {POST_CHARS:,} characters")
-        report.problems.append(f"{path.name} was not read: it is longer than any post ({POST_CHARS:,} characters)")
+        name = shown_name(path)
+        report.lines.append(f"{name}: not read: {size:,} bytes; a post is at most {POST_CHARS:,} characters")
+        report.problems.append(f"{name} was not read: it is longer than any post ({POST_CHARS:,} characters)")
         report.unkept.append(path.name)
         return
     saved = path.resolve().stat().st_mtime_ns
     identity = f"post {path.resolve()} {saved} {hashlib.sha256(raw.encode()).hexdigest()}"
-    take_post(games, Post(path.name, f"file {path.name}", raw, identity, post_text(raw)), report)
+    name = shown_name(path)
+    take_post(games, Post(name, f"file {name}", raw, identity, post_text(raw)), report)
 
 
 def take_thread(games: Mapping[str, Game], path: Path, report: PostReport) -> None:
@@ -76,8 +79,8 @@ def take_thread(games: Mapping[str, Game], path: Path, report: PostReport) -> No
     try:
         thread = read_thread(path)
     except (ThreadError, OSError) as error:
-        report.lines.append(f"{path.name}: not read: {error}")
-        report.problems.append(f"{path.name} was not read: {error}")
+        report.lines.append(f"{shown_name(path)}: not read: {error}")
+        report.problems.append(f"{shown_name(path)} was not read: {error}")
         report.unkept.append(path.name)
         return
     read = [(item, *_thread_post(games, path, item)) for item in thread]
@@ -171,7 +174,7 @@ def _thread_post(games: Mapping[str, Game], path: Path, item: ThreadPost) -> tup
         return None, "no orders in it"
     if submission.power and _civ(game, submission.power) not in (None, player.civ):
         return None, f"it says 'power {submission.power}', but {author} plays {player.civ}"
-    where = f"{path.name} post {item.number}" + (f" (id {item.post_id})" if item.post_id else "")
+    where = f"{shown_name(path)} post {item.number}" + (f" (id {item.post_id})" if item.post_id else "")
     posted = item.posted.isoformat() if item.posted else "at an unknown time"
     digest = hashlib.sha256(item.body.encode()).hexdigest()
     identity = f"thread post {item.post_id or item.number} {item.author} {digest}"
@@ -185,7 +188,7 @@ def _where(games: Mapping[str, Game]) -> str:
 
 
 def _label(path: Path, item: ThreadPost) -> str:
-    return f"{path.name} post {item.number} by {item.author or '(no name)'}"
+    return f"{shown_name(path)} post {item.number} by {item.author or '(no name)'}"
 
 
 def _civ(game: Game, text: str) -> str | None:

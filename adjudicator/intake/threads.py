@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import re
 import xml.etree.ElementTree as ElementTree
+from collections import Counter
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from email.utils import parsedate_to_datetime
@@ -155,17 +156,19 @@ class _PostBody:
     def __init__(self) -> None:
         self.parts: list[str] = []
         self._divs: list[bool] = []  # each open <div>: is it a quote (BGG's div.quote)?
+        self._quote_divs = 0  # how many of them are (counted, not searched: 100,000 nested divs)
         self._quotes = 0  # open <blockquote>s
         self._hidden = 0
         self._code = 0
         self._pre = 0
 
     def _dropping(self) -> bool:
-        return bool(self._quotes or self._hidden or any(self._divs))
+        return bool(self._quotes or self._hidden or self._quote_divs)
 
     def start(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
         if tag == "div":
             self._divs.append("quote" in _classes(attrs))
+            self._quote_divs += self._divs[-1]
         elif tag == "blockquote":
             self._quotes += 1
         elif tag in self._HIDDEN:
@@ -184,7 +187,7 @@ class _PostBody:
     def end(self, tag: str) -> None:
         dropping = self._dropping()
         if tag == "div" and self._divs:
-            self._divs.pop()
+            self._quote_divs -= self._divs.pop()
         elif tag == "blockquote":
             self._quotes = max(0, self._quotes - 1)
         elif tag in self._HIDDEN:
@@ -243,14 +246,24 @@ class _TopicReader(HTMLParser):
         super().__init__(convert_charrefs=True)
         self.posts: list[_TopicPost] = []
         self._divs: list[str] = []  # each open <div>: "post", "content" or ""
+        self._open: Counter[str] = Counter()  # how many of each are open (counted, not searched)
         self._author_tag = ""
 
     @property
     def _post(self) -> _TopicPost | None:
-        return self.posts[-1] if self.posts and "post" in self._divs else None
+        return self.posts[-1] if self.posts and self._open["post"] else None
 
     def _in_content(self) -> bool:
-        return "content" in self._divs
+        return bool(self._open["content"])
+
+    def _push(self, kind: str) -> None:
+        self._divs.append(kind)
+        self._open[kind] += 1
+
+    def _pop(self) -> str:
+        kind = self._divs.pop()
+        self._open[kind] -= 1
+        return kind
 
     def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
         post = self._post
@@ -258,13 +271,13 @@ class _TopicReader(HTMLParser):
             classes = _classes(attrs)
             if post is None and "post" in classes:
                 self.posts.append(_TopicPost(dict(attrs).get("id") or ""))
-                self._divs.append("post")
+                self._push("post")
                 return
             if post is not None and not self._in_content() and "content" in classes and post.body is None:
                 post.body = _PostBody()
-                self._divs.append("content")
+                self._push("content")
                 return
-            self._divs.append("")
+            self._push("")
         if post is None:
             return
         if self._in_content() and post.body is not None:
@@ -276,11 +289,8 @@ class _TopicReader(HTMLParser):
 
     def handle_endtag(self, tag: str) -> None:
         post = self._post
-        if tag == "div" and self._divs:
-            if self._divs[-1] in ("post", "content"):
-                self._divs.pop()
-                return
-            self._divs.pop()
+        if tag == "div" and self._divs and self._pop() in ("post", "content"):
+            return
         if post is None:
             return
         if self._in_content() and post.body is not None:
