@@ -21,6 +21,7 @@ from adjudicator.game import Game, Settings, default_board_path, load_board
 from adjudicator.i18n import LANGUAGES, SOURCE, check_language
 from adjudicator.orders import written_in
 from adjudicator.outcome import Outcome
+from adjudicator.passwords import redact_passwords
 from adjudicator.players import PlayerSpec, parse_player_spec
 from adjudicator.reports import Renderer
 from adjudicator.resources import shipped_folder
@@ -416,7 +417,9 @@ def _renderer(game: Game) -> Renderer:
 def _receipt(game: Game, checked: CheckedSubmission, stored: Path | None) -> str:
     """A receipt is for pasting back to its player: in his language."""
     renderer = Renderer(game.ruleset.name, game.settings.language_of(checked.power))
-    return renderer.render("receipt.txt.j2", checked=checked, stored=stored)
+    return redact_passwords(
+        renderer.render("receipt.txt.j2", checked=checked, stored=stored), checked.submission.password
+    )
 
 
 def with_languages(specs: list[PlayerSpec], choices: list[str]) -> list[PlayerSpec]:

@@ -20,12 +20,13 @@ from datetime import UTC, datetime
 from pathlib import Path
 
 from adjudicator import __version__
-from adjudicator.passwords import MASK, redact_passwords  # the one function that finds password lines
+from adjudicator.passwords import (  # the one function that finds password lines
+    MASK,
+    SHORTEST_SECRET_MASKED_EVERYWHERE,
+    redact_passwords,
+)
 
 LOGS = "logs"
-# A secret found in the command line is masked wherever else the log holds it too; a shorter
-# one only in its own place, since masking every "ab" would leave no traceback to read.
-SHORTEST_SECRET_MASKED_EVERYWHERE = 4
 
 
 def log_folder(directory: Path | None) -> Path:

@@ -537,10 +537,11 @@ def parse_submission(
     power = headers.get(PowerHeader)
     password = headers.get(PasswordHeader)
     phase = headers.get(PhaseHeader)
+    secret = password.secret if isinstance(password, PasswordHeader) else None
     return Submission(
         game=game.game if isinstance(game, GameHeader) else None,
         power=power.power if isinstance(power, PowerHeader) else None,
-        password=password.secret if isinstance(password, PasswordHeader) else None,
+        password=secret,
         phase=phase if isinstance(phase, PhaseHeader) else None,
         lines=tuple(lines),
         set_aside=tuple(sorted(aside, key=lambda s: s.number)),

@@ -65,10 +65,18 @@ def _is_word_character(character: str) -> bool:
     return character.isalnum() or unicodedata.combining(character) > 0
 
 
-def redact_passwords(text: str) -> str:
+SHORTEST_SECRET_MASKED_EVERYWHERE = 4  # a known secret is masked wherever it stands from this length
+
+
+def redact_passwords(text: str, secret: str | None = None) -> str:
     """The text with every password header's secret masked, for storing, echoing and logging:
     on a line of its own or after `;`, quoted (`> > password …`) or commented out, since each
-    of those is a secret kept or shown."""
+    of those is a secret kept or shown. `secret`, the password the text was read with, is
+    masked wherever else it stands too (`password=X`, a typo'd header, a comment); a shorter
+    one than SHORTEST_SECRET_MASKED_EVERYWHERE only in its header (masking every "ab" would
+    leave no text to read)."""
+    if secret and len(secret) >= SHORTEST_SECRET_MASKED_EVERYWHERE and set(secret) != {"*"}:
+        text = text.replace(secret, MASK)
     return "".join(_redacted_line(line) for line in text.splitlines(keepends=True))
 
 

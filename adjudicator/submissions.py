@@ -178,7 +178,7 @@ def store_submission(
         target.replace(folder / "superseded" / f"{stem}.txt")
         if meta.exists():
             meta.replace(folder / "superseded" / f"{stem}.toml")
-    stored_text = redact_passwords(text).rstrip("\n") + "\n"
+    stored_text = redact_passwords(text, checked.submission.password).rstrip("\n") + "\n"
     write_toml_atomic(
         meta,
         {

@@ -12,6 +12,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 from datetime import timedelta
+from email.message import EmailMessage
 from pathlib import Path
 from typing import Any
 
@@ -357,28 +358,54 @@ def test_the_orders_a_password_opens_go_to_the_registered_address_only(
     assert "thief@evil.example" in report.text, "the moderator hears of the other address"
 
 
+def _verified(monkeypatch: pytest.MonkeyPatch) -> list[str]:
+    """Every password checked against a secret's hash from now on (scrypt's work)."""
+    import adjudicator.players as players
+
+    checked: list[str] = []
+    real = players.verify_secret
+    monkeypatch.setattr(players, "verify_secret", lambda secret, stored: checked.append(secret) or real(secret, stored))
+    return checked
+
+
 def test_wrong_passwords_are_checked_a_few_times_then_refused_unchecked(
     make_game: Callable[..., Game], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     game, folder = _game_and_drop(make_game, tmp_path)
+    guesser = "guesser@evil.example"
     for n in range(limits.PASSWORD_FAILURES + 3):
-        (folder / f"{n:02d}.eml").write_bytes(bytes(mail(f"power Rome\npassword guess-{n}\n")))
-    checked: list[str] = []
-    import adjudicator.players as players
-
-    real = players.verify_secret
-    monkeypatch.setattr(players, "verify_secret", lambda secret, stored: checked.append(secret) or real(secret, stored))
+        (folder / f"{n:02d}.eml").write_bytes(bytes(mail(f"power Rome\npassword guess-{n}\n", sender=guesser)))
+    checked = _verified(monkeypatch)
     report = collect(game.directory.root, folder=folder)
     assert len(checked) == limits.PASSWORD_FAILURES
     assert report.text.count("rejected from Rome: the password for Rome is wrong") == limits.PASSWORD_FAILURES + 3
-    assert "5 wrong passwords for Rome" in report.text
+    assert "5 wrong passwords for Rome from guesser@evil.example" in report.text
     status = runner.invoke(app, ["status", str(game.directory.root)])
     assert "5 wrong passwords for Rome" in status.stdout
     later = tmp_path / "later"
     later.mkdir()
-    (later / "a.eml").write_bytes(bytes(mail(ROME_OK)))
-    assert "rejected from Rome: the password" in collect(game.directory.root, folder=later).text, "the count holds"
+    (later / "a.eml").write_bytes(bytes(mail(ROME_OK, sender=guesser)))
+    (later / "b.eml").write_bytes(bytes(mail(ROME_OK.replace("offer wine", "offer metal"))))
+    text = collect(game.directory.root, folder=later).text
+    assert "rejected from Rome: the password" in text, "the count holds across runs"
+    assert "accepted from Rome" in text, "the player's own address is never locked out"
     assert timedelta(hours=1) == limits.PASSWORD_WINDOW
+
+
+def test_forged_wrong_passwords_from_a_player_s_address_never_lock_him_out(
+    make_game: Callable[..., Game], tmp_path: Path
+) -> None:
+    game, folder = _game_and_drop(make_game, tmp_path)
+    for n in range(limits.PASSWORD_FAILURES + 3):
+        (folder / f"{n:02d}.eml").write_bytes(bytes(mail(f"power Rome\npassword guess-{n}\n")))
+    (folder / "zz-real.eml").write_bytes(bytes(mail(ROME_OK)))
+    report = collect(game.directory.root, folder=folder)
+    assert "accepted from Rome: 2 orders" in report.text
+    assert (
+        "5 wrong passwords for Rome from rome@example.org within an hour; later ones are still checked" in report.text
+    )
+    receipts = [p for p in (game.directory.root / "outbox").glob("*.eml") if "receipt" in p.name]
+    assert len(receipts) == 1, "the player hears that his orders are in, whatever the forger used up"
 
 
 # ---- 7. every spelling of a password line the parser accepts is masked ----------------------
@@ -471,3 +498,108 @@ def test_every_bounded_error_is_one_of_ours() -> None:
     for raw in (b"From: " + b"a@x.org, " * 200 + b"\r\n\r\nx", b"x" * (limits.MAIL_BYTES + 1)):
         with pytest.raises(AdjudicatorError):
             parse_mail(raw)
+
+
+# ---- found by the review of this change -------------------------------------------------------
+
+DIGITS = "9" * 5000
+
+
+def test_a_character_reference_of_thousands_of_digits_is_text(make_game: Callable[..., Game], tmp_path: Path) -> None:
+    """Python converts `&#…;` with int(): 5,000 digits once stopped every collect of the thread."""
+    game, folder = _game_and_drop(make_game, tmp_path)
+    body = f"&lt;p&gt;nice game &amp;#{DIGITS};&lt;/p&gt;"
+    (folder / "a-thread.xml").write_text(
+        '<?xml version="1.0"?><thread id="1"><articles>'
+        f'<article id="1" username="Troll" postdate="2027-03-01T10:00:00+00:00"><body>{body}</body></article>'
+        "</articles></thread>",
+        encoding="utf-8",
+    )
+    page = f'<div class="post" id="p1"><a class="username">Troll</a><div class="content">&#{DIGITS};</div></div>'
+    (folder / "b-topic.html").write_text(page, encoding="utf-8")
+    html = EmailMessage()
+    html["From"], html["Subject"] = "Rome <rome@example.org>", "orders"
+    html.set_content(f"<p>power Rome<br>password rome-secret<br>offer wine &#{DIGITS};</p>", subtype="html")
+    (folder / "c.eml").write_bytes(bytes(html))
+    (folder / "d-rome.txt").write_text(ROME_OK, encoding="utf-8")
+    report = collect(game.directory.root, folder=folder)
+    assert "internal error" not in report.text and "d-rome.txt: Rome: 2 orders" in report.text, report.text
+    assert "from Rome" in report.text  # the HTML mail: read, its entity as text
+
+
+def test_divs_nested_a_hundred_thousand_deep_are_read_without_hanging() -> None:
+    """The readers count the open divs instead of searching them: 100,000 nested divs once took
+    36 s (and 300,000 on a phpBB page 282 s). The alarm is a guard against a hang, not a timing."""
+    import signal
+
+    from adjudicator.intake.threads import html_post_text, parse_phpbb_topic
+
+    def stop(*_: object) -> None:
+        raise TimeoutError("a hundred thousand nested divs hung the reader")
+
+    nested = "<div>" * 100_000 + "power Rome" + "</div>" * 100_000
+    previous = signal.signal(signal.SIGALRM, stop)
+    signal.alarm(20)
+    try:
+        assert "power Rome" in html_post_text(nested)
+        page = f'<div class="post" id="p1"><a class="username">Anna</a><div class="content">{nested}</div></div>'
+        assert "power Rome" in parse_phpbb_topic(page)[0].body
+    finally:
+        signal.alarm(0)
+        signal.signal(signal.SIGALRM, previous)
+
+
+@pytest.mark.parametrize("suffix", [".xml", ".html"])
+def test_a_thread_of_more_posts_than_the_bound_is_refused_before_it_is_parsed(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, suffix: str
+) -> None:
+    from adjudicator.intake import threads
+
+    for name in ("parse_bgg_thread", "parse_phpbb_topic"):
+        monkeypatch.setattr(threads, name, lambda *_: pytest.fail("a thread over the bound was parsed"))
+    post = '<article username="a" postdate="2027-03-01"><body>x</body></article>'
+    if suffix == ".html":
+        post = '<div class="post bg2" id="p1"><div class="content">x</div></div>'
+    path = tmp_path / f"thread{suffix}"
+    path.write_text(post * (limits.THREAD_POSTS + 1), encoding="utf-8")
+    with pytest.raises(threads.ThreadError, match="at most 5,000 are read"):
+        threads.read_thread(path)
+
+
+def test_parts_nested_thousands_deep_are_refused_before_they_are_parsed() -> None:
+    raw = b"From: a@example.org\r\n" + b"".join(
+        b"Content-Type: multipart/mixed; boundary=b%d\r\n\r\n--b%d\r\n" % (n, n) for n in range(3000)
+    )
+    with pytest.raises(MailRejected, match="MIME parts"):
+        check_shape(raw)
+
+
+def test_the_secret_is_masked_on_every_line_it_stands_on(make_game: Callable[..., Game], tmp_path: Path) -> None:
+    game, folder = _game_and_drop(make_game, tmp_path)
+    text = ROME_OK + "password=rome-secret\npasword rome-secret\n# my password is rome-secret\n"
+    (folder / "a.eml").write_bytes(bytes(mail(text)))
+    report = collect(game.directory.root, folder=folder)
+    assert "accepted from Rome" in report.text
+    for path in [*game.directory.root.glob("orders/**/*.*"), *(game.directory.root / "outbox").glob("*.eml")]:
+        assert b"rome-secret" not in path.read_bytes(), path
+
+
+def test_collected_drop_files_are_private_and_links_and_odd_names_go_unread(tmp_path: Path) -> None:
+    from adjudicator.hosting.run import run_pass
+    from tests.test_hosting import START, plain_game
+
+    plain_game(tmp_path / "demo")
+    drop = tmp_path / "demo" / "drop"
+    drop.mkdir()
+    (drop / "rome.eml").write_bytes(bytes(mail("power Rome\npassword rome-secret\noffer wine\n")))
+    (drop / "rome.eml").chmod(0o644)
+    secret = tmp_path / "demo" / "secrets.toml"
+    (drop / "link.eml").symlink_to(secret)
+    (drop / "forged\nNEEDS THE MODERATOR: x.txt").write_text("power Greece\noffer oil\n", encoding="utf-8")
+    report = run_pass(tmp_path / "demo", START)
+    assert "\nNEEDS THE MODERATOR: x" not in report.text, "a file name forges no line"
+    collected = drop / "collected"
+    assert oct(collected.stat().st_mode & 0o777) == "0o700"
+    assert all(oct(p.stat().st_mode & 0o777) == "0o600" for p in collected.iterdir())
+    copies = [p for p in (tmp_path / "demo").rglob("*.eml") if p.is_file() and not p.is_symlink()]
+    assert not any(p.read_bytes() == secret.read_bytes() for p in copies), "the link was not followed"

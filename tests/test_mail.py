@@ -304,6 +304,10 @@ def test_reminders_and_reports_are_mailed_with_safe_headers(
 
     game.directory.game_file.write_text(tomli_w.dumps(data))
     root = str(game.directory.root)
+    refused = runner.invoke(app, ["remind", root])
+    assert refused.exit_code == 1 and "[player[1].name]: holds a line break" in refused.output, refused.output
+    data["player"][1]["name"] = "Evil Bcc: victim@example.org"  # one line that looks like a header
+    game.directory.game_file.write_text(tomli_w.dumps(data))
     reminded = runner.invoke(app, ["remind", root])
     assert reminded.exit_code == 0 and "5 mail(s) sent" in reminded.stdout, reminded.output
     assert runner.invoke(app, ["adjudicate", root, "--force"]).exit_code == 0

@@ -136,6 +136,7 @@ def parse_mail(raw: bytes) -> MailText:
     )
 
 
+_CONTAINER = re.compile(rb"content-type:\s*(?:multipart|message)/", re.IGNORECASE)
 _ENCODED_WORD = re.compile(rb"=\?[^?\s]{1,75}\?[bq]\?", re.IGNORECASE)
 _ADDRESS_FIELDS = frozenset({"from", "sender", "reply-to", "to", "cc", "bcc", "resent-from", "resent-to"})
 
@@ -156,6 +157,9 @@ def check_shape(raw: bytes) -> None:
     end = min((i for i in (raw.find(b"\r\n\r\n"), raw.find(b"\n\n")) if i != -1), default=len(raw))
     if end > MAIL_HEADER_BYTES:
         _over(f"{_grouped(end)} bytes of header lines", MAIL_HEADER_BYTES)
+    containers = len(_CONTAINER.findall(raw))
+    if containers > MAIL_PARTS:  # counted on the bytes: 3,000 nested parts never reach the parser
+        _over(f"more than {MAIL_PARTS} MIME parts", MAIL_PARTS)
     tree = email.message_from_bytes(raw, policy=compat32)
     stack: list[tuple[Message, int]] = [(tree, 0)]
     parts = 0

@@ -48,6 +48,7 @@ class Outcome:
     answers: tuple[Answer, ...] = ()  # the player's requests answered (only once his password was checked)
     authenticated: bool = False  # the mail carried the player's password: his replies go to his own address
     wrong_password: bool = False  # a password was given and was wrong (counted against guessing)
+    password: str = ""  # the right password it carried: masked wherever the reply would repeat it (never stored)
 
 
 class UnreadableMail(AdjudicatorError):
@@ -194,19 +195,19 @@ def _read_orders(game: Game, key: str, mail: MailText, received: datetime, check
     if heads.password is None:
         return Outcome(key, "rejected", t("the mail has no 'password' line; nothing was changed"), civ, mail)
     wrong = t("the password for %(civ)s is wrong; nothing was changed", civ=civ)
-    if not checks.throttle.may_guess(game, civ, mail.sender):
+    registered = mail.sender == player.email.lower()
+    if not registered and not checks.throttle.may_guess(game, civ, mail.sender):
+        # from the player's own address a password is always checked: a forged From that
+        # guessed wrong five times must not lock him out (the guesser never sees an answer)
         return Outcome(key, "rejected", wrong, civ, mail, wrong_password=True)
     if not checks.accepts(player, heads.password):
         count = checks.throttle.wrong_guess(game, civ, mail.sender)
-        flags = (
-            (
-                f"{count} wrong passwords for {civ} from {mail.sender or 'no address'} within an hour; "
-                "more from there are refused unchecked for an hour",
-            )
-            if count >= PASSWORD_FAILURES
-            else ()
-        )
+        later = "are still checked" if registered else "are refused unchecked for an hour"
+        where = mail.sender or "no address"
+        warning = f"{count} wrong passwords for {civ} from {where} within an hour; later ones {later}"
+        flags = (warning,) if count == PASSWORD_FAILURES else ()
         return Outcome(key, "rejected", wrong, civ, mail, flags=flags, wrong_password=True)
+    secret = heads.password
     submission = parse_submission(mail.text, game.parser, game.ruleset.is_order)
     flags = (
         ()
@@ -228,12 +229,22 @@ def _read_orders(game: Game, key: str, mail: MailText, received: datetime, check
             if line.problem is not None
         )
         replies = tuple(sorted(answers() + unread, key=lambda a: a.line))
-        return Outcome(key, "answered", "", civ, mail, flags=flags, answers=replies, authenticated=True)
+        return Outcome(
+            key, "answered", "", civ, mail, flags=flags, answers=replies, authenticated=True, password=secret
+        )
     try:
         checked = check_submission(game, mail.text, civ)
     except AdjudicatorError as error:
         return Outcome(
-            key, "rejected", message_of(error), civ, mail, flags=flags, answers=answers(), authenticated=True
+            key,
+            "rejected",
+            message_of(error),
+            civ,
+            mail,
+            flags=flags,
+            answers=answers(),
+            authenticated=True,
+            password=secret,
         )
     source = f"mail {mail.message_id or key} from {mail.sender}"
     if is_late(received, game.deadline(), game.settings.schedule.grace):
@@ -244,12 +255,12 @@ def _read_orders(game: Game, key: str, mail: MailText, received: datetime, check
             sender=mail.sender,
             when=received.isoformat(),
         )
-        text = f"# {said.render(game.settings.language_of(civ))}\n" + redact_passwords(mail.text)
+        text = f"# {said.render(game.settings.language_of(civ))}\n" + redact_passwords(mail.text, heads.password)
         write_text_atomic(late, text, mode=0o600)  # the player's orders: the moderator's eyes only
         reason = "it came after the deadline; it counts only if the moderator accepts it"
-        return Outcome(key, "late", reason, civ, mail, checked, late, flags, answers(), authenticated=True)
+        return Outcome(key, "late", reason, civ, mail, checked, late, flags, answers(), True, password=secret)
     stored = store_submission(game, checked, mail.text, source=source, received=received)
-    return Outcome(key, "accepted", "", civ, mail, checked, stored, flags, answers(), authenticated=True)
+    return Outcome(key, "accepted", "", civ, mail, checked, stored, flags, answers(), True, password=secret)
 
 
 def _record(game: Game, outcome: Outcome, received: datetime, answer: Reply | None = None) -> Outcome:

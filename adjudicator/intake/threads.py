@@ -35,6 +35,7 @@ _HTML = re.compile(
     re.IGNORECASE,
 )
 _DOCTYPE = re.compile(rb"<!DOCTYPE", re.IGNORECASE)
+_PHPBB_POST = re.compile(rb"""class=["'](?:[^"'>]*\s)?post[\s"']""")  # a phpBB post's <div class="post …">
 
 
 class ThreadError(AdjudicatorError):
@@ -57,6 +58,12 @@ def read_thread(path: Path) -> list[ThreadPost]:
     data = path.read_bytes()
     if len(data) > THREAD_BYTES:
         raise ThreadError(f"{path}: the file is {len(data):,} bytes; a saved thread is at most {THREAD_BYTES:,}")
+    marks = data.count(b"<article") if path.suffix.lower() == ".xml" else len(_PHPBB_POST.findall(data))
+    if marks > THREAD_POSTS:  # counted on the bytes: a page of 380,000 posts is never parsed
+        raise ThreadError(
+            f"{path}: the thread has {marks:,} posts; at most {THREAD_POSTS:,} are read: "
+            "save only the pages of the current phase"
+        )
     try:
         if path.suffix.lower() == ".xml":
             posts = parse_bgg_thread(data)
