@@ -19,7 +19,7 @@ from adjudicator.errors import UsageError
 from adjudicator.i18n import t, tn
 from adjudicator.limits import ABSENCE_YEARS
 from adjudicator.schedule import Schedule
-from adjudicator.storage import read_toml, write_toml_atomic
+from adjudicator.storage import PRIVATE, read_toml, write_toml_atomic
 
 ABSENCES_FILE = "absences.toml"
 
@@ -50,7 +50,7 @@ def load(root: Path) -> list[Absence]:
 
 
 def _save(root: Path, absences: Sequence[Absence]) -> None:
-    write_toml_atomic(root / ABSENCES_FILE, {"absence": [a.to_data() for a in absences]})
+    write_toml_atomic(root / ABSENCES_FILE, {"absence": [a.to_data() for a in absences]}, mode=PRIVATE)
 
 
 def moved_deadline(deadline: datetime, absences: Iterable[Absence]) -> datetime:

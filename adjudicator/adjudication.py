@@ -22,7 +22,7 @@ from adjudicator.i18n import encode
 from adjudicator.orders import OrderLine, parse_submission
 from adjudicator.phase_reports import PhaseReports, load_record
 from adjudicator.site import refresh_site
-from adjudicator.storage import game_lock, read_toml, without_none, write_toml_atomic
+from adjudicator.storage import PRIVATE, game_lock, read_toml, without_none, write_toml_atomic
 from adjudicator.submissions import CheckedSubmission, missing_orders, order_files
 
 
@@ -175,7 +175,7 @@ def _write_result(
     path = game.directory.history_file(slug)
     data = read_toml(path)
     data.update(dice=dice_record_to_data(record), events=[e.to_data() for e in events], orders=orders)
-    write_toml_atomic(path, data)
+    write_toml_atomic(path, data, mode=PRIVATE)
 
 
 def replay(game: Game) -> tuple[int, list[str]]:
@@ -242,7 +242,7 @@ def rollback(game: Game, to: int) -> str:
         data = read_toml(target)
         for key in ("dice", "events", "orders"):
             data.pop(key, None)
-        write_toml_atomic(target, data)
+        write_toml_atomic(target, data, mode=PRIVATE)
         game.position = game.ruleset.position_from_data(game.board, data["position"])
         game.phase_number = to
         game._open_phase()

@@ -27,7 +27,7 @@ from adjudicator.reports import Renderer
 from adjudicator.resources import shipped_folder
 from adjudicator.rulesets import find_ruleset
 from adjudicator.schedule import check_zone
-from adjudicator.storage import GameDirectory, game_lock, read_toml, write_toml_atomic
+from adjudicator.storage import PRIVATE, GameDirectory, game_lock, read_toml, write_toml_atomic
 from adjudicator.submissions import CheckedSubmission, check_submission, store_submission, submitted
 
 
@@ -460,6 +460,6 @@ def set_language(path: Path, civ: str | None, lang: str, zone: str | None = None
                         entry["timezone"] = zone
             what = f"{found}'s mails and reports"
         Settings.from_data(data)  # the file stays one the game can load
-        write_toml_atomic(game.directory.game_file, data)
+        write_toml_atomic(game.directory.game_file, data, mode=PRIVATE)
     shown = f", with deadlines in {zone}" if zone is not None else ""
     return Outcome(f"{what} are now in {LANGUAGES[code]} ({code}){shown}.\n")

@@ -28,6 +28,7 @@ from adjudicator.rulesets import PhaseInfo, Ruleset, find_ruleset
 from adjudicator.schedule import Schedule
 from adjudicator.settings_check import check_mail_tables, check_players
 from adjudicator.storage import (
+    PRIVATE,
     GameDirectory,
     check_game_id,
     compact,
@@ -267,7 +268,7 @@ class Game:
             write_toml_atomic(
                 directory.secrets_file, {"dice": {"root": root.hex()}, "players": secrets_by_civ}, mode=0o600
             )
-            write_toml_atomic(directory.game_file, settings.to_data())
+            write_toml_atomic(directory.game_file, settings.to_data(), mode=PRIVATE)
             setup_record = DiceRecord(0, DiceSource.CHAIN, setup_dice.seed.hex(), tuple(setup_dice.rolls))
             info = game.phase_info
             game._write_history(phase_slug(0, info.turn, "setup", info.prefix), events, setup_record)
@@ -359,11 +360,12 @@ class Game:
         write_toml_atomic(
             self.directory.history_file(self.slug),
             {"phase_number": self.phase_number, "label": self.phase_info.label, "position": compact(self.state_data())},
+            mode=PRIVATE,
         )
 
     def write_state(self) -> None:
         """state.toml, the commit point of every change to the position."""
-        write_toml_atomic(self.directory.state_file, compact(self.state_data()), header=STATE_HEADER)
+        write_toml_atomic(self.directory.state_file, compact(self.state_data()), PRIVATE, header=STATE_HEADER)
 
     def _write_history(self, slug: str, events: Sequence[Event], record: DiceRecord) -> None:
         write_toml_atomic(
@@ -373,6 +375,7 @@ class Game:
                 "dice": dice_record_to_data(record),
                 "events": [e.to_data() for e in events],
             },
+            mode=PRIVATE,
         )
 
     def dice_records(self) -> list[DiceRecord]:

@@ -89,6 +89,9 @@ def read_document(path: Path) -> dict[str, Any]:
     return data
 
 
+PRIVATE = 0o600  # a file that holds player data (hands, addresses, orders): the moderator's only
+
+
 def write_bytes_atomic(path: Path, data: bytes, mode: int = 0o644) -> None:
     path.parent.mkdir(parents=True, exist_ok=True)
     descriptor, temporary = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")

@@ -155,6 +155,8 @@ def test_stored_orders_and_private_reports_are_the_owners_only(make_game: Callab
     public = [p for p in reports.iterdir() if p.name.startswith(("public.", "map."))]
     assert len(public) >= 5 and all(mode_of(p) & 0o044 == 0o044 for p in public), "published: readable by all"
     assert mode_of(game.directory.secrets_file) == 0o600
+    hands = [game.directory.state_file, game.directory.game_file, *game.directory.root.glob("history/*.toml")]
+    assert len(hands) >= 4 and {p.name: oct(mode_of(p)) for p in hands} == {p.name: oct(0o600) for p in hands}
 
 
 # ---- 9. game.toml: one-line texts ---------------------------------------------------------------
