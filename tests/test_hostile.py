@@ -603,3 +603,9 @@ def test_collected_drop_files_are_private_and_links_and_odd_names_go_unread(tmp_
     assert all(oct(p.stat().st_mode & 0o777) == "0o600" for p in collected.iterdir())
     copies = [p for p in (tmp_path / "demo").rglob("*.eml") if p.is_file() and not p.is_symlink()]
     assert not any(p.read_bytes() == secret.read_bytes() for p in copies), "the link was not followed"
+
+
+def test_a_from_name_hiding_a_colon_and_a_line_break_keeps_the_real_address() -> None:
+    raw = b"From: =?utf-8?q?Rome=0D=0ABcc:_victim@evil.example?= <rome@example.org>\r\nSubject: x\r\n\r\npower Rome\r\n"
+    read = parse_mail(raw)
+    assert read.sender == "rome@example.org" and "\n" not in read.sender_name

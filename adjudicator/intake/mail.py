@@ -136,6 +136,7 @@ def parse_mail(raw: bytes) -> MailText:
     )
 
 
+_LAST_ANGLE_ADDRESS = re.compile(r"<([^<>\s]+)>\s*$")
 _CONTAINER = re.compile(rb"content-type:\s*(?:multipart|message)/", re.IGNORECASE)
 _ENCODED_WORD = re.compile(rb"=\?[^?\s]{1,75}\?[bq]\?", re.IGNORECASE)
 _ADDRESS_FIELDS = frozenset({"from", "sender", "reply-to", "to", "cc", "bcc", "resent-from", "resent-to"})
@@ -216,8 +217,10 @@ def _sender(message: EmailMessage) -> tuple[str, str]:
     try:
         name, address = parseaddr(str(message.get("From", "")))
     except Exception:  # untrusted bytes: whatever the header parser trips on
-        raw = next((str(value) for key, value in message.raw_items() if key.lower() == "from"), "")
-        name, address = parseaddr(" ".join(raw.split()))
+        raw = " ".join(next((str(v) for k, v in message.raw_items() if k.lower() == "from"), "").split())
+        name, address = parseaddr(raw)
+        if angle := _LAST_ANGLE_ADDRESS.search(raw):  # `=?…Bcc:_x@y?= <rome@…>`: the address is the last <…>
+            name, address = raw[: angle.start()].strip().strip('"'), angle.group(1)
         with contextlib.suppress(Exception):  # a broken encoded word: the name stays as written
             name = str(make_header(decode_header(name)))
         name = name.encode("utf-8", "surrogateescape").decode("utf-8", "replace")
