@@ -21,7 +21,7 @@ from adjudicator.game import Game, Settings, default_board_path, load_board
 from adjudicator.i18n import LANGUAGES, SOURCE, check_language
 from adjudicator.orders import written_in
 from adjudicator.outcome import Outcome
-from adjudicator.passwords import redact_passwords
+from adjudicator.passwords import without_secret
 from adjudicator.players import PlayerSpec, parse_player_spec
 from adjudicator.reports import Renderer
 from adjudicator.resources import shipped_folder
@@ -417,9 +417,8 @@ def _renderer(game: Game) -> Renderer:
 def _receipt(game: Game, checked: CheckedSubmission, stored: Path | None) -> str:
     """A receipt is for pasting back to its player: in his language."""
     renderer = Renderer(game.ruleset.name, game.settings.language_of(checked.power))
-    return redact_passwords(
-        renderer.render("receipt.txt.j2", checked=checked, stored=stored), checked.submission.password
-    )
+    text = renderer.render("receipt.txt.j2", checked=checked, stored=stored)
+    return without_secret(text, checked.submission.password)  # an error quoting a line quotes no secret
 
 
 def with_languages(specs: list[PlayerSpec], choices: list[str]) -> list[PlayerSpec]:

@@ -75,9 +75,15 @@ def redact_passwords(text: str, secret: str | None = None) -> str:
     masked wherever else it stands too (`password=X`, a typo'd header, a comment); a shorter
     one than SHORTEST_SECRET_MASKED_EVERYWHERE only in its header (masking every "ab" would
     leave no text to read)."""
+    return "".join(_redacted_line(line) for line in without_secret(text, secret).splitlines(keepends=True))
+
+
+def without_secret(text: str, secret: str | None) -> str:
+    """The text with a known secret masked wherever it stands (from SHORTEST_SECRET_MASKED_EVERYWHERE
+    characters): for a reply the judge wrote itself, whose own `password YOUR-SECRET` line stays."""
     if secret and len(secret) >= SHORTEST_SECRET_MASKED_EVERYWHERE and set(secret) != {"*"}:
-        text = text.replace(secret, MASK)
-    return "".join(_redacted_line(line) for line in text.splitlines(keepends=True))
+        return text.replace(secret, MASK)
+    return text
 
 
 def _redacted_line(line: str) -> str:

@@ -34,7 +34,7 @@ from adjudicator.intake.threads import THREAD_SUFFIXES
 from adjudicator.intake.throttle import Throttle
 from adjudicator.mailer import DeliveryError, SmtpSettings, mail_identity, make_message, pending, queue, send_queued
 from adjudicator.orders import TooManyOrders, parse_submission
-from adjudicator.passwords import redact_passwords
+from adjudicator.passwords import without_secret
 from adjudicator.players import Player
 from adjudicator.reports import Renderer
 from adjudicator.schedule import utc_now
@@ -479,7 +479,7 @@ def receipt(
             "rejection.txt.j2", game=game, mail=outcome.mail, reason=outcome.reason, answers=outcome.answers
         )
         subject = t("Not accepted: %(civ)s, %(label)s", civ=player.civ, label=game.phase_info.label)
-        body = redact_passwords(body, outcome.password)  # an error quoting a line quotes no secret
+        body = without_secret(body, outcome.password)  # an error quoting a line quotes no secret
         return to_player(game, player, subject.render(lang), body, sender=sender, in_reply_to=outcome.mail.message_id)
     player = game.settings.player(outcome.power or "")
     assert player is not None
@@ -501,7 +501,7 @@ def receipt(
             subject = t("LATE orders: %(civ)s, %(label)s", civ=player.civ, label=label)
         else:
             subject = t("Orders received: %(civ)s, %(label)s", civ=player.civ, label=label)
-    body = redact_passwords(body, outcome.password)  # an error quoting a line quotes no secret
+    body = without_secret(body, outcome.password)  # an error quoting a line quotes no secret
     return to_player(game, player, subject.render(lang), body, sender=sender, in_reply_to=outcome.mail.message_id)
 
 
