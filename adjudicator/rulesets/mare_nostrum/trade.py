@@ -11,7 +11,7 @@ except to choose cards for a player who offered too few (or nothing).
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 
 from adjudicator.dice import Dice, choose_index
@@ -21,6 +21,7 @@ from adjudicator.rulesets.mare_nostrum.components import COMMODITY_CARDS, TAX, C
 from adjudicator.rulesets.mare_nostrum.orders import Give, Offer, Order, Take, TradeSize, UlyssesForce
 from adjudicator.rulesets.mare_nostrum.roles import table_order_from
 from adjudicator.rulesets.mare_nostrum.working import Working
+from adjudicator.rulesets.picking import best_pick
 
 DEFAULT_TRADE_SIZE = 3  # D15
 
@@ -192,21 +193,25 @@ def _holding(w: Working, civ: Civ, chain: _Chain) -> Counter[str]:
 
 
 def _choose(w: Working, picker: Civ, sources: list[Civ], chain: _Chain, prefs: list[Take]) -> tuple[Civ, str, str]:
-    """The picker's first usable preference (used up when it matches), else the default."""
+    """The picker's first usable preference (used up when it matches), else the default: both
+    the best card for him among all that may be taken (`picking.best_pick`)."""
     holding = _holding(w, picker, chain)
+
+    def rank(card: str) -> tuple[int, int, int, str]:
+        return card_preference(card, holding)
+
+    def offered(source: Civ) -> list[str]:
+        return chain.face_up[source]
+
     for index, pref in enumerate(prefs):
-        for source in [Civ(pref.source)] if pref.source else sources:
-            if source not in sources:
-                continue
-            card = _match(pref.choice, chain.face_up[source], holding)
-            if card is not None:
-                del prefs[index]
-                return source, card, _why(pref)
-    ranked = sorted(
-        (card_preference(card, holding), sources.index(s), s, card) for s in sources for card in set(chain.face_up[s])
-    )
-    _, _, source, card = ranked[0]
-    return source, card, t("default choice")
+        where = [s for s in sources if s == pref.source] if pref.source else sources
+        found = best_pick(where, offered, rank, _accepts(pref.choice))
+        if found is not None:
+            del prefs[index]
+            return found[0], found[1], _why(pref)
+    found = best_pick(sources, offered, rank)
+    assert found is not None, "a source always has a face-up card"
+    return found[0], found[1], t("default choice")
 
 
 def _why(pref: Take) -> str:
@@ -217,14 +222,13 @@ def _why(pref: Take) -> str:
     return t("line %(line)s", line=pref.line)
 
 
-def _match(choice: str, cards: list[str], holding: Mapping[str, int]) -> str | None:
+def _accepts(choice: str) -> Callable[[str], bool]:
+    """Which cards a `take` line's choice takes: any, any commodity, or the card it names."""
     if choice == "any":
-        pool = cards
-    elif choice == "commodity":
-        pool = [c for c in cards if c != TAX]
-    else:
-        pool = [c for c in cards if c == choice]
-    return min(pool, key=lambda c: card_preference(c, holding)) if pool else None
+        return lambda card: True
+    if choice == "commodity":
+        return lambda card: card != TAX
+    return lambda card: card == choice
 
 
 def _compensate(w: Working, director: Civ, chain: _Chain, orders: Sequence[Order], events: list[Event]) -> None:
