@@ -1,7 +1,7 @@
-"""The pick of a trade chain, answered once for both games that have one.
+"""The pick of a trade chain, answered once: a ruleset's class lines and its default ask it.
 
-A player's `take` line naming a class of cards (`take commodity`, `take any`, Empires' `take
-good`) and the default choice when he has none left ask the same question: of what the
+A player's `take` line naming a class of cards (`take commodity`, `take any`) and the default
+choice when he has none left ask the same question: of what the
 players he may take from offer, which card is best for him? The answer is the best card by
 his ruleset's ranking among all of them, ties going to the player sitting earliest after him.
 Answering it in one place keeps an explicit line from choosing worse than sending none (issue

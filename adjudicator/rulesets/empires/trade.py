@@ -10,7 +10,6 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
-from functools import partial
 from types import MappingProxyType
 
 from adjudicator.dice import Dice, choose_index
@@ -20,7 +19,6 @@ from adjudicator.rulesets.empires.board import Board, Title
 from adjudicator.rulesets.empires.model import TABLE_ORDER, PlayerState, Position
 from adjudicator.rulesets.empires.orders import Give, Offer, Order, Take, TradeSide
 from adjudicator.rulesets.payment import TAX
-from adjudicator.rulesets.picking import best_pick
 
 Token = tuple[str, bool]  # (kind, legendary)
 DEFAULT_SIDE = 3  # ED4: without an order, the available side nearest 3, the lower on a tie
@@ -203,24 +201,24 @@ def _run_chain(
 def _pick(
     board: Board, picker: str, sources: list[str], chain: _Chain, holding: Counter[Token], prefs: list[Take]
 ) -> tuple[str, Token, str]:
-    """His first usable `take` line (used up), else ED18's default: both the best token for him
-    among all that may be taken (`picking.best_pick`)."""
-
-    def rank(token: Token) -> tuple[int, int, int, bool]:
-        return _preference(board, token, holding)
-
-    def offered(source: str) -> list[Token]:
-        return chain.face_up[source]
-
+    """His first usable `take` line (used up), else ED18's default."""
     for index, pref in enumerate(prefs):
-        where = [s for s in sources if s == pref.source] if pref.source else sources
-        found = best_pick(where, offered, rank, partial(_matches, pref.choice))
-        if found is not None:
-            del prefs[index]
-            return found[0], found[1], t("line %(line)s", line=pref.line)
-    found = best_pick(sources, offered, rank)
-    assert found is not None, "a source always has a face-up token"
-    return found[0], found[1], t("default (ED18)")
+        for source in [pref.source] if pref.source else sources:
+            if source not in sources:
+                continue
+            pool = [t for t in chain.face_up[source] if _matches(pref.choice, t)]
+            if pool:
+                del prefs[index]
+                return (
+                    source,
+                    min(pool, key=lambda t: _preference(board, t, holding)),
+                    t("line %(line)s", line=pref.line),
+                )
+    ranked = sorted(
+        (_preference(board, t, holding), sources.index(s), s, t) for s in sources for t in set(chain.face_up[s])
+    )
+    _, _, source, token = ranked[0]
+    return source, token, t("default (ED18)")
 
 
 def _matches(choice: str, token: Token) -> bool:
