@@ -171,7 +171,7 @@ def _write_result(
 ) -> None:
     # What each player's lines came to goes beside his orders, not into history: replay has
     # no use for it, and every byte of history is parsed on each replay.
-    write_toml_atomic(game.directory.orders_folder(slug) / RECEIPTS, receipts, mode=0o600)  # every player's lines
+    write_toml_atomic(game.directory.orders_folder(slug) / RECEIPTS, receipts, mode=PRIVATE)  # every player's lines
     path = game.directory.history_file(slug)
     data = read_toml(path)
     data.update(dice=dice_record_to_data(record), events=[e.to_data() for e in events], orders=orders)

@@ -20,11 +20,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 
 from adjudicator import __version__
-from adjudicator.passwords import (  # the one function that finds password lines
-    MASK,
-    SHORTEST_SECRET_MASKED_EVERYWHERE,
-    redact_passwords,
-)
+from adjudicator.passwords import MASK, redact_passwords, without_secret  # the one finder of password lines
 
 LOGS = "logs"
 
@@ -89,9 +85,8 @@ def _masked_player(value: str, secrets: list[str]) -> str:
 
 def masked(text: str, secrets: Sequence[str]) -> str:
     """The text with every password line masked, and each known secret wherever it stands."""
-    for secret in sorted(secrets, key=len, reverse=True):
-        if len(secret) >= SHORTEST_SECRET_MASKED_EVERYWHERE:
-            text = text.replace(secret, MASK)
+    for secret in sorted(secrets, key=len, reverse=True):  # a longer secret may hold a shorter one
+        text = without_secret(text, secret)
     return redact_passwords(text)
 
 

@@ -12,6 +12,10 @@ K = TypeVar("K")
 K_co = TypeVar("K_co", covariant=True)
 
 _NOT_ALNUM = re.compile(r"[^0-9a-z]+")
+# Characters a keyboard, phone or web page puts in text that nobody sees: zero-width spaces and
+# joiners, the byte order mark, the soft hyphen. The order front end drops them, and the
+# password finder reads a word across them.
+INVISIBLE = "\u200b\u200c\u200d\u2060\ufeff\u00ad"
 
 
 def normalise(text: str) -> str:

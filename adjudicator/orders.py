@@ -23,7 +23,7 @@ from lark.visitors import merge_transformers
 from adjudicator.errors import AdjudicatorError
 from adjudicator.i18n import SOURCE, Msg, t
 from adjudicator.limits import EXPLAINED_ERRORS, ORDER_COUNT, ORDER_PIECES
-from adjudicator.names import NameIndex, normalise
+from adjudicator.names import INVISIBLE, NameIndex, normalise
 from adjudicator.passwords import MASK, redact_passwords, secret_in, secret_span
 from adjudicator.problems import OrderSyntaxError, Problem
 from adjudicator.resources import shipped_folder
@@ -168,9 +168,8 @@ def end_of_orders(text: str) -> str:
 # characters are dropped, and typographic spaces, dashes and quotes become the plain ones (a
 # phone's em dash is its `--`). Nothing to do for ASCII text; otherwise one regex pass that
 # stops only at those characters (faster than `str.translate` with a mapping).
-_INVISIBLE = "\u200b\u200c\u200d\u2060\ufeff\u00ad"
 _PLAIN: dict[str, str] = {
-    **dict.fromkeys(_INVISIBLE, ""),
+    **dict.fromkeys(INVISIBLE, ""),
     **dict.fromkeys("\u00a0\u2000\u2001\u2002\u2003\u2004\u2005\u2006\u2007\u2008\u2009\u200a\u202f\u205f\u3000", " "),
     **dict.fromkeys("\u2010\u2011\u2012\u2013\u2212\ufe63\uff0d", "-"),
     **dict.fromkeys("\u2014\u2015", "--"),
@@ -475,7 +474,7 @@ def is_header_piece(text: str, grammar: str) -> bool:
     judged on its first word in any language: what `parse_submission(headers_only=True)` reads."""
     if secret_span(text) is not None:
         return True
-    first = _WORD.search(_MOT_DE_PASSE.sub(r"\1motdepasse", text))
+    first = _WORD.search(text)  # a password line, "mot de passe" too, is secret_span's
     if first is None:
         return False
     word = normalise(first.group(1))
@@ -537,11 +536,10 @@ def parse_submission(
     power = headers.get(PowerHeader)
     password = headers.get(PasswordHeader)
     phase = headers.get(PhaseHeader)
-    secret = password.secret if isinstance(password, PasswordHeader) else None
     return Submission(
         game=game.game if isinstance(game, GameHeader) else None,
         power=power.power if isinstance(power, PowerHeader) else None,
-        password=secret,
+        password=password.secret if isinstance(password, PasswordHeader) else None,
         phase=phase if isinstance(phase, PhaseHeader) else None,
         lines=tuple(lines),
         set_aside=tuple(sorted(aside, key=lambda s: s.number)),

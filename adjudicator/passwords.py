@@ -12,7 +12,7 @@ from __future__ import annotations
 import re
 import unicodedata
 
-from adjudicator.names import normalise
+from adjudicator.names import INVISIBLE, normalise
 
 MASK = "********"
 # The words of a password header in every language (grammar/keywords.toml's [password], [pass]
@@ -25,7 +25,6 @@ PASSWORD_WORDS: tuple[str, ...] = (
 )
 _WORDS = frozenset(normalise(word) for word in PASSWORD_WORDS)
 _INITIALS = frozenset(word[0] for word in _WORDS) | {"m"}  # m: mot de passe
-_INVISIBLE = frozenset("\u200b\u200c\u200d\u2060\ufeff\u00ad")
 _DE_PASSE = re.compile(r"[\s\-]+de[\s\-]+passe(?![^\W_])", re.IGNORECASE)
 # What may stand between the word and the secret: spaces of any kind, a colon, quote marks.
 _BETWEEN = frozenset(":\"'«»„“”‘’‚‛「」『』＂＇：")
@@ -44,7 +43,7 @@ def secret_span(piece: str) -> tuple[int, int] | None:
     if start == length or (piece[start].isascii() and piece[start].lower() not in _INITIALS):
         return None  # the common case, an order: decided on its first letter
     end = start
-    while end < length and (_is_word_character(piece[end]) or piece[end] in _INVISIBLE):
+    while end < length and (_is_word_character(piece[end]) or piece[end] in INVISIBLE):
         end += 1
     written = piece[start:end]
     word = written.lower() if written.isascii() else normalise(written)  # the same for ASCII, faster
@@ -53,7 +52,7 @@ def secret_span(piece: str) -> tuple[int, int] | None:
     if word not in _WORDS:
         return None
     secret = end
-    while secret < length and (piece[secret].isspace() or piece[secret] in _BETWEEN or piece[secret] in _INVISIBLE):
+    while secret < length and (piece[secret].isspace() or piece[secret] in _BETWEEN or piece[secret] in INVISIBLE):
         secret += 1
     stop = len(piece.rstrip())
     if secret == end or secret >= stop:

@@ -22,7 +22,7 @@ from adjudicator.game import Game
 from adjudicator.i18n import Msg, decode, t
 from adjudicator.reports import Renderer
 from adjudicator.rulesets import phase_label
-from adjudicator.storage import read_toml, write_bytes_atomic, write_text_atomic
+from adjudicator.storage import PRIVATE, read_toml, write_bytes_atomic, write_text_atomic
 
 FORMATS = ("txt", "md", "bbcode", "html")
 
@@ -196,7 +196,7 @@ class PhaseReports:
         folder = self.game.directory.reports / self.record.slug
         pages = self.pages() if pages is None else pages
         for name, text in pages.items():
-            write_text_atomic(folder / name, text, mode=0o644 if is_public(name) else 0o600)
+            write_text_atomic(folder / name, text, mode=0o644 if is_public(name) else PRIVATE)
         written = [folder / name for name in pages]
         if pages and self.game.settings.map_url:  # published: the BBCode and Markdown reports show it
             written.append(self.write_png())

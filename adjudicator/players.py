@@ -101,7 +101,7 @@ def mail_address(text: str) -> str | None:
     one the email package builds a header from; `a..b@x` and `ä@x` once stopped every collect."""
     if not text or len(text) > ADDRESS_CHARS or not text.isascii() or not _EMAIL.match(text):
         return None
-    if any(ord(character) < 32 or ord(character) == 127 for character in text):
+    if control_character(text):
         return None
     try:
         parsed = Address(addr_spec=text)

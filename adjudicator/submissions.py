@@ -18,7 +18,7 @@ from adjudicator.game import Game
 from adjudicator.i18n import t, tn
 from adjudicator.orders import OrderLine, SetAside, Submission, parse_submission
 from adjudicator.passwords import redact_passwords
-from adjudicator.storage import read_toml, write_text_atomic, write_toml_atomic
+from adjudicator.storage import PRIVATE, read_toml, write_text_atomic, write_toml_atomic
 
 
 class SubmissionError(AdjudicatorError):
@@ -191,9 +191,9 @@ def store_submission(
             "accepted": checked.accepted,
             "errors": checked.errors,
         },
-        mode=0o600,
+        mode=PRIVATE,
     )
-    write_text_atomic(target, stored_text, mode=0o600)
+    write_text_atomic(target, stored_text, mode=PRIVATE)
     return target
 
 

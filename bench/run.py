@@ -326,7 +326,7 @@ def hostile_mails() -> dict[str, bytes]:
         + b"=?utf-8?q?a?= " * 20_000
         + b"\r\n\r\nhello\r\n",
         "a From of 8,000 encoded words": b"From: " + b"=?utf-8?q?a?= " * 8_000 + b"<m@evil.example>\r\n\r\nhi\r\n",
-        "a From of 135,000 addresses": b"From: " + b",".join(b"a%d@x.org" % n for n in range(60_000)) + b"\r\n\r\nhi",
+        "a From of 135,000 addresses": b"From: " + b",".join([b"a@b.c"] * 135_000) + b"\r\n\r\nhi",
         "400 kB of unclosed HTML comments": b"From: m@evil.example\r\nContent-Type: text/html\r\n\r\n"
         + b"<!--" * 100_000,
         "200 kB of unclosed HTML tags": b"From: m@evil.example\r\nContent-Type: text/html\r\n\r\n" + b"<a" * 100_000,

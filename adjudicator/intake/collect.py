@@ -216,7 +216,7 @@ class _Run:
     root: Path
     games: dict[str, Game]
     report: CollectReport = field(default_factory=CollectReport)
-    checks: PasswordChecks = field(default_factory=lambda: PasswordChecks(Throttle(utc_now())))  # collect() sets it
+    checks: PasswordChecks = field(init=False)  # from `now`: the throttle counts back from it
     renderers: dict[str, Renderer] = field(default_factory=dict)
     senders: dict[str, str] = field(default_factory=dict)
     taken: int = 0
@@ -224,6 +224,9 @@ class _Run:
     now: datetime | None = None  # when the mails count as received (None: the clock's time)
     stop: Callable[[], bool] = lambda: False  # asked between mails: finish the one in hand, then stop
     held: Mapping[str, str] = field(default_factory=dict)  # games whose mail stays on the server, and why
+
+    def __post_init__(self) -> None:
+        self.checks = PasswordChecks(Throttle(self.now or utc_now()))
 
     def answer(self, game: Game, outcome: Outcome) -> bool:
         """Queue the reply to one mail in the game's outbox/ at once (before the mail counts as
@@ -236,7 +239,7 @@ class _Run:
         throttle = self.checks.throttle
         sender = outcome.mail.sender if outcome.mail is not None else ""
         if not outcome.authenticated and not throttle.may_reply(game, sender):
-            if outcome.status == "rejected" and _registered(game, sender):
+            if outcome.status == "rejected" and _registered_player(game, sender) is not None:
                 self.report.problems.append(f"{gid}: no reply to {sender}: too many rejected mails from there today")
             return False
         reply = receipt(game, outcome, self.renderers[gid], self.senders[gid])
@@ -272,7 +275,6 @@ def collect(
     end (else they wait in outbox/ for whoever sends next)."""
     games = games if games is not None else games_under(root)
     run = _Run(root, games, now=now, held={**_siblings(root, games), **(held or {})})
-    run.checks = PasswordChecks(Throttle(now or utc_now()))
     if stop is not None:
         run.stop = stop
     with _collecting(root):
@@ -452,15 +454,16 @@ def receipt(
     stranger's words. Whatever a password opened goes to that player's registered address."""
     if outcome.status == "duplicate" or outcome.mail is None:
         return None
+    sender = sender or moderator_address(game)
     if not outcome.authenticated:
-        if outcome.status != "rejected" or not _registered(game, outcome.mail.sender):
+        known = _registered_player(game, outcome.mail.sender)
+        if outcome.status != "rejected" or known is None:
             return None
-        known = next(p.civ for p in game.settings.players if p.email.lower() == outcome.mail.sender)
-        lang = game.settings.language_of(known)
+        lang = game.settings.language_of(known.civ)
         renderer = renderer if renderer is not None and renderer.lang == lang else Renderer(game.ruleset.name, lang)
         body = renderer.render("rejection.txt.j2", game=game, mail=None, reason=outcome.reason, answers=())
         return make_message(
-            sender=sender or moderator_address(game),
+            sender=sender,
             sender_name=moderator_name(game, lang),
             to=outcome.mail.sender,
             to_name="",
@@ -468,23 +471,18 @@ def receipt(
             body=body,
             in_reply_to=outcome.mail.message_id,  # a header the client threads by, never shown as text
         )
-    lang = game.settings.language_of(outcome.power)
+    player = game.settings.player(outcome.power or "")
+    assert player is not None
+    lang = game.settings.language_of(player.civ)
     if renderer is None or renderer.lang != lang:
         renderer = Renderer(game.ruleset.name, lang)
-    sender = sender or moderator_address(game)
+    label = game.phase_info.label
     if outcome.status == "rejected":  # the password was right: the player's own address hears why
-        player = game.settings.player(outcome.power or "")
-        assert player is not None
         body = renderer.render(
             "rejection.txt.j2", game=game, mail=outcome.mail, reason=outcome.reason, answers=outcome.answers
         )
-        subject = t("Not accepted: %(civ)s, %(label)s", civ=player.civ, label=game.phase_info.label)
-        body = without_secret(body, outcome.password)  # an error quoting a line quotes no secret
-        return to_player(game, player, subject.render(lang), body, sender=sender, in_reply_to=outcome.mail.message_id)
-    player = game.settings.player(outcome.power or "")
-    assert player is not None
-    label = game.phase_info.label
-    if outcome.status == "answered":
+        subject = t("Not accepted: %(civ)s, %(label)s", civ=player.civ, label=label)
+    elif outcome.status == "answered":
         body = renderer.render("answer.txt.j2", game=game, mail=outcome.mail, answers=outcome.answers)
         subject = t("Answer: %(civ)s, %(label)s", civ=player.civ, label=label)
     else:
@@ -505,9 +503,9 @@ def receipt(
     return to_player(game, player, subject.render(lang), body, sender=sender, in_reply_to=outcome.mail.message_id)
 
 
-def _registered(game: Game, address: str) -> bool:
-    """Whether an address is a player's of this game, as registered."""
-    return bool(address) and any(p.email.lower() == address for p in game.settings.players)
+def _registered_player(game: Game, address: str) -> Player | None:
+    """The player of this game whose registered address this is, if any."""
+    return next((p for p in game.settings.players if address and p.email.lower() == address), None)
 
 
 def to_player(

@@ -59,17 +59,15 @@ def take_file(games: Mapping[str, Game], path: Path, report: PostReport) -> None
     (a player who sends 'no orders' again next phase, in a new folder or the same file) are a
     new post; a file collected again as it was is not, however often `collect` runs. A file of
     more than POST_CHARS characters is not read (no post is that long)."""
-    size = path.stat().st_size
+    size, name = path.stat().st_size, shown_name(path)
     raw = path.read_text(encoding="utf-8", errors="replace") if size <= 4 * POST_CHARS else ""
     if len(raw) > POST_CHARS or size > 4 * POST_CHARS:
-        name = shown_name(path)
         report.lines.append(f"{name}: not read: {size:,} bytes; a post is at most {POST_CHARS:,} characters")
         report.problems.append(f"{name} was not read: it is longer than any post ({POST_CHARS:,} characters)")
         report.unkept.append(path.name)
         return
     saved = path.resolve().stat().st_mtime_ns
     identity = f"post {path.resolve()} {saved} {hashlib.sha256(raw.encode()).hexdigest()}"
-    name = shown_name(path)
     take_post(games, Post(name, f"file {name}", raw, identity, post_text(raw)), report)
 
 
@@ -144,7 +142,8 @@ def _thread_post(games: Mapping[str, Game], path: Path, item: ThreadPost) -> tup
     """A post of a thread with its game and player, or the reason it is skipped. Its author is
     looked up first: a post by anyone else costs no parsing, however long it is."""
     author = item.author or "(no name)"
-    if not any(p.posts_as(item.author) for g in games.values() for p in g.settings.players):
+    theirs = [g for g in games.values() if any(p.posts_as(item.author) for p in g.settings.players)]
+    if not theirs:
         return None, f'not a player: no [[player]] of {_where(games)} has forum = "{author}"'
     if len(item.body) > POST_CHARS:
         return None, f"it is {len(item.body):,} characters long; a post is at most {POST_CHARS:,}"
@@ -156,7 +155,6 @@ def _thread_post(games: Mapping[str, Game], path: Path, item: ThreadPost) -> tup
         return None, str(error)
     if submission.game and submission.game not in games:
         return None, f"it is for game '{submission.game}', which is not in this folder"
-    theirs = [g for g in games.values() if any(p.posts_as(item.author) for p in g.settings.players)]
     if submission.game:
         game = games[submission.game]
     elif len(theirs) > 1:

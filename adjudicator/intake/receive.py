@@ -29,7 +29,7 @@ from adjudicator.passwords import redact_passwords
 from adjudicator.player_requests import Answer, answer_requests
 from adjudicator.players import Player, mail_address
 from adjudicator.schedule import is_late, utc_now
-from adjudicator.storage import read_toml, write_bytes_atomic, write_text_atomic, write_toml_atomic
+from adjudicator.storage import PRIVATE, read_toml, write_bytes_atomic, write_text_atomic, write_toml_atomic
 from adjudicator.submissions import CheckedSubmission, check_submission, order_files, store_submission
 
 
@@ -209,11 +209,7 @@ def _read_orders(game: Game, key: str, mail: MailText, received: datetime, check
         return Outcome(key, "rejected", wrong, civ, mail, flags=flags, wrong_password=True)
     secret = heads.password
     submission = parse_submission(mail.text, game.parser, game.ruleset.is_order)
-    flags = (
-        ()
-        if mail.sender == player.email.lower()
-        else (f"sent from {mail.sender}, not {civ}'s registered {player.email}",)
-    )
+    flags = () if registered else (f"sent from {mail.sender}, not {civ}'s registered {player.email}",)
 
     def answers() -> tuple[Answer, ...]:  # after the orders are stored, so `orders` and `status` show them
         return answer_requests(game, civ, submission.requests, received)
@@ -255,8 +251,8 @@ def _read_orders(game: Game, key: str, mail: MailText, received: datetime, check
             sender=mail.sender,
             when=received.isoformat(),
         )
-        text = f"# {said.render(game.settings.language_of(civ))}\n" + redact_passwords(mail.text, heads.password)
-        write_text_atomic(late, text, mode=0o600)  # the player's orders: the moderator's eyes only
+        text = f"# {said.render(game.settings.language_of(civ))}\n" + redact_passwords(mail.text, secret)
+        write_text_atomic(late, text, mode=PRIVATE)  # the player's orders: the moderator's eyes only
         reason = "it came after the deadline; it counts only if the moderator accepts it"
         return Outcome(key, "late", reason, civ, mail, checked, late, flags, answers(), True, password=secret)
     stored = store_submission(game, checked, mail.text, source=source, received=received)

@@ -60,10 +60,7 @@ def read_thread(path: Path) -> list[ThreadPost]:
         raise ThreadError(f"{path}: the file is {len(data):,} bytes; a saved thread is at most {THREAD_BYTES:,}")
     marks = data.count(b"<article") if path.suffix.lower() == ".xml" else len(_PHPBB_POST.findall(data))
     if marks > THREAD_POSTS:  # counted on the bytes: a page of 380,000 posts is never parsed
-        raise ThreadError(
-            f"{path}: the thread has {marks:,} posts; at most {THREAD_POSTS:,} are read: "
-            "save only the pages of the current phase"
-        )
+        raise _too_many_posts(path, marks)
     try:
         if path.suffix.lower() == ".xml":
             posts = parse_bgg_thread(data)
@@ -71,12 +68,16 @@ def read_thread(path: Path) -> list[ThreadPost]:
             posts = parse_phpbb_topic(data.decode("utf-8", errors="replace"))
     except ThreadError as error:
         raise ThreadError(f"{path}: {error}") from None
-    if len(posts) > THREAD_POSTS:
-        raise ThreadError(
-            f"{path}: the thread has {len(posts):,} posts; at most {THREAD_POSTS:,} are read: "
-            "save only the pages of the current phase"
-        )
+    if len(posts) > THREAD_POSTS:  # the markers counted above are a board's usual markup only
+        raise _too_many_posts(path, len(posts))
     return posts
+
+
+def _too_many_posts(path: Path, count: int) -> ThreadError:
+    return ThreadError(
+        f"{path}: the thread has {count:,} posts; at most {THREAD_POSTS:,} are read: "
+        "save only the pages of the current phase"
+    )
 
 
 def parse_bgg_thread(data: bytes) -> list[ThreadPost]:

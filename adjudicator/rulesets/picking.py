@@ -26,12 +26,11 @@ def best_pick(
 ) -> tuple[SourceT, CardT] | None:
     """The source and card to take: the best by `rank` (lowest first) of every card `accept`
     allows among those `sources` offer, the earliest source on a tie; None when none is."""
-    best: tuple[Any, int, SourceT, CardT] | None = None
-    for place, source in enumerate(sources):
-        for card in set(offered(source)):
-            if not accept(card):
-                continue
-            key = (rank(card), place)
-            if best is None or key < best[:2] or (key == best[:2] and repr(card) < repr(best[3])):
-                best = (key[0], place, source, card)
-    return (best[2], best[3]) if best is not None else None
+    candidates = (
+        ((rank(card), place, repr(card)), source, card)  # repr: one answer even where two cards rank alike
+        for place, source in enumerate(sources)
+        for card in set(offered(source))
+        if accept(card)
+    )
+    best = min(candidates, key=lambda candidate: candidate[0], default=None)
+    return (best[1], best[2]) if best is not None else None
