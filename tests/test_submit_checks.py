@@ -21,6 +21,7 @@ from adjudicator.submissions import check_submission
 from tests.rules.runner import run_case
 from tests.test_validate import (
     BUILD,
+    RICH_ROME,
     MILITARY,
     Tweak,
     combine,
@@ -212,7 +213,7 @@ def test_build_beyond_the_stock_is_refused_at_submit_citing_R1(check: Check) -> 
 
 
 def test_build_lines_beyond_the_stock_together_are_refused_at_submit(check: Check) -> None:
-    tweak = combine(BUILD, put("roma", "legions", {"Rome": 3}))
+    tweak = combine(RICH_ROME, put("roma", "legions", {"Rome": 3}))
     lines = check(tweak, "Rome", "build 3 legions in Roma\nbuild legion in Ravenna\nbuild 2 legions in Roma")
     accepted(lines[0])
     accepted(lines[1])
@@ -224,7 +225,7 @@ def test_build_lines_beyond_the_stock_together_are_refused_at_submit(check: Chec
 
 def test_two_hundred_build_lines_are_checked_quickly_and_those_beyond_the_stock_refused(check: Check) -> None:
     started = time.perf_counter()
-    lines = check(BUILD, "Rome", "build legion in Roma\n" * 200)
+    lines = check(RICH_ROME, "Rome", "build legion in Roma\n" * 200)
     elapsed = time.perf_counter() - started
     assert [line.ok for line in lines] == [True] * 8 + [False] * 192
     assert message(lines[8]) == (
@@ -242,7 +243,7 @@ def test_triremes_beyond_the_stock_are_refused_at_submit_citing_R1(check: Check)
 
 def test_build_beyond_the_building_supply_is_refused_at_submit_citing_R1_3(check: Check) -> None:
     temples = [put(p, "temple", True) for p in ("athenae", "carthago", "babylon", "alexandria", "sparta")]
-    tweak = combine(BUILD, *temples)
+    tweak = combine(RICH_ROME, *temples)
     first, second = check(tweak, "Rome", "build temple in Roma\nbuild temple in Ravenna")
     accepted(first)
     assert message(second) == (
@@ -289,7 +290,7 @@ def test_second_caravan_on_one_icon_is_refused_at_submit(check: Check) -> None:
 
 
 def test_second_temple_in_a_province_is_refused_at_submit(check: Check) -> None:
-    first, second = check(BUILD, "Rome", "build temple in Ravenna\nbuild temple in Ravenna")
+    first, second = check(RICH_ROME, "Rome", "build temple in Ravenna\nbuild temple in Ravenna")
     accepted(first)
     assert message(second) == "R6.5: your line 2 already builds a temple in Ravenna"
 
@@ -308,7 +309,7 @@ def test_second_fortress_with_the_statue_of_zeus_is_ok(check: Check) -> None:
 
 
 def test_second_fortress_after_buying_the_statue_of_zeus_is_ok_with_a_note(check: Check) -> None:
-    buy, fortress = check(BUILD, "Rome", "buy Statue of Zeus\nbuild fortress in Roma")
+    buy, fortress = check(RICH_ROME, "Rome", "buy Statue of Zeus\nbuild fortress in Roma")
     accepted(buy)
     assert accepted(fortress).note == "depends on your buying the Statue of Zeus first"
 

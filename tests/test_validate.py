@@ -59,8 +59,21 @@ def owns(civ: str, card: str) -> Tweak:
     return tweak
 
 
+def holds(civ: str, **hand: int) -> Tweak:
+    """`civ` holds these cards and the others none, so the bank never runs short (R1)."""
+
+    def tweak(state: dict[str, Any]) -> None:
+        for other in state["players"].values():
+            other["hand"] = {}
+        state["players"][civ]["hand"] = hand
+
+    return tweak
+
+
 TRADE = at_phase("trade")
 BUILD = at_phase("build")
+# a purse that pays for anything the line asks: for the cases about where and what, not how (R6.1)
+RICH_ROME = combine(BUILD, holds("Rome", tax=30))
 MILITARY = combine(at_phase("military"), put("roma", "legions", {"Rome": 2}))
 ROMAN_FLEET = combine(MILITARY, sea("mare-tyrrhenum", {"Rome": 1}), sea("mare-sardoum", {"Rome": 1}))
 
@@ -200,7 +213,7 @@ CASES: list[tuple[str, Tweak, str, str, str | None]] = [
         "R6.6: Colossus already belongs to Egypt",
     ),
     ("V-R6.6-04", BUILD, "Rome", "buy Colossus with 3 tax", "R6.1: you name 3 tax but hold 1"),
-    ("V-R6.6-05", BUILD, "Rome", "buy Pharos", None),
+    ("V-R6.6-05", RICH_ROME, "Rome", "buy Pharos", None),
     ("V-R6.6-06", BUILD, "Rome", "buy Colosus", "unknown hero or wonder 'Colosus'; did you mean 'Colossus'?"),
     ("V-R6.7-01", BUILD, "Rome", "exchange wine for tax", "R6.7: this order needs Cleopatra"),
     ("V-R6.7-02", BUILD, "Egypt", "exchange papyrus for tax", None),

@@ -4,7 +4,7 @@ payment by sets, Cleopatra, end-of-phase keeps, and victory after every purchase
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Container, Sequence
 from dataclasses import dataclass
 
 from adjudicator.events import Event, event
@@ -70,21 +70,44 @@ class BuildTurn:
     influence_placed: set[ProvinceId]
 
 
-def cost_of(w: Working, civ: Civ, purchase: Purchase, hammurabi_free: bool) -> int:
-    """R6.2 with Mausoleum, Caesar, Pericles and Hammurabi."""
-    if isinstance(purchase.order, Buy):
-        return PYRAMIDS_COST if purchase.card == PYRAMIDS else HERO_COST
-    piece = purchase.order.piece
-    if piece is Piece.INFLUENCE and hammurabi_free:
+def piece_cost(piece: Piece, owned: Container[str], free_influence: bool = False) -> int:
+    """R6.2's price of one piece to a player owning the cards `owned` (the Mausoleum, Caesar,
+    Pericles; Hammurabi's free marker when `free_influence`). The one answer the order form, the
+    check and the engine give: a form once showed Caesar's legion at 3 and charged 2 (issue 28)."""
+    if piece is Piece.INFLUENCE and free_influence:
         return 0
     cost = PIECE_COST[piece]
-    if w.has(civ, "Mausoleum") and piece in MAUSOLEUM_COST:
+    if "Mausoleum" in owned and piece in MAUSOLEUM_COST:
         cost = MAUSOLEUM_COST[piece]
-    if w.has(civ, "Julius Caesar") and piece in (Piece.LEGION, Piece.FORTRESS):
+    if "Julius Caesar" in owned and piece in (Piece.LEGION, Piece.FORTRESS):
         cost = 2
-    if w.has(civ, "Pericles") and piece is Piece.TRIREME:
+    if "Pericles" in owned and piece is Piece.TRIREME:
         cost = 2
     return cost
+
+
+def discount_card(piece: Piece, owned: Container[str]) -> str | None:
+    """The card that lowers this piece's price for its owner, to name beside the price."""
+    cards = {"Mausoleum": tuple(MAUSOLEUM_COST), "Julius Caesar": (Piece.LEGION, Piece.FORTRESS)}
+    cards["Pericles"] = (Piece.TRIREME,)
+    return next((card for card, pieces in cards.items() if card in owned and piece in pieces), None)
+
+
+def card_cost(card: str) -> int:
+    """R6.6: the price of a hero or wonder card (the Pyramids cost more than the others)."""
+    return PYRAMIDS_COST if card == PYRAMIDS else HERO_COST
+
+
+def frees_influence(owned: Container[str], used: Container[str]) -> bool:
+    """Whether the next influence marker is Hammurabi's free one (R6.2): the first of the phase."""
+    return "Hammurabi" in owned and "Hammurabi" not in used
+
+
+def cost_of(w: Working, civ: Civ, purchase: Purchase, hammurabi_free: bool) -> int:
+    """What this purchase costs `civ` now (R6.2, R6.6)."""
+    if isinstance(purchase.order, Buy):
+        return card_cost(purchase.card or purchase.order.card)
+    return piece_cost(purchase.order.piece, w.players[civ].cards, hammurabi_free)
 
 
 def expand(orders: Sequence[Order]) -> list[Purchase]:
@@ -310,8 +333,7 @@ def _purchase(
     free = (
         isinstance(purchase.order, Build)
         and purchase.order.piece is Piece.INFLUENCE
-        and w.has(civ, "Hammurabi")
-        and "Hammurabi" not in w.used
+        and frees_influence(w.players[civ].cards, w.used)
     )
     cost = cost_of(w, civ, purchase, free)
     hand = w.players[civ].hand

@@ -18,6 +18,7 @@ from adjudicator.rulesets.mare_nostrum.components import (
     CARD_ALIASES_ABROAD,
     GENERAL_HEROES,
     ROLE_NAMES,
+    SETUP_POINTS,
     TAX,
     WONDERS,
     Civ,
@@ -104,6 +105,12 @@ class Context:
     built: Counter[str] = field(default_factory=Counter)  # pieces and buildings by kind (R1, R1.3)
     planned: dict[tuple[ProvinceId, str], int] = field(default_factory=dict)  # spot -> line (R6.5)
     planned_fortresses: Counter[ProvinceId] = field(default_factory=Counter)
+    # The purse after his earlier lines, as the engine will find it (R6.1, R6.7, R2.4): the hand
+    # after Cleopatra's exchanges and the sets he names, the prices of the purchases the engine
+    # pays with sets of its choosing, and the setup points left.
+    costs: list[int] = field(default_factory=list)
+    points: int = SETUP_POINTS
+    exchanged: int = 0  # the line of Cleopatra's exchange, once accepted (R6.7)
     notes: list[str] = field(default_factory=list)  # the current line's (messages)
 
     def __post_init__(self) -> None:
@@ -113,6 +120,16 @@ class Context:
     def stock(self) -> dict[str, int]:
         """R1: the player's pieces off the board at the start of the phase."""
         return self.position.stock(self.civ)
+
+    @functools.cached_property
+    def hand(self) -> Counter[str]:
+        """His tax and commodity cards as his earlier lines leave them (exchanged, spent)."""
+        return Counter(self.position.players[self.civ].hand)
+
+    @property
+    def owned(self) -> tuple[str, ...]:
+        """His heroes and wonders, with those his earlier lines buy."""
+        return (*self.position.players[self.civ].cards, *self.bought)
 
     @functools.cached_property
     def supply(self) -> dict[str, int]:
@@ -186,7 +203,7 @@ class Context:
             if item.count < 1:
                 raise self.refuse(rule, t("'%(cards)s' names no card; counts start at 1", cards=item.to_text()))
             wanted[self.card(item.card)] += item.count
-        hand = self.position.players[self.civ].hand
+        hand = self.hand
         for card, count in wanted.items():
             if check_hand and count > hand.get(card, 0):
                 raise self.refuse(

@@ -5,14 +5,13 @@ offers an order that would be refused)."""
 
 from __future__ import annotations
 
-from adjudicator.i18n import t
+from collections.abc import Sequence
+
+from adjudicator.i18n import Msg, t
 from adjudicator.rulesets.mare_nostrum.board import Board
+from adjudicator.rulesets.mare_nostrum.build import card_cost, discount_card, frees_influence, piece_cost
 from adjudicator.rulesets.mare_nostrum.components import (
     GENERAL_HEROES,
-    HERO_COST,
-    PIECE_COST,
-    PYRAMIDS,
-    PYRAMIDS_COST,
     SETUP_POINTS,
     WONDERS,
     Civ,
@@ -72,8 +71,11 @@ def _trade(board: Board, position: Position, me: Civ) -> list[Candidate]:
 
 def _build(board: Board, position: Position, me: Civ) -> list[Candidate]:
     names = _names(board)
-    # a piece dearer than the whole hand (or R2.4's setup points) is never offered
+    # a piece dearer than the whole hand (or R2.4's setup points) is never offered; what the hand
+    # cannot pay with sets the validator refuses (R6.1), so the form keeps only what it can buy
     purse = SETUP_POINTS if position.phase is Phase.SETUP else position.players[me].hand_size
+    owned = position.players[me].cards
+    free = position.phase is Phase.BUILD and frees_influence(owned, position.used)
     lines: list[Candidate] = []
     if position.phase is Phase.BUILD and position.roles.get(Role.POLITICAL) == me:
         order = ", ".join(position.playing)
@@ -85,19 +87,26 @@ def _build(board: Board, position: Position, me: Civ) -> list[Candidate]:
         offers = [(piece, f"build {piece} in {name}") for piece in _PLAIN_PIECES]
         offers += [(Piece.CITY, f"build city in {name} at {site}") for site in province.cities]
         offers += [(Piece.CARAVAN, f"build caravan on {c} in {name}") for c in sorted(set(province.commodities))]
-        lines += [
-            (text, t("costs %(cost)s (R6.2)", cost=PIECE_COST[piece]))
-            for piece, text in offers
-            if PIECE_COST[piece] <= purse
-        ]
+        for piece, text in offers:
+            cost = piece_cost(piece, owned, free)
+            if cost <= purse:
+                lines.append((text, _price_note(piece, cost, owned, free)))
     hero = board.civilizations[me].hero if me in board.civilizations else ""
     for card in sorted({*GENERAL_HEROES, *WONDERS, *([hero] if hero else [])}):
-        cost = PYRAMIDS_COST if card == PYRAMIDS else HERO_COST
-        if cost <= purse:
+        if (cost := card_cost(card)) <= purse:
             lines.append((f"buy {card}", t("costs %(cost)s (R6.6)", cost=cost)))
     if position.phase is Phase.BUILD:
         lines.append(("keep 2 tax", t("kept at the end of the phase (R6.8)")))
     return lines
+
+
+def _price_note(piece: Piece, cost: int, owned: Sequence[str], free: bool) -> Msg:
+    """The price as the engine will charge it, naming the card that lowers it."""
+    if free and piece is Piece.INFLUENCE:
+        return t("free: Hammurabi's first influence marker of the phase (R6.2)")
+    if card := discount_card(piece, owned):
+        return t("costs %(cost)s with %(card)s (R6.2)", cost=cost, card=card)
+    return t("costs %(cost)s (R6.2)", cost=cost)
 
 
 def _reach(board: Board, position: Position, me: Civ) -> set[str]:

@@ -7,7 +7,7 @@ from dataclasses import replace
 
 from adjudicator.i18n import t, term, tn
 from adjudicator.names import NameIndex
-from adjudicator.rulesets.mare_nostrum.build import under_enemy_units
+from adjudicator.rulesets.mare_nostrum.build import card_cost, frees_influence, piece_cost, under_enemy_units
 from adjudicator.rulesets.mare_nostrum.checks import Context
 from adjudicator.rulesets.mare_nostrum.components import (
     BUILDING_SUPPLY,
@@ -25,11 +25,13 @@ from adjudicator.rulesets.mare_nostrum.geography import borders_held, seas_with_
 from adjudicator.rulesets.mare_nostrum.orders import Build as BuildOrder
 from adjudicator.rulesets.mare_nostrum.orders import (
     Buy,
+    CardCount,
     Exchange,
     Keep,
     TurnSequence,
 )
 from adjudicator.rulesets.mare_nostrum.setup import setup_area
+from adjudicator.rulesets.payment import plan_payment, set_problem
 
 # ---- Build (R6) ----------------------------------------------------------------------
 
@@ -68,6 +70,7 @@ def check_build(c: Context, order: BuildOrder) -> BuildOrder:
     else:
         resolved, spots = check_building(c, resolved, province)
     check_stock(c, order.piece, order.count)
+    check_price(c, [_piece_price(c, order.piece, n) for n in range(order.count)], resolved.payment)
     c.built[order.piece] += order.count
     for spot in spots:
         c.planned[(province, spot)] = c.line
@@ -427,6 +430,43 @@ def check_caravan(c: Context, order: BuildOrder, province: ProvinceId) -> str:
     return commodity
 
 
+def _piece_price(c: Context, piece: Piece, earlier: int) -> int:
+    """The price of one piece after `earlier` of the same line, as the engine will ask it."""
+    first = piece is Piece.INFLUENCE and not earlier and not c.influence_placed
+    free = first and c.position.phase is Phase.BUILD and frees_influence(c.owned, c.position.used)
+    return piece_cost(piece, c.owned, free)
+
+
+def check_price(c: Context, prices: list[int], payment: tuple[CardCount, ...] | None) -> None:
+    """R6.1, R2.4: the purchase can be paid after the player's earlier lines, as the engine will
+    pay it: the setup from 36 points; a named set if it is one and is worth the price; otherwise
+    with sets the engine chooses, which must pay this and every earlier such purchase at once."""
+    if c.position.phase is Phase.SETUP:
+        cost = sum(prices)
+        if cost > c.points:
+            raise c.refuse(
+                "R2.4", t("it costs %(cost)s and %(points)s of your 36 points are left", cost=cost, points=c.points)
+            )
+        c.points -= cost
+        return
+    if payment:
+        named = Counter({item.card: item.count for item in payment})
+        if problem := set_problem(named, prices[0]):
+            raise c.refuse("R6.1", problem)
+        c.hand.subtract(named)
+        if len(plan_payment(c.hand, c.costs)) < len(c.costs):
+            c.depends(t("these cards leave too few for your earlier purchases; the one that cannot be paid is skipped"))
+        return
+    prices = [price for price in prices if price]
+    if not prices:
+        return
+    if len(plan_payment(c.hand, prices)) < len(prices):
+        raise c.refuse("R6.1", t("your cards cannot make a set worth %(cost)s", cost=prices[0]))
+    if len(plan_payment(c.hand, [*c.costs, *prices])) < len(c.costs) + len(prices):
+        raise c.refuse("R6.1", t("your cards cannot pay for this as well as your earlier purchases"))
+    c.costs += prices
+
+
 def check_buy(c: Context, order: Buy) -> Buy:
     card = c.find(c.heroes, order.card, t("hero or wonder"))
     hero_of = c.board.heroes.get(card)
@@ -444,17 +484,27 @@ def check_buy(c: Context, order: Buy) -> Buy:
             "R6.6", t("%(card)s already belongs to %(civ)s; heroes and wonders are unique", card=card, civ=owner)
         )
     payment = c.card_list(order.payment, "R6.1") if order.payment else None
+    check_price(c, [card_cost(card)], payment)
     c.bought.append(card)  # only once the line is accepted: a refused line changes nothing after it
     return replace(order, card=card, payment=payment)
 
 
 def check_exchange(c: Context, order: Exchange) -> Exchange:
     c.own("Cleopatra", "R6.7")
+    if "Cleopatra" in c.position.used:
+        raise c.refuse("R6.7", t("Cleopatra exchanges once per build phase, and you have exchanged in this one"))
+    if c.exchanged:
+        raise c.refuse(
+            "R6.7", t("Cleopatra exchanges once per build phase; your line %(line)s exchanges", line=c.exchanged)
+        )
     give, get = c.card(order.give), c.card(order.get)
     if (give == TAX) == (get == TAX):
         raise c.refuse("R6.7", t("Cleopatra swaps one commodity for one tax card, or one tax card for one commodity"))
-    if c.position.players[c.civ].hand.get(give, 0) < 1:
+    if c.hand[give] < 1:
         raise c.refuse("R6.7", t("you hold no %(card)s to exchange", card=term("card", give)))
+    c.hand[give] -= 1  # the engine exchanges at this line: the lines after it pay with the new card
+    c.hand[get] += 1
+    c.exchanged = c.line
     return replace(order, give=give, get=get)
 
 

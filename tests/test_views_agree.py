@@ -1,0 +1,233 @@
+"""Views that must agree (issue 28): what a player is shown is what happens.
+
+Each test ties two views of one rules question together, over positions random whole games
+reach (docs/testing.md lists them):
+
+- **Form = engine**: each line of a player's order form, adjudicated alone from that position
+  (the others sending nothing), costs what its note says and is carried out; it may fail only
+  for a reason the rules give for dice or for another player's earlier move in the phase.
+- **Receipt = engine**: a line the receipt marks OK (with no note saying what it depends on)
+  is never refused at adjudication for a reason that was already true when it was checked:
+  adjudicated with the player's own accepted lines and nobody else's, it is carried out.
+
+Both run here on a small sample; `python -m tests.test_views_agree --games 40` runs many.
+"""
+
+from __future__ import annotations
+
+import argparse
+import hashlib
+import random
+import re
+import sys
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from adjudicator.dice import ChainDice
+from adjudicator.events import Event
+from adjudicator.forms import order_form
+from adjudicator.game import Game, default_board_path, load_board
+from adjudicator.orders import OrderLine
+from adjudicator.players import parse_player_spec
+from adjudicator.rulesets import find_ruleset
+from adjudicator.submissions import check_submission
+from tests.random_play import empires_orders, mediterraneum_orders, random_orders
+
+RULESETS = ("mare-nostrum", "empires", "mediterraneum")
+PRICE = re.compile(r"\bcosts (\d+)\b")
+FREE = re.compile(r"^free\b")
+
+
+@dataclass(frozen=True)
+class Disagreement:
+    """One line two views answer differently, with what it takes to see it again."""
+
+    ruleset: str
+    seed: int
+    phase: str
+    civ: str
+    line: str
+    shown: str  # what the form or the receipt said
+    happened: str  # what the engine did
+
+    def __str__(self) -> str:
+        return (
+            f"{self.ruleset} seed {self.seed}, {self.phase}, {self.civ}: {self.line!r}\n"
+            f"    shown: {self.shown}\n    happened: {self.happened}"
+        )
+
+
+PLAYER_KEYS = ("civ", "empire", "player")  # what each ruleset calls the player in its events
+
+
+def refusals(events: Sequence[Event], civ: str) -> dict[int | str, str]:
+    """The lines of `civ` the engine refused, each with its reason, by line number or (where a
+    ruleset's events name the order instead) by the order's text: every ruleset reports a
+    refused line as an event whose kind ends in `_skipped`, `_refused` or `_failed`."""
+    refused: dict[int | str, str] = {}
+    for item in (e.to_data() for e in events):
+        kind = str(item.get("kind", ""))
+        if not kind.endswith(("_skipped", "_refused", "_failed")):
+            continue
+        if not any(item.get(key) == civ for key in PLAYER_KEYS):
+            continue
+        where = int(str(item["line"])) if "line" in item else str(item.get("order", ""))
+        refused.setdefault(where, str(item.get("reason", kind)))
+    return refused
+
+
+def refused_line(refused: dict[int | str, str], game: Game, line: OrderLine[Any]) -> str | None:
+    return refused.get(line.number) or refused.get(game.ruleset.order_text(line.order))
+
+
+def costs(events: Sequence[Event], civ: str, line: int) -> list[int]:
+    """What the engine charged for the purchases of one line."""
+    return [
+        int(str(item["cost"]))
+        for item in (e.to_data() for e in events)
+        if any(item.get(key) == civ for key in PLAYER_KEYS) and item.get("line") == line and "cost" in item
+    ]
+
+
+def resolve_alone(game: Game, civ: str, orders: Sequence[Any], stepwise: bool = False) -> list[Event]:
+    """The phase adjudicated with `civ`'s orders and nobody else's, with the game's dice."""
+    dice = ChainDice(game.settings.id, game.phase_number, hashlib.sha256(b"views").digest())
+    _, events = game.ruleset.resolve(
+        game.board, game.position, {civ: list(orders)}, dice, stepwise, game.settings.options
+    )
+    return events
+
+
+def positions(ruleset: str, seed: int, phases: int, folder: Path) -> Iterator[Game]:
+    """The positions of one random game, in memory after its creation: each player sends a
+    random part of what he could (as the soak's players do), and only the lines his receipt
+    accepts are adjudicated."""
+    rng = random.Random(f"views/{ruleset}/{seed}")
+    game = _new_game(ruleset, rng, folder)
+    for number in range(phases):
+        info = game.phase_info
+        if info.winner is not None:
+            return
+        yield game
+        orders: dict[str, list[Any]] = {}
+        for civ in game.ruleset.due(game.position, False):
+            lines = _random_lines(rng, game, civ)
+            checked = check_submission(game, f"power {civ}\n" + "\n".join(lines) + "\n")
+            orders[civ] = [line.order for line in checked.lines if line.ok]
+        dice = ChainDice(game.settings.id, game.phase_number, hashlib.sha256(f"{seed}/{number}".encode()).digest())
+        position, _ = game.ruleset.resolve(game.board, game.position, orders, dice, False, game.settings.options)
+        game = Game(game.directory, game.settings, game.board, position, game.phase_number + 1)
+
+
+def _new_game(name: str, rng: random.Random, folder: Path) -> Game:
+    ruleset = find_ruleset(name)
+    civs = list(ruleset.civilizations(load_board(ruleset, default_board_path(ruleset))))
+    chosen = rng.sample(civs, rng.choice([n for n in ruleset.player_counts if n <= len(civs)]))
+    specs = [parse_player_spec(f"{civ}:{civ.lower()}@example.org:{civ.lower()}-secret") for civ in chosen]
+    game, _ = Game.create(folder, specs, ruleset_name=name, dice_root=rng.randbytes(32))
+    return game
+
+
+def _random_lines(rng: random.Random, game: Game, civ: str) -> list[str]:
+    if game.settings.ruleset == "empires":
+        return empires_orders(rng, game, civ)
+    if game.settings.ruleset == "mediterraneum":
+        return mediterraneum_orders(rng, game, civ)
+    return random_orders(rng, game.position, civ).splitlines()
+
+
+def _misplaced(rng: random.Random, game: Game, line: str) -> str:
+    """Now and then the line with one place it names swapped for another anywhere on the board,
+    as a player misreads the map: a sail to a sea that does not border, a city where no site is."""
+    names = sorted(set(game.ruleset.place_names(game.board).values()), key=len, reverse=True)
+    named = [name for name in names if name in line]
+    if not named or rng.random() < 0.5:
+        return line
+    return line.replace(rng.choice(named), rng.choice(names), 1)
+
+
+def _checked(game: Game, civ: str, lines: Sequence[str]) -> list[OrderLine[Any]]:
+    return list(check_submission(game, f"power {civ}\n" + "\n".join(lines) + "\n").lines)
+
+
+def form_against_engine(game: Game, seed: int) -> list[Disagreement]:
+    """Every line of every player's form, adjudicated alone: its price and its fate."""
+    found: list[Disagreement] = []
+    for civ in game.playing():
+        for form_line in order_form(game, game.position, civ):
+            (checked,) = _checked(game, civ, [form_line.order])
+            assert checked.ok, (civ, form_line, checked.problem)  # the form offers only what check accepts
+            events = resolve_alone(game, civ, [checked.order])
+            shown = form_line.order + (f"  # {form_line.note}" if form_line.note else "")
+            refused = refused_line(refusals(events, civ), game, checked)
+            if refused is not None:
+                found.append(_disagreement(game, seed, civ, form_line.order, shown, f"refused: {refused}"))
+                continue
+            price = PRICE.search(form_line.note)
+            wanted = 0 if FREE.search(form_line.note) else int(price.group(1)) if price else None
+            charged = costs(events, civ, checked.number)
+            if wanted is not None and any(cost != wanted for cost in charged):
+                found.append(_disagreement(game, seed, civ, form_line.order, shown, f"charged {charged}"))
+    return found
+
+
+def receipt_against_engine(game: Game, seed: int, rng: random.Random) -> list[Disagreement]:
+    """A random submission per player: each line its receipt accepts without a note, adjudicated
+    with that player's accepted lines and nobody else's, is carried out."""
+    found: list[Disagreement] = []
+    for civ in game.ruleset.due(game.position, False):
+        checked = _checked(game, civ, [_misplaced(rng, game, line) for line in _random_lines(rng, game, civ)])
+        accepted = [line for line in checked if line.ok]
+        refused = refusals(resolve_alone(game, civ, [line.order for line in accepted]), civ)
+        for line in accepted:
+            reason = refused_line(refused, game, line)
+            if reason is not None and not line.note:
+                found.append(_disagreement(game, seed, civ, line.text, "OK", f"refused: {reason}"))
+    return found
+
+
+def _disagreement(game: Game, seed: int, civ: str, line: str, shown: str, happened: str) -> Disagreement:
+    label = game.phase_info.label
+    return Disagreement(game.settings.ruleset, seed, str(label), civ, line, shown, happened)
+
+
+def survey(ruleset: str, seeds: Sequence[int], phases: int, folder: Path) -> list[Disagreement]:
+    found: list[Disagreement] = []
+    for seed in seeds:
+        rng = random.Random(seed)
+        for game in positions(ruleset, seed, phases, folder / f"{ruleset}-{seed}"):
+            found += form_against_engine(game, seed)
+            found += receipt_against_engine(game, seed, rng)
+    return found
+
+
+@pytest.mark.parametrize("ruleset", RULESETS)
+def test_forms_and_receipts_say_what_the_engine_does(ruleset: str, tmp_path: Path) -> None:
+    found = survey(ruleset, [1, 2], 7, tmp_path)
+    assert not found, "\n".join(map(str, found[:20]))
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0] if __doc__ else None)
+    parser.add_argument("--games", type=int, default=20)
+    parser.add_argument("--phases", type=int, default=12)
+    parser.add_argument("--ruleset", choices=RULESETS, action="append")
+    args = parser.parse_args(argv)
+    import tempfile
+
+    found: list[Disagreement] = []
+    with tempfile.TemporaryDirectory() as folder:
+        for ruleset in args.ruleset or RULESETS:
+            found += survey(ruleset, range(1, args.games + 1), args.phases, Path(folder))
+    for item in found:
+        print(item)
+    print(f"{len(found)} disagreements")
+    return 1 if found else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
