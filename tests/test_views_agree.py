@@ -20,7 +20,7 @@ import hashlib
 import random
 import re
 import sys
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -190,6 +190,38 @@ def receipt_against_engine(game: Game, seed: int, rng: random.Random) -> list[Di
     return found
 
 
+# Each ruleset's `take` classes and the cards each takes, by the pick events' names.
+TAKE_CLASSES: dict[str, dict[str, Callable[[str], bool]]] = {
+    "mare-nostrum": {"any": lambda card: True, "commodity": lambda card: card != "tax"},
+}
+
+
+def picks(events: Sequence[Event], civ: str) -> list[tuple[str, str]]:
+    """The cards `civ` took in a trade, in order, each with the player it came from."""
+    found = []
+    for item in (e.to_data() for e in events):
+        if item.get("kind") == "pick" and any(item.get(key) == civ for key in PLAYER_KEYS):
+            found.append((str(item.get("source")), str(item.get("card", item.get("token")))))
+    return found
+
+
+def explicit_against_default(game: Game, seed: int) -> list[Disagreement]:
+    """Each class a `take` line may name chooses what the default would: `take any` every card
+    the default takes, `take commodity` the default's card whenever that is a commodity."""
+    found: list[Disagreement] = []
+    classes = TAKE_CLASSES.get(game.settings.ruleset, {})
+    if not classes or not any(picks(resolve_alone(game, civ, []), civ) for civ in game.playing()):
+        return found
+    for civ in game.playing():
+        default = picks(resolve_alone(game, civ, []), civ)
+        for name, member in classes.items():
+            (checked,) = _checked(game, civ, [f"take {name}"])
+            explicit = picks(resolve_alone(game, civ, [checked.order]), civ)
+            if default and member(default[0][1]) and explicit[:1] != default[:1]:
+                found.append(_disagreement(game, seed, civ, f"take {name}", f"default {default[0]}", f"{explicit[:1]}"))
+    return found
+
+
 def _disagreement(game: Game, seed: int, civ: str, line: str, shown: str, happened: str) -> Disagreement:
     label = game.phase_info.label
     return Disagreement(game.settings.ruleset, seed, str(label), civ, line, shown, happened)
@@ -202,6 +234,7 @@ def survey(ruleset: str, seeds: Sequence[int], phases: int, folder: Path) -> lis
         for game in positions(ruleset, seed, phases, folder / f"{ruleset}-{seed}"):
             found += form_against_engine(game, seed)
             found += receipt_against_engine(game, seed, rng)
+            found += explicit_against_default(game, seed)
     return found
 
 
