@@ -84,6 +84,7 @@ from tests.soak_invariants import (
     position_problems,
     transition_problems,
 )
+from tests.test_views_agree import explicit_against_default, form_against_engine, receipt_against_engine
 
 CIVS = ("Rome", "Carthage", "Greece", "Babylon", "Egypt")
 EMPIRES = "empires"  # the ruleset of one game in four; the others are "mare-nostrum" (2003)
@@ -96,6 +97,8 @@ MEDITERRANEUM_PHASES = 60  # about the phases (one a player's turn) an opening g
 HOSTILE_NAME = "<script>alert(1)</script> [url=http://x.invalid]Anna[/url] **Bela** {{ 7*7 }}"
 CALL_SECONDS = float(os.environ.get("ADJUDICATOR_SOAK_CALL_SECONDS", "30"))  # any one command
 GAME_SECONDS = float(os.environ.get("ADJUDICATOR_SOAK_GAME_SECONDS", "240"))  # one whole game
+# The share of phases whose forms and receipts are adjudicated against the engine (issue 28).
+VIEWS_SHARE = float(os.environ.get("ADJUDICATOR_SOAK_VIEWS", "0.15"))
 REPLAY_EVERY_PHASE = os.environ.get("ADJUDICATOR_SOAK_REPLAY", "turn") == "phase"  # else as each turn starts
 FORM_ORDER = re.compile(r"^# \S")  # below a form's headers, a line that is an order once its '#' goes
 FORM_RULE = "\n# " + "-" * 70 + "\n"  # under the form's first line, in every language
@@ -906,6 +909,8 @@ class Soak:
             problems = position_problems(after, self.p.finite_bank) + transition_problems(before, after)
         if problems:
             self.fail("broken invariant", "\n".join(problems))
+        if game.phase_info.winner is None and self.rng.random() < VIEWS_SHARE:
+            self.check_views(game)
         self.check_reports(game, number, every=self.rng.random() < 0.1)
         shown = json.loads(self.call("state --json", commands.state, self.path, True).text)
         if shown != json.loads(json.dumps(after)):
@@ -918,6 +923,13 @@ class Soak:
         if REPLAY_EVERY_PHASE or after["phase"] == "trade" or self.round_starts(after):  # or as each turn starts
             self.replay()
         return game
+
+    def check_views(self, game: Game) -> None:
+        """Issue 28: the forms, the receipts and the `take` classes say what the engine does."""
+        found = form_against_engine(game, self.p.seed) + receipt_against_engine(game, self.p.seed, self.rng)
+        found += explicit_against_default(game, self.p.seed)
+        if found:
+            self.fail("views disagree", "\n".join(map(str, found[:10])))
 
     def round_starts(self, after: dict[str, Any]) -> bool:
         """Mediterraneum: a round (one turn a player) starts, every other round (replays grow long)."""

@@ -36,6 +36,7 @@ from adjudicator.players import parse_player_spec
 from adjudicator.rulesets import find_ruleset
 from adjudicator.submissions import check_submission
 from tests.random_play import empires_orders, mediterraneum_orders, random_orders
+from tests.test_validate import at_phase, combine, game_with, holds, make_opening_state
 
 RULESETS = ("mare-nostrum", "empires", "mediterraneum")
 PRICE = re.compile(r"\bcosts (\d+)\b")
@@ -93,9 +94,10 @@ def costs(events: Sequence[Event], civ: str, line: int) -> list[int]:
     ]
 
 
-def resolve_alone(game: Game, civ: str, orders: Sequence[Any], stepwise: bool = False) -> list[Event]:
+def resolve_alone(game: Game, civ: str, orders: Sequence[Any]) -> list[Event]:
     """The phase adjudicated with `civ`'s orders and nobody else's, with the game's dice."""
     dice = ChainDice(game.settings.id, game.phase_number, hashlib.sha256(b"views").digest())
+    stepwise = game.settings.mode == "stepwise"
     _, events = game.ruleset.resolve(
         game.board, game.position, {civ: list(orders)}, dice, stepwise, game.settings.options
     )
@@ -114,7 +116,7 @@ def positions(ruleset: str, seed: int, phases: int, folder: Path) -> Iterator[Ga
             return
         yield game
         orders: dict[str, list[Any]] = {}
-        for civ in game.ruleset.due(game.position, False):
+        for civ in game.ruleset.due(game.position, game.settings.mode == "stepwise"):
             lines = _random_lines(rng, game, civ)
             checked = check_submission(game, f"power {civ}\n" + "\n".join(lines) + "\n")
             orders[civ] = [line.order for line in checked.lines if line.ok]
@@ -179,7 +181,7 @@ def receipt_against_engine(game: Game, seed: int, rng: random.Random) -> list[Di
     """A random submission per player: each line its receipt accepts without a note, adjudicated
     with that player's accepted lines and nobody else's, is carried out."""
     found: list[Disagreement] = []
-    for civ in game.ruleset.due(game.position, False):
+    for civ in game.ruleset.due(game.position, game.settings.mode == "stepwise"):
         checked = _checked(game, civ, [_misplaced(rng, game, line) for line in _random_lines(rng, game, civ)])
         accepted = [line for line in checked if line.ok]
         refused = refusals(resolve_alone(game, civ, [line.order for line in accepted]), civ)
@@ -264,3 +266,41 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 if __name__ == "__main__":
     sys.exit(main())
+
+
+# ---- The 2003 cases the issue found, each alone --------------------------------------
+
+
+def _form_of(tmp_path: Path, opening: dict[str, Any], civ: str, *tweaks: Any) -> dict[str, str]:
+    game = game_with(opening, combine(at_phase("build"), *tweaks), tmp_path)
+    return {line.order: line.note for line in order_form(game, game.position, civ)}
+
+
+@pytest.fixture(scope="module")
+def opening(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
+    return make_opening_state(tmp_path_factory)
+
+
+def test_the_form_prices_a_piece_as_the_engine_charges_it_naming_the_card(
+    tmp_path: Path, opening: dict[str, Any]
+) -> None:
+    """Issue 28: Rome holding Julius Caesar read `costs 3` for a legion and was charged 2."""
+    rome = _form_of(tmp_path, opening, "Rome", holds("Rome", tax=3))
+    assert rome["build legion in Roma"] == "costs 2 with Julius Caesar (R6.2)"
+    assert rome["build fortress in Ravenna"] == "costs 2 with Julius Caesar (R6.2)"
+    assert rome["build city in Ravenna at Ravenna"] == "costs 3 (R6.2)"
+    greece = _form_of(tmp_path, opening, "Greece", holds("Greece", tax=3))
+    assert greece["build trireme in Athenae"] == "costs 2 with Pericles (R6.2)"
+    babylon = _form_of(tmp_path, opening, "Babylon", holds("Babylon", tax=3))
+    assert next(note for order, note in babylon.items() if order.startswith("build influence")) == (
+        "free: Hammurabi's first influence marker of the phase (R6.2)"
+    )
+
+
+def test_the_form_offers_only_what_the_hand_can_pay(tmp_path: Path, opening: dict[str, Any]) -> None:
+    """Six cards with a commodity twice make no set of six: no temple, no market (R6.1)."""
+    rome = _form_of(tmp_path, opening, "Rome", holds("Rome", tax=3, grain=2, perfume=1))
+    assert "build legion in Roma" in rome
+    assert not [order for order in rome if order.startswith(("build temple", "build market"))]
+    rich = _form_of(tmp_path, opening, "Rome", holds("Rome", tax=6))
+    assert rich["build temple in Roma"] == "costs 6 (R6.2)"
