@@ -19,6 +19,7 @@ from pathlib import Path
 from adjudicator.errors import BoardError, DataError, GameFileError, UsageError
 from adjudicator.game import Game, Settings, default_board_path, load_board
 from adjudicator.i18n import LANGUAGES, SOURCE, check_language
+from adjudicator.intake.forum import post_text
 from adjudicator.orders import written_in
 from adjudicator.outcome import Outcome
 from adjudicator.passwords import without_secret
@@ -135,13 +136,14 @@ def status(path: Path, now: datetime | None = None) -> Outcome:
 
 def check_orders(path: Path, file: str, power: str | None) -> Outcome:
     game = Game.load(path)
-    checked = check_submission(game, read_orders_file(file), power)
+    checked = check_submission(game, post_text(read_orders_file(file)), power)
     return Outcome(_receipt(game, checked, None), ok=checked.errors == 0)
 
 
 def submit_orders(path: Path, file: str, power: str | None) -> Outcome:
-    """Store a submission entered by the moderator; lines with errors are kept and reported."""
-    return submit_text(path, read_orders_file(file), power)
+    """Store a submission entered by the moderator; lines with errors are kept and reported. A
+    file is read as `collect` reads a saved forum post (BBCode, quotes), so both agree."""
+    return submit_text(path, post_text(read_orders_file(file)), power)
 
 
 def submit_text(path: Path, text: str, power: str | None) -> Outcome:

@@ -33,6 +33,11 @@ OrderT = TypeVar("OrderT")
 # A line that ends the orders (a signature follows): `end` or the word of keywords.toml's [end]
 # in any language (tests keep them in step), with or without a full stop, or a dash rule.
 STOP_WORDS: tuple[str, ...] = ("end", "koniec", "vége", "vege", "fin")
+# How people mark a list in a mail or a post: `- offer wine`, `* take gold`, `• take any`,
+# `1. offer oil`, `2) take tax`; and Markdown's emphasis, `**take gold**`. They frame an order
+# and are not part of it (issue 29).
+_LIST_MARKER = re.compile(r"^(?:[-*+\u2022\u00b7\u2023\u25e6\u25aa\u25cf]|\d{1,3}[.)])\s+")
+_EMPHASIS = re.compile(r"(\*\*|__|\*)(?=\S)(.+?)(?<=\S)\1")
 _STOP_LINE = re.compile(r"^\s*((?:" + "|".join(STOP_WORDS) + r")\.?|--\s*|__+)\s*$", re.IGNORECASE)
 _TURN = re.compile(r"\d+")
 
@@ -143,7 +148,7 @@ def split_pieces(text: str) -> tuple[list[Piece], list[SetAside]]:
         if stripped.startswith(">"):
             aside.append(SetAside(number, redact_passwords(raw), "quoted text"))
             continue
-        body, hash_sign, _comment = stripped.partition("#")
+        body, hash_sign, _comment = unmarked(stripped).partition("#")
         if hash_sign and not body.strip():
             aside.append(SetAside(number, redact_passwords(raw), "comment"))
             continue
@@ -152,6 +157,12 @@ def split_pieces(text: str) -> tuple[list[Piece], list[SetAside]]:
                 pieces.append(Piece(number, _unquoted(part.strip())))
     aside.sort(key=lambda s: s.number)
     return pieces, aside
+
+
+def unmarked(line: str) -> str:
+    """A line without the list marker before it and the emphasis around its words."""
+    line = _LIST_MARKER.sub("", line, count=1)
+    return _EMPHASIS.sub(r"\2", line) if "*" in line or "__" in line else line
 
 
 def end_of_orders(text: str) -> str:
@@ -308,6 +319,27 @@ class OrderParser(Generic[OrderT]):
                 return OrderSyntaxError(piece.number, 1, t("not understood (fix the errors above first)"))
             return self._syntax_error(piece, error, english)
 
+    def is_prose(self, text: str) -> bool:
+        """Whether a line that is no order is the player's prose around his orders (`Hi GM,`,
+        `Cheers,`, `Anna`, `here are my orders`): its first word is no keyword of the order
+        language in any language, and it is not one slip of the keyboard from a word that starts
+        an order (`bulid` for `build` stays an error the player is shown) unless it ends as a
+        sentence does, with a comma, a colon or an exclamation mark (`Hola,`)."""
+        words = _WORD.findall(text)
+        if not words:
+            return True  # `:)`, `!!!`
+        first = normalise(words[0])
+        if first in _every_keyword() or first.isdigit():  # `trade 5` in a game without trades: an error
+            return False
+        return text.rstrip().endswith((",", ":", "!")) or not any(_one_slip(first, verb) for verb in self._openers)
+
+    @functools.cached_property
+    def _openers(self) -> frozenset[str]:
+        """The words that start a line, in every language (the orders', the headers', the requests'),
+        of four letters or more: a slip in a shorter one is as likely another word."""
+        words = keywords_of(self.grammar).items()
+        return frozenset(word for word, english in words if english in self._forms and len(word) > 3)  # `dar` ~ `dear`
+
     def _syntax_error(self, piece: Piece, error: UnexpectedInput, english: str) -> OrderSyntaxError:
         """What is wrong with a line; `english` is the line with its keywords in English."""
         column = getattr(error, "column", 0) or 0
@@ -340,6 +372,30 @@ class OrderParser(Generic[OrderT]):
         form = self._forms[match.keys[0]]
         problem = Msg(label) if label else t("this '%(verb)s' order is not understood", verb=written)
         return OrderSyntaxError(piece.number, column, problem, form)
+
+
+@functools.cache
+def _every_keyword() -> frozenset[str]:
+    """The keywords of every game's order language, in every language."""
+    grammars = [path.stem for path in shipped_folder("grammar").glob("*.lark") if path.stem != "common"]
+    return frozenset(word for grammar in grammars for word in keywords_of(grammar))
+
+
+def _one_slip(written: str, word: str) -> bool:
+    """One letter wrong, missing, extra, or two neighbours swapped (Damerau distance 1)."""
+    if written == word or abs(len(written) - len(word)) > 1:
+        return written == word
+    if len(written) == len(word):
+        diff = [i for i, (a, b) in enumerate(zip(written, word, strict=True)) if a != b]
+        return len(diff) == 1 or (
+            len(diff) == 2
+            and diff[1] == diff[0] + 1
+            and written[diff[0]] == word[diff[1]]
+            and written[diff[1]] == word[diff[0]]
+        )
+    short, long = sorted((written, word), key=len)
+    index = next((i for i, (a, b) in enumerate(zip(short, long, strict=False)) if a != b), len(short))
+    return short[index:] == long[index + 1 :]
 
 
 _LITERAL = re.compile(r'"([a-z]+)"i')
@@ -510,7 +566,9 @@ def parse_submission(
         errors += isinstance(result, OrderSyntaxError)
         if isinstance(result, PasswordHeader):
             piece = Piece(piece.number, _masked(piece.text, result.secret))
-        if isinstance(result, OrderSyntaxError):
+        if isinstance(result, OrderSyntaxError) and errors <= EXPLAINED_ERRORS and parser.is_prose(piece.text):
+            aside.append(SetAside(piece.number, redact_passwords(piece.text), "prose"))
+        elif isinstance(result, OrderSyntaxError):
             lines.append(OrderLine(piece.number, piece.text, problem=result))
         elif isinstance(result, GameHeader | PowerHeader | PasswordHeader | PhaseHeader | NoOrdersHeader):
             if type(result) in headers and headers[type(result)] != result:

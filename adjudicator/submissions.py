@@ -69,6 +69,12 @@ class CheckedSubmission:
         return sorted(rows, key=lambda row: row.number)
 
 
+def counted(checked: CheckedSubmission) -> str:
+    """`1 order, 0 errors`: what a submission came to, as the moderator's lines say it."""
+    orders, errors = checked.accepted, checked.errors
+    return f"{orders} order{'' if orders == 1 else 's'}, {errors} error{'' if errors == 1 else 's'}"
+
+
 def _aside(line: SetAside) -> EchoLine:
     if line.reason in ("header", "request"):
         return EchoLine(line.number, line.text.strip(), line.reason)
@@ -77,6 +83,7 @@ def _aside(line: SetAside) -> EchoLine:
 
 _ASIDE = {  # why a line was not read as an order, as the player reads it
     "comment": t("(comment)"),
+    "prose": t("(not an order: read as your note)"),
     "quoted text": t("(quoted text)"),
     "end of the orders": t("(end of the orders)"),
     "after the end of the orders": t("(after the end of the orders)"),

@@ -99,7 +99,17 @@ def test_code_block_without_orders_leaves_the_post_whole() -> None:
 def test_browser_copy_drops_the_wrote_paragraph_and_code_caption() -> None:
     text = post_text(BROWSER_COPY)
     assert "Moderator" not in text and "YOUR-CIVILIZATION" not in text and "Select all" not in text
-    assert "power Egypt\noffer tax\ntake gold from Rome" in text
+    assert "power Egypt\n\noffer tax\ntake gold from Rome" in text  # the caption's line left empty
+    assert len(text.splitlines()) == len(BROWSER_COPY.splitlines()), "each line keeps its number"
+
+
+def test_a_bbcode_list_keeps_the_players_line_numbers() -> None:
+    """Issue 29: `[*]` on its own line doubled the blank lines, and the report's line numbers
+    were not the player's."""
+    post = "[b]power Greece[/b]\n[list]\n[*]offer fish, slaves\n[*]take gold\n[/list]\n"
+    assert post_text(post).splitlines() == ["power Greece", "", "offer fish, slaves", "take gold", ""]
+    quoted = '[quote="Anna"]my orders:\noffer wine[/quote]\npower Rome\noffer tax\n'
+    assert post_text(quoted).splitlines()[1:] == ["", "power Rome", "offer tax"]
 
 
 def test_unclosed_quote_does_not_swallow_the_post() -> None:

@@ -130,7 +130,7 @@ def test_phpbb_topic_page_is_read_post_by_post(make_game: Callable[..., Game], t
     report = collect_threads(game, tmp_path, PHPBB)
     assert "skipped: not a player" in report_line(report, f"{PHPBB} post 1 by Moderator:")
     assert report_line(report, f"{PHPBB} post 2 by Anna Rossi:").endswith("Rome: 2 orders, 0 errors")
-    assert report_line(report, f"{PHPBB} post 3 by Bela:").endswith("Carthage: 1 orders, 1 errors")
+    assert report_line(report, f"{PHPBB} post 3 by Bela:").endswith("Carthage: 1 order, 1 error")
     assert report_line(report, f"{PHPBB} post 4 by Anna Rossi:").endswith("skipped: no orders in it")
     rome = on_file(game, "Rome")
     assert "take gold from Carthage" in rome and "YOUR-CIVILIZATION" not in rome and "Good luck" not in rome

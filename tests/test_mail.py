@@ -272,7 +272,7 @@ def test_folder_of_files_collects_posts_and_mails(mailed_game: Game, tmp_path: P
     )
     result = runner.invoke(app, ["collect", str(mailed_game.directory.root), "--from", str(posts)])
     assert result.exit_code == 0, result.output
-    assert "forum-rome.txt: Rome: 1 orders" in result.stdout and "accepted from Egypt" in result.stdout
+    assert "forum-rome.txt: Rome: 1 order" in result.stdout and "accepted from Egypt" in result.stdout
     again = runner.invoke(app, ["collect", str(mailed_game.directory.root), "--from", str(posts)])
     assert "already collected" in again.stdout and "duplicate" in again.stdout
 

@@ -397,7 +397,7 @@ def test_quoted_password_is_masked_in_file_receipt_and_private_report(
 ) -> None:
     game = make_game()
     report = collected(game, tmp_path / "mails", QUOTED_PASSWORD)
-    assert "accepted from Rome: 1 orders, 0 errors" in report, report
+    assert "accepted from Rome: 1 order, 0 errors" in report, report
     stored = on_file(game, "Rome")
     (receipt,) = receipts(game, "rome@example.org")
     root = str(game.directory.root)

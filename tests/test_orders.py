@@ -201,8 +201,24 @@ def test_split_sets_aside_quotes_comments_and_signature() -> None:
     ]
 
 
+def test_greetings_sign_offs_and_list_markers_are_read_as_people_write(parser: OrderParser[Any]) -> None:
+    """Issue 29: a realistic mail, with a greeting, list markers and a sign-off, is all orders
+    and notes: no error. A slip of the keyboard in a verb stays an error the player sees."""
+    text = (
+        "Hi GM,\n\nhere are my orders\npower Rome\n- offer wine\n* take gold\n\u2022 take any\n"
+        "1. offer oil\n2) take tax\n**take fish**\nCheers,\nAnna\nThanks!\nbulid legion in Roma\n"
+    )
+    submission = parse_submission(text, parser, lambda v: type(v) in ORDER_PHASES)
+    assert [(line.number, line.ok) for line in submission.lines] == [(n, True) for n in range(5, 11)] + [(14, False)]
+    assert [line.text for line in submission.lines][:6] == [
+        "offer wine", "take gold", "take any", "offer oil", "take tax", "take fish",
+    ]  # fmt: skip
+    prose = [(aside.number, aside.text) for aside in submission.set_aside if aside.reason == "prose"]
+    assert prose == [(1, "Hi GM,"), (3, "here are my orders"), (11, "Cheers,"), (12, "Anna"), (13, "Thanks!")]
+
+
 def test_a_bad_line_never_hides_the_others(parser: OrderParser[Any]) -> None:
-    text = "power Rome\noffer wine\nmove legions 3 from Roma to Ravenna\nflurb the gauls\ntake gold\n"
+    text = "power Rome\noffer wine\nmove legions 3 from Roma to Ravenna\nmvoe the gauls\ntake gold\n"
     submission = parse_submission(text, parser, lambda v: type(v) in ORDER_PHASES)
     assert [(line.number, line.ok) for line in submission.lines] == [
         (2, True),

@@ -48,6 +48,7 @@ from adjudicator.storage import (
     write_bytes_atomic,
     write_toml_atomic,
 )
+from adjudicator.submissions import counted
 
 ROOT_SETTINGS = "intake.toml"
 MARK_BATCH = 50  # mails saved before their folders are fsynced and the server is told, at once
@@ -439,7 +440,7 @@ def _describe(game: Game, outcome: Outcome) -> str:
     who = outcome.power or (outcome.mail.sender if outcome.mail else "") or "an unknown sender"
     detail = f": {outcome.reason}" if outcome.reason else ""
     if outcome.checked is not None and outcome.status == "accepted":
-        detail = f": {outcome.checked.accepted} orders, {outcome.checked.errors} errors"
+        detail = f": {counted(outcome.checked)}"
     if outcome.answers:
         detail += f" ({', '.join(a.request.split()[0] for a in outcome.answers)} answered)"
     return f"{game.settings.id}: {outcome.status} from {who}{detail}"

@@ -89,7 +89,8 @@ def _read_bbcode(post: str, codes: bool = True) -> tuple[str, list[str]]:
             elif tag.name not in _CODES:
                 dropping += -1 if tag.closing else 1
         elif tag.name in _BLOCKS:
-            _keep("\n", out, code, dropping)
+            if not _at_line_start(code if code is not None else out):  # `[*]` starting a line adds none
+                _keep("\n", out, code, dropping)
         elif tag.name not in _FORMATTING and tag.name not in _PAIRED:
             _keep(post[tag.start : tag.end], out, code, dropping)  # not a tag we know: the player's text
     _keep(post[position:], out, code, dropping)
@@ -97,9 +98,14 @@ def _read_bbcode(post: str, codes: bool = True) -> tuple[str, list[str]]:
 
 
 def _keep(text: str, out: list[str], code: list[str] | None, dropping: int) -> None:
-    if dropping:
-        return
-    (code if code is not None else out).append(text)
+    """Text kept in place; dropped text (a quote, an image) leaves its line breaks, so that a
+    line keeps the number it has in the player's post."""
+    (code if code is not None else out).append("\n" * text.count("\n") if dropping else text)
+
+
+def _at_line_start(kept: list[str]) -> bool:
+    last = next((piece for piece in reversed(kept) if piece), "")
+    return not last or last.endswith("\n")
 
 
 def _paired(tags: list[_Tag]) -> set[int]:
@@ -133,10 +139,11 @@ def _without_copied_quotes(text: str) -> str:
     for line in text.split("\n"):
         if quoting:
             quoting = bool(line.strip())
+            kept.append("")  # an empty line in its place: the lines after it keep their numbers
             continue
         if _COPIED_QUOTE.match(line.strip()):
             quoting = True
+            kept.append("")
             continue
-        if not _CODE_CAPTION.match(line):
-            kept.append(line)
+        kept.append("" if _CODE_CAPTION.match(line) else line)
     return "\n".join(kept)

@@ -28,7 +28,7 @@ from adjudicator.limits import POST_CHARS
 from adjudicator.orders import TooManyOrders, parse_submission
 from adjudicator.schedule import utc_now
 from adjudicator.storage import game_lock, read_toml, write_toml_atomic
-from adjudicator.submissions import check_submission, store_submission
+from adjudicator.submissions import check_submission, counted, store_submission
 
 
 @dataclass
@@ -135,7 +135,8 @@ def take_post(games: Mapping[str, Game], post: Post, report: PostReport) -> None
         store_submission(game, checked, post.text, source=post.source, received=post.posted)
         _record(game, key, post, "accepted", checked.power, "")
     asked = " (its requests, such as 'status', are answered by mail only)" if checked.submission.requests else ""
-    report.lines.append(f"{post.label}: {checked.power}: {checked.accepted} orders, {checked.errors} errors{asked}")
+    report.lines.append(f"{post.label}: {checked.power}: {counted(checked)}{asked}")
+    report.lines += [f"  line {row.number}: {row.text}: {row.message}" for row in checked.echo if row.status == "ERROR"]
 
 
 def _thread_post(games: Mapping[str, Game], path: Path, item: ThreadPost) -> tuple[Post | None, str]:
