@@ -73,10 +73,24 @@ def check_ready(game: Game, force: bool, now: datetime) -> None:
     deadline = game.deadline()
     if deadline is not None and now >= deadline:
         return
-    when = f"before the deadline {deadline.isoformat()}" if deadline else "with no deadline set"
+    when = f"the deadline is {deadline.isoformat()}" if deadline else "no deadline is set"
     raise UsageError(
-        f"{', '.join(missing)} ha{'s' if len(missing) == 1 else 've'} not submitted orders and it is {when}; "
+        f"{', '.join(missing)} ha{'s' if len(missing) == 1 else 've'} not submitted orders and {when}; "
         "wait, or use --force to adjudicate with default orders for them"
+    )
+
+
+def check_not_blind(game: Game, now: datetime) -> None:
+    """`--force` on a phase nobody has sent orders for, its deadline not passed, is most often
+    the same command typed twice (issue 29): the second one would resolve the next phase with
+    every player's defaults, silently. It takes `--all-defaults` to mean that."""
+    due = game.ruleset.due(game.position, game.settings.mode == "stepwise")
+    deadline = game.deadline()
+    if not due or set(missing_orders(game)) < set(due) or (deadline is not None and now >= deadline):
+        return
+    raise UsageError(
+        f"nobody has sent orders for {game.phase_info.label} yet, so --force would play default orders for "
+        f"every player ({', '.join(due)}); wait for orders, or add --all-defaults if that is what you mean"
     )
 
 

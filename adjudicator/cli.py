@@ -226,11 +226,14 @@ def adjudicate(
     *,
     dice: Annotated[str | None, typer.Option(help="Rolls from an external dice server, in order: 6,3,2,…")] = None,
     force: Annotated[bool, typer.Option(help="Adjudicate now; missing players get default orders.")] = False,
+    all_defaults: Annotated[
+        bool, typer.Option(help="With --force: adjudicate even though nobody has sent orders (all play defaults).")
+    ] = False,
 ) -> Outcome:
     """Resolve the current phase (or step) and write its reports."""
     from adjudicator.commands import adjudicate_phase
 
-    return adjudicate_phase(directory, dice, force, started=_started(context))
+    return adjudicate_phase(directory, dice, force, started=_started(context), all_defaults=all_defaults)
 
 
 @app.command()

@@ -248,13 +248,19 @@ def _demo_folder(ruleset: str) -> Path:
     raise UsageError(f"the adjudicator ships no demo game of {ruleset}")
 
 
-def adjudicate_phase(path: Path, dice: str | None, force: bool, started: float | None = None) -> Outcome:
+def adjudicate_phase(
+    path: Path, dice: str | None, force: bool, started: float | None = None, all_defaults: bool = False
+) -> Outcome:
     """`started`: when the moderator ran the command; a phase resolved by another command
-    since then is not followed by a second one (two `adjudicate` typed at once)."""
-    from adjudicator.adjudication import adjudicate
+    since then is not followed by a second one (two `adjudicate` typed at once). `--force` on a
+    phase nobody sent orders for needs `all_defaults` too (`adjudicate --force` typed twice)."""
+    from adjudicator.adjudication import adjudicate, check_not_blind
     from adjudicator.dice import parse_dice_list
+    from adjudicator.schedule import utc_now
 
     game = Game.load(path)
+    if force and not all_defaults:
+        check_not_blind(game, utc_now())
     result = adjudicate(game, parse_dice_list(dice) if dice is not None else None, force, started=started)
     report = game.directory.reports / result.slug / "public.txt"
     if result.report_problem:

@@ -847,8 +847,8 @@ class Soak:
 
     # -- adjudication and what must hold after it
 
-    def adjudicate(self, force: bool, dice: str | None = None) -> Any:
-        return commands.adjudicate_phase(self.path, dice, force)
+    def adjudicate(self, force: bool, dice: str | None = None, all_defaults: bool = True) -> Any:
+        return commands.adjudicate_phase(self.path, dice, force, all_defaults=all_defaults)
 
     def adjudicated(self, action: str, force: bool, dice: str | None) -> None:
         """Adjudicate, which must resolve the phase and make all its reports."""
@@ -872,6 +872,12 @@ class Soak:
             if not isinstance(self.call(waiting, self.adjudicate, False, refusals=(UsageError,)), UsageError):
                 self.fail("adjudicate went ahead without --force", f"{missing} had no orders and no deadline was set")
         force = (bool(missing) and not self.past_deadline) or self.rng.random() < 0.1
+        if force and due and set(missing) >= due and not self.past_deadline:  # issue 29: --force typed twice
+            blind = self.call(
+                "adjudicate --force (nobody's orders)", self.adjudicate, True, None, False, refusals=(UsageError,)
+            )
+            if not isinstance(blind, UsageError):
+                self.fail("adjudicate --force went ahead with nobody's orders", "it needs --all-defaults")
         # now and then rolls made on an external dice server (`--dice`), more than the phase needs
         dice = ",".join(str(self.rng.randint(1, 6)) for _ in range(300)) if self.rng.random() < 0.08 else None
         hands_off = self.p.mode == "batch" and dice is None and (not missing or self.past_deadline)

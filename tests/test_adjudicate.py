@@ -75,8 +75,13 @@ def test_adjudicate_waits_for_missing_orders_unless_forced(make_game: Callable[.
     root = str(game.directory.root)
     refused = runner.invoke(app, ["adjudicate", root])
     assert refused.exit_code == 1 and "have not submitted orders" in refused.stderr and "--force" in refused.stderr
-    forced = runner.invoke(app, ["adjudicate", root, "--force"])
+    blind = runner.invoke(app, ["adjudicate", root, "--force"])
+    assert blind.exit_code == 1 and "nobody has sent orders for T1 trade" in blind.stderr, blind.output
+    assert "--all-defaults" in blind.stderr
+    forced = runner.invoke(app, ["adjudicate", root, "--force", "--all-defaults"])
     assert forced.exit_code == 0, forced.output
+    again = runner.invoke(app, ["adjudicate", root, "--force"])  # issue 29: the same command typed twice
+    assert again.exit_code == 1 and "nobody has sent orders for T1 build" in again.stderr, again.output
     assert "No orders from Rome, Carthage, Greece, Babylon, Egypt: default orders apply." in " ".join(
         forced.stdout.split()
     )
@@ -86,12 +91,12 @@ def test_adjudicate_waits_for_missing_orders_unless_forced(make_game: Callable[.
 def test_external_dice_are_used_and_too_few_is_an_error(make_game: Callable[..., Game]) -> None:
     game = make_game()
     root = str(game.directory.root)
-    too_few = runner.invoke(app, ["adjudicate", root, "--force", "--dice", "1,1,1"])
+    too_few = runner.invoke(app, ["adjudicate", root, "--force", "--all-defaults", "--dice", "1,1,1"])
     assert too_few.exit_code == 1 and "3 dice were given but the phase needs more" in too_few.stderr
     assert Game.load(game.directory.root).phase_info.label == "T1 trade", "a failed adjudication changes nothing"
-    not_a_die = runner.invoke(app, ["adjudicate", root, "--force", "--dice", "1,7"])
+    not_a_die = runner.invoke(app, ["adjudicate", root, "--force", "--all-defaults", "--dice", "1,7"])
     assert not_a_die.exit_code == 1 and "'7' is not a die" in not_a_die.stderr
-    enough = runner.invoke(app, ["adjudicate", root, "--force", "--dice", ",".join(["1"] * 40)])
+    enough = runner.invoke(app, ["adjudicate", root, "--force", "--all-defaults", "--dice", ",".join(["1"] * 40)])
     assert enough.exit_code == 0, enough.output
     history = tomllib.loads(next(game.directory.history.glob("001-*.toml")).read_text())
     assert history["dice"]["source"] == "external" and len(history["dice"]["rolls"]) == 15
@@ -110,7 +115,7 @@ def test_rollback_restores_a_phase_and_readjudication_gives_the_same_result(demo
     assert Game.load(copy).phase_info.label == "T2 military"
     assert not (copy / "history" / "007-T03-trade.toml").exists()
     assert any((copy / "rolled-back").rglob("007-T03-trade.toml")), "nothing is deleted"
-    again = runner.invoke(app, ["adjudicate", str(copy), "--force"])
+    again = runner.invoke(app, ["adjudicate", str(copy), "--force", "--all-defaults"])
     assert again.exit_code == 0, again.output
     assert (copy / "history" / "006-T02-military.toml").read_text() == before, "same dice, same result"
     assert tomllib.loads((copy / "history" / "007-T03-trade.toml").read_text())["position"] == opening_after
@@ -137,7 +142,7 @@ def test_a_finished_game_refuses_to_go_on(make_game: Callable[..., Game], tmp_pa
     from tests.conftest import FIVE, player_args
 
     won, _ = Game.create(tmp_path / "won", [parse_player_spec(p) for p in player_args(FIVE)], position_file=position)
-    result = runner.invoke(app, ["adjudicate", str(won.directory.root), "--force"])
+    result = runner.invoke(app, ["adjudicate", str(won.directory.root), "--force", "--all-defaults"])
     assert result.exit_code == 1 and "the game is over: Rome won (R10)" in result.stderr
 
 
@@ -159,7 +164,7 @@ def test_advanced_setup_game_from_the_cli(tmp_path: Path) -> None:
     )
     orders = "power Rome\nbuild influence in Roma\nbuild influence in Tarentum\nbuild 5 legions in Roma\n"
     assert runner.invoke(app, ["submit", root, "-"], input=orders).exit_code == 0
-    result = runner.invoke(app, ["adjudicate", root, "--force"])
+    result = runner.invoke(app, ["adjudicate", root, "--force", "--all-defaults"])
     assert result.exit_code == 0, result.output
     state = Game.load(tmp_path / "adv").state_data()
     assert (state["phase"], state["provinces"]["roma"]["legions"]) == ("trade", {"Rome": 5})

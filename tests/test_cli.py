@@ -246,7 +246,7 @@ def test_schedule_in_game_toml_sets_zone_grace_and_durations(game: Game) -> None
     game.directory.game_file.write_text(tomli_w.dumps(data))
     result = runner.invoke(app, ["status", str(game.directory.root)])
     assert "Deadline: 2099-01-01 18:00 Europe/Warsaw" in result.stdout and "grace 2:00:00" in result.stdout
-    assert runner.invoke(app, ["adjudicate", str(game.directory.root), "--force"]).exit_code == 0
+    assert runner.invoke(app, ["adjudicate", str(game.directory.root), "--force", "--all-defaults"]).exit_code == 0
     after = Game.load(game.directory.root)
     deadline = after.deadline()
     assert deadline is not None and 1.9 < (deadline - datetime.now(UTC)).total_seconds() / 86400 < 2.1, "build: 2d"

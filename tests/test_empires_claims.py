@@ -1,4 +1,4 @@
-"""Empires claims (E9) and the victory conditions checked at the end of a phase (E10.2, E10.3)."""
+"""Empires claims (E9) and the victory conditions of capitals (E10.2, ED17) and titles (E10.3)."""
 
 from __future__ import annotations
 

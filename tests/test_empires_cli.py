@@ -8,6 +8,7 @@ import email
 import email.policy
 import re
 from pathlib import Path
+from typing import Any
 
 import pytest
 from typer.testing import CliRunner
@@ -145,3 +146,109 @@ def test_the_empires_map_legend_fits_inside_the_drawing(tmp_path: Path) -> None:
         strip = re.sub(r'viewBox="[^"]*"', f'viewBox="{view}"', svg, count=1)
         _, _, rows = pixels(svg_to_png(strip, width=size))
         assert not any(sum(row[i : i + 3]) < 300 for row in rows for i in range(0, len(row), 4)), f"ink in {view}"
+
+
+def test_state_json_shows_each_empire_s_title_levels(game: Path) -> None:
+    """`state --json` carries the title levels (E3.4) the reports and Claims count (issue 28)."""
+    import json
+
+    state = json.loads(run("state", str(game), "--json"))
+    for empire in ("Rome", "Greece", "Carthage"):
+        levels = state["players"][empire]["levels"]
+        assert set(levels) == {"commerce", "political", "military"} and all(n >= 0 for n in levels.values())
+    assert state["players"]["Rome"]["levels"]["commerce"] > 0, "Rome's opening caravans count for commerce"
+
+
+def _game_from(tmp_path: Path, position: Any) -> Path:
+    """A three-player game started from an Empires position (`new --position`)."""
+    import json
+
+    from adjudicator.rulesets.empires.position import position_to_data
+
+    data = tmp_path / "position.json"
+    data.write_text(json.dumps(position_to_data(position)), encoding="utf-8")
+    folder = tmp_path / "g"
+    run("new", str(folder), "--ruleset", "empires", "--position", str(data),
+        *(a for p in PLAYERS for a in ("--player", p)))  # fmt: skip
+    return folder
+
+
+def _submit(folder: Path, empire: str, orders: str) -> str:
+    path = folder.parent / f"{empire}.txt"
+    path.write_text(f"power {empire}\npassword {empire.lower()}-secret\n{orders}\n", encoding="utf-8")
+    return run("submit", str(folder), str(path))
+
+
+def test_the_fourth_capital_wins_at_once_and_the_report_says_so_under_the_winner_s_turn(tmp_path: Path) -> None:
+    """Issue 28: Rome's fourth capital ends the game in Rome's turn; Greece, later in the military
+    order, never counter-attacks, and the public report prints the win under Rome's turn. Rome's
+    receipt notes the `then` that his `occupy` line overrides, and the report says it was skipped."""
+    from dataclasses import replace
+    from types import MappingProxyType
+
+    from adjudicator.rulesets.empires.board import Title
+    from adjudicator.rulesets.empires.model import Phase
+    from tests.empires_support import opening_position
+
+    opening = opening_position(("Rome", "Greece", "Carthage"))
+    provinces = dict(opening.provinces)
+    for pid in ("latium", "sicilia", "asia"):
+        provinces[pid] = replace(provinces[pid], influence="Rome", city=True)
+    provinces["macedonia"] = replace(provinces["macedonia"], influence="Rome", legions=MappingProxyType({"Rome": 1}))
+    provinces["achaea"] = replace(
+        provinces["achaea"], influence="Greece", city=True, legions=MappingProxyType({}), fortress=None
+    )
+    provinces["peloponnesus"] = replace(
+        provinces["peloponnesus"], influence="Greece", legions=MappingProxyType({"Greece": 2})
+    )
+    titles = {**opening.titles, Title.MILITARY: "Rome"}
+    folder = _game_from(tmp_path, replace(opening, phase=Phase.MILITARY, provinces=provinces, titles=titles))
+    receipt = _submit(folder, "Rome", "move legion from Macedonia to Achaea then sack city\noccupy city in Achaea")
+    assert "line 4's choice for Achaea is carried out, not 'sack city' here" in receipt, receipt
+    _submit(folder, "Greece", "move 2 legions from Peloponnesus to Achaea")
+    run("adjudicate", str(folder), "--force", "--all-defaults")
+    (report,) = (folder / "reports").iterdir()
+    public = (report / "public.txt").read_text(encoding="utf-8")
+    told = public.split("What happened", 1)[1].split("Titles", 1)[0]
+    assert "Greece's turn" not in told and "Battle in" not in told, told
+    rome = told.split("Rome's turn:", 1)[1]
+    assert "Rome's line 3 is skipped: E8.5:" in rome and "occupies the city in Achaea" in rome, told
+    assert "*** Rome WINS: 4 capitals and legendary cities (E10.2). ***" in rome, told
+    assert "WINNER: Rome" in run("state", str(folder))
+
+
+def test_a_trade_side_on_a_used_token_is_noted_in_the_receipt_and_under_the_line(tmp_path: Path) -> None:
+    """Issue 28: Carthage's `trade 2` is on the 2/3 token he used last round: his receipt says
+    the side played instead, and his report gives the side under that line."""
+    from dataclasses import replace
+
+    from tests.empires_support import opening_position
+
+    folder = _game_from(tmp_path, replace(opening_position(("Rome", "Greece", "Carthage")), tokens_used=(2,)))
+    receipt = _submit(folder, "Carthage", "trade 2")
+    expected = "E5.7: 2 is on no trade token you still hold; 4 (the 1/4 token) is played instead (ED4)"
+    assert expected in " ".join(receipt.split()), receipt
+    run("adjudicate", str(folder), "--force", "--all-defaults")
+    (report,) = (folder / "reports").iterdir()
+    private = (report / "Carthage.txt").read_text(encoding="utf-8")
+    under = private.split("trade 2", 1)[1].split("What happened to you", 1)[0]
+    assert "turns the 1/4 token to 4 (2 is on no token he still holds, E5.1)" in " ".join(under.split()), private
+
+
+def test_the_public_report_names_the_token_that_evens_out_the_trade(tmp_path: Path) -> None:
+    """Issue 28: the public report says which token the Master gives to even out the trade."""
+    run("demo", str(tmp_path / "demo"), "--ruleset", "empires")
+    public = (tmp_path / "demo" / "reports" / "004-R02-trade" / "public.txt").read_text(encoding="utf-8")
+    assert "Rome gives metal to Greece" in " ".join(public.split()), public
+
+
+@pytest.mark.parametrize("lang", ["", ".pl", ".hu", ".fr", ".es"])
+def test_the_rules_page_tells_how_to_create_an_empires_game(lang: str, tmp_path: Path) -> None:
+    """Issue 28: the page's status gives the command that creates a game, and it works."""
+    from adjudicator.resources import shipped_folder
+
+    page = (shipped_folder("docs") / f"rules-empires{lang}.md").read_text(encoding="utf-8")
+    (status,) = [p for p in page.split("\n\n") if p.startswith("**") and "--ruleset empires" in p]
+    assert "`adjudicator new " in status and "`adjudicator demo " in status, status
+    shown = run("new", str(tmp_path / "game"), "--ruleset", "empires", *(a for p in PLAYERS for a in ("--player", p)))
+    assert "Mare Nostrum: Empires" in shown

@@ -68,7 +68,7 @@ LINES = {
             "build 2 legions in Aegyptus with 3 tax",
             "build trireme in Mare Aegyptium",
             "build caravan on grain in Aethiopia",
-            "build caravan in Aethiopia on gold",
+            "build caravan in Aethiopia on grain",
             "build legendary city in Judaea",
             "build capital in Aegyptus",
             "build city in Cyrenaica with papyrus, gold, grain",
@@ -101,12 +101,21 @@ LINES = {
 }
 
 
+def with_free_sites(position: Position) -> Position:
+    """The opening with the sites the purchase lines name unbuilt and Hercules face up: a line
+    the position already makes impossible is refused on arrival (issue 28)."""
+    provinces = dict(position.provinces)
+    provinces["aegyptus"] = replace(provinces["aegyptus"], city=False, temple=False)
+    provinces["cyrenaica"] = replace(provinces["cyrenaica"], city=False)
+    return replace(position, provinces=provinces, track=(*position.track, "Hercules"))
+
+
 @pytest.mark.parametrize("phase", list(LINES), ids=[str(p) for p in LINES])
 def test_every_order_form_parses_resolves_and_reads_back(
     parser: OrderParser[Order], board: Board, opening: Position, phase: Phase
 ) -> None:
     empire, lines = LINES[phase]
-    position = replace(opening, phase=phase)
+    position = replace(with_free_sites(opening), phase=phase)
     for text in lines:
         (line,) = checked(parser, board, position, empire, text)
         assert line.ok and line.order is not None, f"{text}: {line.problem}"
@@ -207,3 +216,56 @@ def test_a_copied_tile_s_order_is_accepted(parser: OrderParser[Order], board: Bo
     copying = replace(position, standing={"Rome": {"copy": "Statue of Zeus"}})
     (line,) = checked(parser, board, copying, "Rome", "peace Carthage")
     assert line.ok, line.problem
+
+
+def test_a_trade_side_on_a_used_token_is_accepted_with_a_note(
+    parser: OrderParser[Order], board: Board, opening: Position
+) -> None:
+    """Issue 28: the receipt says which side is played instead (the one `side_played` gives the engine)."""
+    position = replace(opening, tokens_used=(2,))
+    (used,) = checked(parser, board, position, "Carthage", "trade 2")
+    assert (
+        used.ok
+        and used.note == "E5.7: 2 is on no trade token you still hold; 4 (the 1/4 token) is played instead (ED4)"
+    )
+    (free,) = checked(parser, board, position, "Carthage", "trade 5")
+    assert free.ok and not free.note
+
+
+def test_a_conquest_choice_another_line_overrides_is_noted_on_its_line(
+    parser: OrderParser[Order], board: Board, opening: Position
+) -> None:
+    """Issue 28: of two choices for one province, the one given way says which line wins."""
+    position = replace(opening, phase=Phase.MILITARY)
+    text = "\n".join(
+        [
+            "move legion from Macedonia to Thracia then sack city",
+            "sack temple in Thracia",
+            "move legion from Latium to Gallia",
+        ]
+    )
+    moved, sacked, other = checked(parser, board, position, "Rome", text)
+    assert moved.ok and moved.note == (
+        "E8.5: one choice per conquered province: line 2's choice for Thracia is carried out, not 'sack city' here"
+    )
+    assert sacked.ok and not sacked.note and other.ok and not other.note
+
+
+@pytest.mark.parametrize(
+    ("phase", "text", "message"),
+    [
+        (
+            Phase.MILITARY,
+            "sail trireme from Mare Ionium to Mare Aegyptium",
+            "E7.2: Mare Aegyptium does not border Mare Ionium",
+        ),
+        (Phase.PURCHASE, "build city in Numidia", "E6.6: Numidia prints no city site"),
+        (Phase.PURCHASE, "buy Hercules", "E6.7: Hercules is not face up on the track"),
+    ],
+)
+def test_a_line_the_position_makes_impossible_is_refused_on_arrival(
+    parser: OrderParser[Order], board: Board, opening: Position, phase: Phase, text: str, message: str
+) -> None:
+    """Issue 28: refused with the engine's own reason, not accepted to be skipped later."""
+    (line,) = checked(parser, board, replace(opening, phase=phase), "Rome", text)
+    assert line.problem is not None and line.problem.message.startswith(message), line

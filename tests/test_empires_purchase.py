@@ -168,7 +168,7 @@ def test_e6_6_buildings_only_on_the_board_s_icons(board: Board, opening: Positio
     assert reasons[0].startswith("E6.6: Gallia has no free gold caravan site")
     assert reasons[1].startswith("E6.6: say which good the caravan stands on")
     assert reasons[2] == "E6.6: Gallia prints no temple"
-    assert reasons[3] == "E6.6: Latium's site is capital, not a city"
+    assert reasons[3] == "E6.6: Latium's site is for a capital, not a city"
     metal_built = "metal" in opening.provinces["italia"].caravans
     assert (bought(events, "Rome") == ["caravan on metal in Italia"]) != metal_built
 

@@ -31,7 +31,7 @@ THREE = ("Greece", "Babylon", "Carthage")
 
 def _to_build_phase(game: Game) -> Game:
     """Adjudicate turn 1's trade with default orders: the game is at T1 build."""
-    result = runner.invoke(app, ["adjudicate", str(game.directory.root), "--force"])
+    result = runner.invoke(app, ["adjudicate", str(game.directory.root), "--force", "--all-defaults"])
     assert result.exit_code == 0, result.output
     game = Game.load(game.directory.root)
     assert game.phase_info.label == "T1 build"
@@ -49,7 +49,7 @@ def test_report_renders_when_the_last_player_in_a_build_sequence_sends_nothing(
     leader = game.state_data()["roles"]["political"]
     submitted = runner.invoke(app, ["submit", root, "-", "--power", leader], input="keep 2 tax\n")
     assert submitted.exit_code == 0, submitted.output
-    result = runner.invoke(app, ["adjudicate", root, "--force"])
+    result = runner.invoke(app, ["adjudicate", root, "--force", "--all-defaults"])
     assert result.exit_code == 0, result.output
     after = Game.load(game.directory.root)
     assert after.phase_info.label == "T1 military", "state.toml moved on with history"
@@ -66,7 +66,7 @@ def test_a_fault_in_the_reports_never_keeps_the_game_from_going_on(
         raise RuntimeError("a template bug")
 
     monkeypatch.setattr(PhaseReports, "pages", broken)
-    result = runner.invoke(app, ["adjudicate", str(game.directory.root), "--force"])
+    result = runner.invoke(app, ["adjudicate", str(game.directory.root), "--force", "--all-defaults"])
     assert result.exit_code == 1
     assert "T1 trade is resolved and T1 build is open, but its reports could not be made" in result.stdout
     assert "internal error: RuntimeError: a template bug; details in" in result.stdout
@@ -95,7 +95,7 @@ def test_two_hundred_build_lines_adjudicate_and_the_stock_bounds_the_legions(mak
     root = str(game.directory.root)
     orders = "power Greece\n" + "build legion in Athenae\n" * 200 + "build 1000 legions in Athenae\n"
     runner.invoke(app, ["submit", root, "-"], input=orders)
-    result = runner.invoke(app, ["adjudicate", root, "--force"])
+    result = runner.invoke(app, ["adjudicate", root, "--force", "--all-defaults"])
     assert result.exit_code == 0, result.output
     state = Game.load(game.directory.root).state_data()
     on_board = sum(p["legions"].get("Greece", 0) for p in state["provinces"].values())
@@ -109,9 +109,9 @@ def test_an_adjudication_started_before_the_phase_changed_refuses(make_game: Cal
     game = make_game(THREE)
     started = time.time()
     time.sleep(0.02)
-    assert runner.invoke(app, ["adjudicate", str(game.directory.root), "--force"]).exit_code == 0
+    assert runner.invoke(app, ["adjudicate", str(game.directory.root), "--force", "--all-defaults"]).exit_code == 0
     with pytest.raises(Exception, match="another adjudicator process has just changed this game"):
-        commands.adjudicate_phase(game.directory.root, None, True, started=started)
+        commands.adjudicate_phase(game.directory.root, None, True, started=started, all_defaults=True)
     assert Game.load(game.directory.root).phase_number == 2, "one phase was resolved, not two"
 
 
@@ -132,7 +132,7 @@ def test_collect_from_a_folder_goes_on_past_a_bad_post(make_game: Callable[..., 
     assert "1-no-power.txt: not used: say whose orders these are" in out
     assert "2-unknown-civ.txt: not used: 'Atlantis' is not a civilization of this game" in out
     assert "3-stale-guard.txt: not used: these orders are for T7 build" in out
-    assert "4-good.txt: Carthage: 1 orders, 0 errors" in out
+    assert "4-good.txt: Carthage: 1 order, 0 errors" in out
     assert (game.directory.orders_folder(game.slug) / "Carthage.txt").exists()
     kept = [p.read_text() for p in game.directory.inbox.glob("*.eml")]
     assert len(kept) == 4, "every post is kept, used or not"
@@ -218,7 +218,7 @@ def test_every_readme_combination_plays_two_full_turns(
         for civ in game.ruleset.due(game.position, mode == "stepwise"):
             text = random_orders(rng, game.position, civ) if game.phase_info.phase != "setup" else "keep 2 tax"
             runner.invoke(app, ["submit", str(root), "-", "--power", civ], input=text)
-        result = runner.invoke(app, ["adjudicate", str(root), "--force"])
+        result = runner.invoke(app, ["adjudicate", str(root), "--force", "--all-defaults"])
         assert result.exit_code == 0, f"{game.phase_info.label}: {result.output}"
     final = Game.load(root).phase_info
     assert final.turn > 2 or final.winner, f"the game is stuck at {final.label}"
@@ -241,7 +241,7 @@ def test_receipts_and_private_reports_point_to_the_rules(make_game: Callable[...
     game = make_game(THREE)
     receipt = runner.invoke(app, ["check", str(game.directory.root), "-", "--power", "Greece"], input="offer tax\n")
     assert "Rule numbers such as R6.4 or D5 are explained" in receipt.stdout
-    assert runner.invoke(app, ["adjudicate", str(game.directory.root), "--force"]).exit_code == 0
+    assert runner.invoke(app, ["adjudicate", str(game.directory.root), "--force", "--all-defaults"]).exit_code == 0
     private = runner.invoke(app, ["report", str(game.directory.root), "--power", "Greece"]).stdout
     assert private.rstrip().endswith("or ask your moderator."), private[-300:]
 
@@ -279,7 +279,7 @@ def test_an_advanced_setup_where_a_player_holds_nothing_replays_identically(tmp_
     assert runner.invoke(app, args).exit_code == 0
     runner.invoke(app, ["submit", str(root), "-", "--power", "Carthage"], input="build fortress in Carthago\n")
     runner.invoke(app, ["submit", str(root), "-", "--power", "Rome"], input="no orders\n")
-    assert runner.invoke(app, ["adjudicate", str(root), "--force"]).exit_code == 0
+    assert runner.invoke(app, ["adjudicate", str(root), "--force", "--all-defaults"]).exit_code == 0
     replayed = runner.invoke(app, ["replay", str(root)])
     assert replayed.exit_code == 0 and "identical" in replayed.stdout, replayed.output
 

@@ -463,7 +463,7 @@ def test_the_drop_folder_is_read_once_and_odd_files_are_named(tmp_path: Path) ->
     (drop / "rome.txt").write_text("power Rome\noffer wine\n")
     (drop / "notes.md").write_text("the moderator's notes")
     report = run_pass(tmp_path / "demo", START)
-    assert "rome.txt: Rome: 1 orders, 0 errors" in report.text
+    assert "rome.txt: Rome: 1 order, 0 errors" in report.text
     assert "notes.md: not read (only .eml, .htm, .html, .txt, .xml files are); moved to" in report.text
     assert [p.name.split("-", 1)[1] for p in (drop / "collected").iterdir()] == ["rome.txt"]
     assert [p.name.split("-", 1)[1] for p in (drop / "unused").iterdir()] == ["notes.md"]
@@ -483,7 +483,7 @@ def test_a_mailbox_away_holds_up_no_drop_folder_and_wrong_settings_need_the_mode
     (tmp_path / "demo" / "drop").mkdir()
     (tmp_path / "demo" / "drop" / "rome.txt").write_text("power Rome\noffer wine\n")
     away = run_pass(tmp_path / "demo", START)
-    assert "rome.txt: Rome: 1 orders, 0 errors" in away.text, away.text
+    assert "rome.txt: Rome: 1 order, 0 errors" in away.text, away.text
     assert "warning: mail not read for" in away.text and not away.needs_moderator
     assert "Nothing to do." not in run_pass(tmp_path / "demo", START).text
     monkeypatch.delenv("ADJ_TEST_MAIL_PASSWORD")
@@ -496,7 +496,7 @@ def test_a_pause_holds_back_the_reports_of_a_phase_adjudicated_by_hand(tmp_path:
 
     folder = plain_game(tmp_path / "demo").directory.root
     pause_game(folder, "a ruling")
-    adjudicate_phase(folder, None, force=True)
+    adjudicate_phase(folder, None, force=True, all_defaults=True)
     assert "queued" not in run_pass(folder, START).text
     resume_game(folder)
     assert "5 report(s) of 001-T01-trade queued" in run_pass(folder, START).text
@@ -582,7 +582,7 @@ def test_drop_posts_that_no_game_can_use_are_kept_apart_and_requests_in_posts_ar
     (drop / "lost.txt").write_text("power Egypt\noffer gold\n")
     report = run_pass(tmp_path / "games", START)
     asked = "(its requests, such as 'status', are answered by mail only)"
-    assert f"rome.txt: Rome: 1 orders, 0 errors {asked}" in report.text
+    assert f"rome.txt: Rome: 1 order, 0 errors {asked}" in report.text
     assert "lost.txt: skipped: it names no game of this folder" in report.text
     assert "lost.txt: moved to" in report.text and "fix it and put it back into" in report.text
     assert [p.name.split("-", 1)[1] for p in (drop / "unused").iterdir()] == ["lost.txt"]

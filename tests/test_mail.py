@@ -310,7 +310,7 @@ def test_reminders_and_reports_are_mailed_with_safe_headers(
     game.directory.game_file.write_text(tomli_w.dumps(data))
     reminded = runner.invoke(app, ["remind", root])
     assert reminded.exit_code == 0 and "5 mail(s) sent" in reminded.stdout, reminded.output
-    assert runner.invoke(app, ["adjudicate", root, "--force"]).exit_code == 0
+    assert runner.invoke(app, ["adjudicate", root, "--force", "--all-defaults"]).exit_code == 0
     dry = runner.invoke(app, ["send", root, "--dry-run"])
     assert dry.exit_code == 0 and "dry run" in dry.stdout
     assert len(list((game.directory.root / "outbox" / "dry-run").glob("*.eml"))) == 6

@@ -204,7 +204,7 @@ def test_a_crash_after_some_mails_loses_no_receipt_and_sends_none_twice(
 def test_send_after_failed_sends_mails_each_report_once(mailed_game: Game, servers: tuple[int, SmtpServer]) -> None:
     smtp = servers[1]
     root = str(mailed_game.directory.root)
-    assert runner.invoke(app, ["adjudicate", root, "--force"]).exit_code == 0
+    assert runner.invoke(app, ["adjudicate", root, "--force", "--all-defaults"]).exit_code == 0
     game_file = mailed_game.directory.game_file
     good = game_file.read_text()
     game_file.write_text(good.replace(f"port = {smtp.port}", f"port = {free_port()}"))
@@ -381,7 +381,7 @@ def test_status_shows_only_what_still_needs_the_moderator(mailed_game: Game, ser
     shown = status_of(mailed_game)
     assert "sent from anna.private@example.net" in shown
     assert "rejected" not in shown, "Rome's good orders followed the rejected mail"
-    assert runner.invoke(app, ["adjudicate", root, "--force"]).exit_code == 0
+    assert runner.invoke(app, ["adjudicate", root, "--force", "--all-defaults"]).exit_code == 0
     assert "To look at:" not in status_of(Game.load(mailed_game.directory.root)), "the T1 flag stays in T1"
     assert runner.invoke(app, ["deadline", root, "2000-01-01T00:00"]).exit_code == 0
     deliver(imap_port, mail("power Rome\npassword rome-secret\nbuild legion in Roma\n"))

@@ -401,7 +401,7 @@ def test_quoted_password_is_masked_in_file_receipt_and_private_report(
     stored = on_file(game, "Rome")
     (receipt,) = receipts(game, "rome@example.org")
     root = str(game.directory.root)
-    assert runner.invoke(app, ["adjudicate", root, "--force"]).exit_code == 0
+    assert runner.invoke(app, ["adjudicate", root, "--force", "--all-defaults"]).exit_code == 0
     private = runner.invoke(app, ["report", root, "--phase", "1", "--power", "Rome"])
     assert private.exit_code == 0, private.output
     for where, text in (("orders file", stored), ("receipt", receipt), ("private report", private.stdout)):

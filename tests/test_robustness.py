@@ -229,7 +229,10 @@ def test_two_adjudications_at_once_never_both_write(military_phase: Path, tmp_pa
     exe = shutil.which("adjudicator") or "adjudicator"
     runs = [
         subprocess.Popen(
-            [exe, "adjudicate", str(folder), "--force"], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True
+            [exe, "adjudicate", str(folder), "--force", "--all-defaults"],
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
         )
         for _ in range(2)
     ]

@@ -175,7 +175,7 @@ def test_the_game_s_site_follows_rollback_and_adjudication(tmp_path: Path) -> No
             civ = orders.stem.split("-", 1)[1].capitalize()
             submitted = runner.invoke(app, ["submit", str(game_dir), str(orders), "--power", civ])
             assert submitted.exit_code == 0, submitted.output
-        done = runner.invoke(app, ["adjudicate", str(game_dir), "--force"])
+        done = runner.invoke(app, ["adjudicate", str(game_dir), "--force", "--all-defaults"])
         assert done.exit_code == 0 and "Warning" not in done.output, done.output
     assert (site / "009-T03-military" / "index.html").exists()
     png = (site / "009-T03-military" / "map.png").read_bytes()

@@ -16,7 +16,7 @@ def test_stepwise_build_takes_one_step_per_player(make_game: Callable[..., Game]
     game = make_game(mode="stepwise")
     root = str(game.directory.root)
     assert runner.invoke(app, ["submit", root, "-"], input="power Carthage\ntrade 0\n").exit_code == 0
-    assert runner.invoke(app, ["adjudicate", root, "--force"]).exit_code == 0  # trade, all at once
+    assert runner.invoke(app, ["adjudicate", root, "--force", "--all-defaults"]).exit_code == 0  # trade, all at once
     leader_first = runner.invoke(app, ["adjudicate", root])
     assert leader_first.exit_code == 1 and "Egypt has not submitted" in leader_first.stderr
     orders = "power Egypt\nsequence Rome, Egypt\nbuild legion in Alexandria\n"
@@ -25,7 +25,7 @@ def test_stepwise_build_takes_one_step_per_player(make_game: Callable[..., Game]
     assert early.exit_code == 0, early.output
     labels = []
     for _ in range(5):
-        result = runner.invoke(app, ["adjudicate", root, "--force"])
+        result = runner.invoke(app, ["adjudicate", root, "--force", "--all-defaults"])
         assert result.exit_code == 0, result.output
         labels.append(Game.load(game.directory.root).phase_info)
     assert [info.step for info in labels[:4]] == ["Egypt", "Carthage", "Greece", "Babylon"]

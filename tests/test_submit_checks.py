@@ -21,8 +21,8 @@ from adjudicator.submissions import check_submission
 from tests.rules.runner import run_case
 from tests.test_validate import (
     BUILD,
-    RICH_ROME,
     MILITARY,
+    RICH_ROME,
     Tweak,
     combine,
     game_with,

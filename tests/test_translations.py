@@ -166,7 +166,7 @@ def test_a_private_report_and_its_form_are_in_the_player_s_language(tmp_path: Pa
     folder = tmp_path / "g"
     args = ["new", str(folder), "--player-lang", "Carthage=pl", *(a for p in PLAYERS for a in ("--player", p))]
     assert runner.invoke(app, args).exit_code == 0
-    assert runner.invoke(app, ["adjudicate", str(folder), "--force"]).exit_code == 0
+    assert runner.invoke(app, ["adjudicate", str(folder), "--force", "--all-defaults"]).exit_code == 0
     polish = runner.invoke(app, ["report", str(folder), "--power", "Carthage"]).output
     assert "raport prywatny dla Carthage" in polish and "Twoje rozkazy w tej fazie" in polish
     assert (
@@ -399,7 +399,7 @@ def french_game(tmp_path: Path) -> Path:
     folder = tmp_path / "g"
     args = ["new", str(folder), "--lang", "fr", *(a for p in PLAYERS for a in ("--player", p))]
     assert runner.invoke(app, args).exit_code == 0
-    assert runner.invoke(app, ["adjudicate", str(folder), "--force"]).exit_code == 0
+    assert runner.invoke(app, ["adjudicate", str(folder), "--force", "--all-defaults"]).exit_code == 0
     return folder
 
 

@@ -1,8 +1,8 @@
 """The pick of a trade chain, answered once: a ruleset's class lines and its default ask it.
 
-A player's `take` line naming a class of cards (`take commodity`, `take any`) and the default
-choice when he has none left ask the same question: of what the
-players he may take from offer, which card is best for him? The answer is the best card by
+A player's `take` line naming a class of cards (`take commodity`, `take any`; Empires' `take
+good`) and the default choice when he has none left ask the same question: of what the players
+he may take from offer, which card is best for him? The answer is the best card by
 his ruleset's ranking among all of them, ties going to the player sitting earliest after him.
 Answering it in one place keeps an explicit line from choosing worse than sending none (issue
 28: `take commodity` took fish from the first player offering any commodity while papyrus,

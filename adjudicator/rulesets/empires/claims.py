@@ -1,4 +1,5 @@
-"""Claims (E9) and the victory conditions checked outside a purchase (E10.2, E10.3)."""
+"""Claims (E9), and the victory conditions of capitals (E10.2, checked wherever control can
+change: ED17) and of titles (E10.3, at the end of Claims)."""
 
 from __future__ import annotations
 
@@ -59,8 +60,8 @@ def capitals_held(board: Board, position: Position, empire: str) -> int:
 
 
 def capital_winner(board: Board, position: Position) -> tuple[str | None, list[Event]]:
-    """E10.2, ED17 at the end of a military phase: four capitals or legendary cities; two at
-    once, the one with more, then the earlier in the military order."""
+    """E10.2, ED17: four capitals or legendary cities; two at once, the one with more, then the
+    earlier in this phase's order."""
     held = {e: capitals_held(board, position, e) for e in position.playing}
     winners = [e for e in position.playing if held[e] >= CAPITALS_TO_WIN]
     if not winners:
@@ -68,6 +69,16 @@ def capital_winner(board: Board, position: Position) -> tuple[str | None, list[E
     order = [*position.sequence, *(e for e in position.playing if e not in position.sequence)]
     winner = min(winners, key=lambda e: (-held[e], order.index(e)))
     return winner, [event("victory", empire=winner, rule="E10.2", capitals=held[winner])]
+
+
+def capital_victory(board: Board, position: Position, events: list[Event]) -> Position:
+    """The position, won (with its event) if E10.2 holds now: ED17 checks it after every step
+    that can change who controls a capital or legendary city, and the game ends there."""
+    if position.winner:
+        return position
+    winner, won = capital_winner(board, position)
+    events += won
+    return replace(position, winner=winner) if winner else position
 
 
 def titles_winner(position: Position) -> tuple[str | None, list[Event]]:

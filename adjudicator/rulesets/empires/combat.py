@@ -57,8 +57,7 @@ def _roll_side(
             total += int(effect.parameters.get("amount", 0))
             notes.append(t("+%(amount)s battle bonus", amount=effect.parameters.get("amount", 0)))
     if side.fortress:
-        total += FORTRESS_POINTS
-        notes.append(t("+%(amount)s fortress", amount=FORTRESS_POINTS))
+        total += FORTRESS_POINTS  # its note is the battle's: it may cancel a hit too (`_fortress_note`)
     return faces, total, notes
 
 
@@ -72,6 +71,8 @@ def fight(
     d_faces, d_total, d_notes = _roll_side(board, position, defender, "defence", place, unit, dice)
     on_defender = max(0, a_total // POINTS_PER_HIT - (1 if defender.fortress else 0))
     on_attacker = max(0, d_total // POINTS_PER_HIT - (1 if attacker.fortress else 0))
+    a_notes += _fortress_note(attacker, defender, d_total)
+    d_notes += _fortress_note(defender, attacker, a_total)
     battle = event(
         "battle",
         place=place,
@@ -90,6 +91,17 @@ def fight(
         rule="E8.2",
     )
     return on_attacker, on_defender, battle
+
+
+def _fortress_note(side: Side, enemy: Side, enemy_total: int) -> list[Msg]:
+    """E8.3: a fortress's +5, and the enemy hit it cancels when the enemy scored one."""
+    if not side.fortress:
+        return []
+    if enemy_total >= POINTS_PER_HIT:
+        return [
+            t("+%(amount)s fortress, which cancels one of %(enemy)s's hits", amount=FORTRESS_POINTS, enemy=enemy.empire)
+        ]
+    return [t("+%(amount)s fortress", amount=FORTRESS_POINTS)]
 
 
 def land_losses(province: ProvinceState, empire: str, hits: int) -> tuple[ProvinceState, int, bool]:

@@ -11,7 +11,7 @@ from dataclasses import replace
 from adjudicator.dice import Dice
 from adjudicator.events import Event, event
 from adjudicator.rulesets.empires.board import Board, Title
-from adjudicator.rulesets.empires.claims import capital_winner, claim_titles, titles_winner
+from adjudicator.rulesets.empires.claims import claim_titles, titles_winner
 from adjudicator.rulesets.empires.military import (
     military_order,
     military_turn,
@@ -78,6 +78,8 @@ def _step(
         position = record_standing(position, {empire: mine})
         peace = peace_pairs(board, position, orders, events)
         position = military_turn(board, position, empire, mine, dice, events, peace)
+        if position.winner:
+            return position, events
     later = list(position.sequence[position.sequence.index(empire) + 1 :])
     if later:
         return replace(position, step=later[0]), events
@@ -88,12 +90,10 @@ def _step(
 
 
 def _after_military(board: Board, position: Position, dice: Dice, events: list[Event]) -> tuple[Position, list[Event]]:
-    """The four capitals (E10.2), Claims (E9, E10.3), then the next round: Production (E4) and
-    its Trade."""
-    winner, won = capital_winner(board, position)
-    events += won
-    if winner:
-        return replace(position, winner=winner), events
+    """Claims (E9, E10.3), then the next round: Production (E4) and its Trade. A game won during
+    the phase (E10.2, ED17) ends there."""
+    if position.winner:
+        return position, events
     events.append(event("phase_start", phase="claims", round=position.round))
     position, claimed = claim_titles(board, replace(position, phase=Phase.CLAIMS, step=None))
     events += claimed

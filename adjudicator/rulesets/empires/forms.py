@@ -8,6 +8,7 @@ from adjudicator.rulesets.empires.board import Board, Title
 from adjudicator.rulesets.empires.geography import chain_coasts
 from adjudicator.rulesets.empires.model import Phase, Position
 from adjudicator.rulesets.empires.presentation import place_names
+from adjudicator.rulesets.empires.trade import free_tokens
 from adjudicator.rulesets.payment import TAX
 
 Candidate = tuple[str, str]  # (order text, a note shown after it as a comment)
@@ -29,8 +30,7 @@ def _trade(board: Board, position: Position, empire: str) -> list[Candidate]:
     player = position.players[empire]
     lines: list[Candidate] = []
     if position.titles.get(Title.COMMERCE) == empire:
-        used = position.tokens_used if len(position.tokens_used) < len(board.trade_tokens) else ()
-        sides = sorted({side for i, token in enumerate(board.trade_tokens) if i not in used for side in token})
+        sides = sorted({side for i in free_tokens(board, position) for side in board.trade_tokens[i]})
         lines += [(f"trade {n}", t("the side you choose: you are Master of Commerce (E5.1)")) for n in sides]
     held = sorted({*player.resources, *player.legendary})
     if held:

@@ -1,6 +1,7 @@
 """The military phase (E7, E8): each player's turn in the Military Leader's order: conversions
 due, trireme moves, naval battles, legion moves, land battles, conquests and what the conqueror
-does. The four-capitals victory (E10.2) is checked after the phase, by the engine.
+does (conquest.py). The four-capitals victory (E10.2, ED17) is checked after each step that can
+change who controls a capital: the game ends there, in the middle of the phase or of the turn.
 
 A line that cannot be carried out when its turn comes is skipped with the reason and the rule.
 """
@@ -9,23 +10,22 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Mapping, Sequence
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from types import MappingProxyType
 
-from adjudicator.dice import Dice, choose_index
+from adjudicator.dice import Dice
 from adjudicator.events import Event, event
 from adjudicator.i18n import t
-from adjudicator.rulesets.empires.board import Board, CityKind, Title
+from adjudicator.rulesets.empires.board import Board, Title
+from adjudicator.rulesets.empires.claims import capital_victory
 from adjudicator.rulesets.empires.combat import Side, fight, land_losses, sea_losses
-from adjudicator.rulesets.empires.geography import borders_empire, chain_coasts, covered
-from adjudicator.rulesets.empires.model import Position, ProvinceState, frozen_counts
-from adjudicator.rulesets.empires.orders import Conquest, Move, NavalAttack, Order, Sail, Standing, TurnOrder
+from adjudicator.rulesets.empires.conquest import choice_dropped, conquest, conquest_choices, conversions
+from adjudicator.rulesets.empires.geography import chain_coasts, covered
+from adjudicator.rulesets.empires.model import Position, ProvinceState
+from adjudicator.rulesets.empires.orders import Move, NavalAttack, Order, Sail, Standing, TurnOrder
 from adjudicator.rulesets.empires.trade import table_order_from
-from adjudicator.rulesets.payment import TAX
 
 STANDING_KEYS = ("legendary", "take")  # kept until changed (ED16); title choices too, by prefix
-# NOTE: a building a conqueror would sack (E8.6), in "no %(building)s to sack"; "legendary" is the legendary city.
-BUILDING_WORDS = {"city": t("city"), "market": t("market"), "temple": t("temple"), "legendary": t("legendary")}
 
 
 def military_order(position: Position, orders: Mapping[str, Sequence[Order]]) -> list[str]:
@@ -39,14 +39,17 @@ def military_order(position: Position, orders: Mapping[str, Sequence[Order]]) ->
 def resolve_military(
     board: Board, position: Position, orders: Mapping[str, Sequence[Order]], dice: Dice
 ) -> tuple[Position, list[Event]]:
+    """Every player's turn in the leader's order, until the game is won (ED17)."""
     events: list[Event] = []
     order = military_order(position, orders)
     events.append(event("military_order", order=order, rule="E7.1"))
-    position = record_standing(position, orders)
+    position = record_standing(replace(position, sequence=tuple(order)), orders)
     peace = peace_pairs(board, position, orders, events)
     for empire in order:
         position = military_turn(board, position, empire, orders.get(empire, ()), dice, events, peace)
-    return replace(position, sequence=tuple(order)), events
+        if position.winner:
+            break
+    return position, events
 
 
 def record_standing(position: Position, orders: Mapping[str, Sequence[Order]]) -> Position:
@@ -75,6 +78,19 @@ def peace_pairs(
     return frozenset(pairs)
 
 
+def sail_problem(board: Board, origin: str, destination: str) -> str:
+    """E7.2: why triremes can never sail from `origin` to `destination` ("" when they may)."""
+    if origin not in board.seas or destination not in board.seas:
+        return t("E7.2: triremes sail from a sea to a sea")
+    if destination not in board.seas[origin].seas:
+        return t(
+            "E7.2: %(destination)s does not border %(origin)s",
+            destination=_name(board, destination),
+            origin=_name(board, origin),
+        )
+    return ""
+
+
 def military_turn(
     board: Board,
     position: Position,
@@ -84,10 +100,13 @@ def military_turn(
     events: list[Event],
     peace: frozenset[frozenset[str]] = frozenset(),
 ) -> Position:
-    """One player's military turn (E7.1): triremes, naval battles, then legions and land battles."""
+    """One player's military turn (E7.1): conversions due, triremes, naval battles, then legions,
+    land battles and conquests. It stops the moment the game is won (E10.2, ED17)."""
     events.append(event("turn_of", empire=empire, phase="military"))
-    position = _conversions(board, position, empire, events)
     turn = _Turn(board, empire, events, peace)
+    position = turn.won(conversions(board, position, empire, events))
+    if position.winner:
+        return position
     for order in orders:
         if isinstance(order, Sail):
             position = turn.sail(position, order)
@@ -96,13 +115,99 @@ def military_turn(
             position = turn.naval(position, order, dice)
     for order in orders:
         if isinstance(order, Move):
-            position = turn.move(position, order)
+            position = turn.won(turn.move(position, order))
+            if position.winner:
+                return position
     position = turn.land_battles(position, dice)
-    choices = {o.destination: replace(o.then, province=o.destination) for o in orders if isinstance(o, Move) and o.then}
-    choices |= {o.province: o for o in orders if isinstance(o, Conquest)}
+    choices, dropped = conquest_choices(orders)
     for province in turn.conquered:
-        position = _conquest(board, position, empire, province, choices.get(province), dice, events)
+        if position.winner:
+            return position
+        for lost, kept in dropped:
+            if lost.province == province:
+                turn.skip(lost, choice_dropped(board, lost, kept))
+        position = turn.won(conquest(board, position, empire, province, choices.get(province), dice, events))
     return position
+
+
+@dataclass(frozen=True, slots=True)
+class Rehearsal:
+    """One player's military turn up to its land battles, as the engine carries out his lines
+    alone from the position he sees (E7.1: conversions due, sails, naval battles, legion moves),
+    rolling no dice: a naval battle he may fight is taken to be fought and to leave his
+    triremes where they are."""
+
+    skipped: Mapping[int, str]  # line -> the engine's reason, as it would report it
+    others_first: frozenset[int]  # skipped lines another player's turn before his may let through
+    through_battle: Mapping[int, tuple[str, ...]]  # move lines whose chain needs seas he fights in
+    war_first: Mapping[int, str]  # move lines from a province at war where another's turn may fight first
+
+
+def rehearse_military(board: Board, position: Position, empire: str, orders: Sequence[Order]) -> Rehearsal:
+    """What his turn, alone, would skip (no other player moving before him), and what it
+    carries out only if his triremes come through his own naval battles, or his legions
+    through the battle of a war (E8.4) fought in another player's turn before his."""
+    events: list[Event] = []
+    turn = _Turn(board, empire, events, peace_pairs(board, position, {empire: orders}, []))
+    others_may_play_first = position.step != empire  # stepwise: the turns before his are over
+    position = conversions(board, position, empire, [])
+    for order in orders:
+        if isinstance(order, Sail):
+            position = turn.sail(position, order)
+    others_first: set[int] = set()
+    for order in orders:
+        if isinstance(order, NavalAttack):
+            problem = turn.naval_problem(position, order)
+            if not problem:
+                turn.naval_seas.add(order.sea)
+                continue
+            turn.skip(order, problem)
+            if others_may_play_first and _may_sail_in(board, position, empire, order):
+                others_first.add(order.line)
+    fought = tuple(sorted(turn.naval_seas))
+    without = {s: position.seas[s].with_ships(empire, -position.seas[s].triremes.get(empire, 0)) for s in fought}
+    after_battles = replace(position, seas={**position.seas, **without})
+    through_battle: dict[int, tuple[str, ...]] = {}
+    war_first: dict[int, str] = {}
+    at_war = (
+        {pid for pid, province in position.provinces.items() if province.at_war} if others_may_play_first else set()
+    )
+    for order in orders:
+        if not isinstance(order, Move):
+            continue
+        problem = turn.move_problem(position, order)
+        if problem and others_may_play_first and problem == turn.peace_problem(position, order.destination):
+            others_first.add(order.line)
+        position = turn.move(position, order)
+        if problem:
+            continue
+        if order.origin in at_war:
+            war_first[order.line] = _name(board, order.origin)
+        by_land = order.destination in board.provinces[order.origin].land
+        if not by_land and order.destination not in chain_coasts(board, after_battles, empire, order.origin):
+            through_battle[order.line] = tuple(_name(board, sea) for sea in fought)
+    skipped = skipped_lines(events, "order_skipped")
+    return Rehearsal(skipped, frozenset(others_first), through_battle, war_first)
+
+
+def skipped_lines(events: Sequence[Event], kind: str) -> dict[int, str]:
+    """The lines skipped events of `kind` name, each with its first reason (a message, so it
+    keeps its translations)."""
+    skipped: dict[int, str] = {}
+    for item in events:
+        line, reason = item.data.get("line"), item.data.get("reason")
+        if item.kind == kind and isinstance(line, int) and isinstance(reason, str):
+            skipped.setdefault(line, reason)
+    return skipped
+
+
+def _may_sail_in(board: Board, position: Position, empire: str, order: NavalAttack) -> bool:
+    """E7.2: his triremes are there and the enemy's are one sail away: the enemy's turn, if it
+    comes first, may bring them in (a trireme sails one step a turn)."""
+    seas = position.seas
+    if order.sea not in seas or not seas[order.sea].triremes.get(empire, 0):
+        return False
+    return any(seas[s].triremes.get(order.enemy, 0) for s in board.seas[order.sea].seas)
 
 
 class _Turn:
@@ -122,20 +227,15 @@ class _Turn:
     def at_peace(self, other: str) -> bool:
         return frozenset((self.empire, other)) in self.peace
 
+    def won(self, position: Position) -> Position:
+        """The position, won if E10.2 now holds for someone (ED17: at once)."""
+        return capital_victory(self.board, position, self.events)
+
     def sail(self, position: Position, order: Sail) -> Position:
         board, empire = self.board, self.empire
-        if order.origin not in board.seas or order.destination not in board.seas:
-            self.skip(order, t("E7.2: triremes sail from a sea to a sea"))
-            return position
-        if order.destination not in board.seas[order.origin].seas:
-            self.skip(
-                order,
-                t(
-                    "E7.2: %(destination)s does not border %(origin)s",
-                    destination=_name(board, order.destination),
-                    origin=_name(board, order.origin),
-                ),
-            )
+        problem = sail_problem(board, order.origin, order.destination)
+        if problem:
+            self.skip(order, problem)
             return position
         ready = position.seas[order.origin].triremes.get(empire, 0) - self.sailed[order.origin]
         if order.count > ready:
@@ -157,75 +257,79 @@ class _Turn:
         )
         return replace(position, seas=seas)
 
-    def naval(self, position: Position, order: NavalAttack, dice: Dice) -> Position:
-        board, empire, sea = self.board, self.empire, order.sea
-        mine = position.seas[sea].triremes.get(empire, 0) if sea in position.seas else 0
+    def naval_problem(self, position: Position, order: NavalAttack) -> str:
+        """E7.2, E11.1: why this naval battle cannot be fought now ("" when it can)."""
+        board, sea = self.board, order.sea
+        mine = position.seas[sea].triremes.get(self.empire, 0) if sea in position.seas else 0
         theirs = position.seas[sea].triremes.get(order.enemy, 0) if sea in position.seas else 0
         if not mine or not theirs:
-            self.skip(
-                order,
-                t(
-                    "E7.2: a naval battle needs your triremes and %(enemy)s's in %(sea)s",
-                    enemy=order.enemy,
-                    sea=_name(board, sea),
-                ),
+            return t(
+                "E7.2: a naval battle needs your triremes and %(enemy)s's in %(sea)s",
+                enemy=order.enemy,
+                sea=_name(board, sea),
             )
-        elif sea in self.naval_seas:
-            self.skip(order, t("E7.2: one naval battle per sea in a turn (%(sea)s)", sea=_name(board, sea)))
-        elif self.at_peace(order.enemy):
-            self.skip(order, t("E11.1: peace is imposed between you and %(enemies)s this phase", enemies=order.enemy))
-        else:
-            self.naval_seas.add(sea)
-            hits_on_me, hits_on_them, battle = fight(
-                board, position, Side(empire, mine), Side(order.enemy, theirs), sea, dice
-            )
-            state, _ = sea_losses(position.seas[sea], empire, hits_on_me)
-            state, _ = sea_losses(state, order.enemy, hits_on_them)
-            self.events.append(battle)
-            return replace(position, seas={**position.seas, sea: state})
-        return position
+        if sea in self.naval_seas:
+            return t("E7.2: one naval battle per sea in a turn (%(sea)s)", sea=_name(board, sea))
+        if self.at_peace(order.enemy):
+            return t("E11.1: peace is imposed between you and %(enemies)s this phase", enemies=order.enemy)
+        return ""
 
-    def move(self, position: Position, order: Move) -> Position:
+    def naval(self, position: Position, order: NavalAttack, dice: Dice) -> Position:
+        problem = self.naval_problem(position, order)
+        if problem:
+            self.skip(order, problem)
+            return position
+        board, empire, sea = self.board, self.empire, order.sea
+        mine, theirs = position.seas[sea].triremes[empire], position.seas[sea].triremes[order.enemy]
+        self.naval_seas.add(sea)
+        hits_on_me, hits_on_them, battle = fight(
+            board, position, Side(empire, mine), Side(order.enemy, theirs), sea, dice
+        )
+        state, _ = sea_losses(position.seas[sea], empire, hits_on_me)
+        state, _ = sea_losses(state, order.enemy, hits_on_them)
+        self.events.append(battle)
+        return replace(position, seas={**position.seas, sea: state})
+
+    def move_problem(self, position: Position, order: Move) -> str:
+        """E7.3, ED20, E11.1: why these legions cannot make this move now ("" when they can)."""
         board, empire = self.board, self.empire
         if order.origin not in board.provinces or order.destination not in board.provinces:
-            self.skip(order, t("E7.3: legions move from a province to a province"))
-            return position
+            return t("E7.3: legions move from a province to a province")
         ready = position.provinces[order.origin].legions.get(empire, 0) - self.marched[order.origin]
         if order.count > ready:
-            self.skip(
-                order,
-                t(
-                    "E7.3: only %(count)s of your legions in %(province)s can still move",
-                    count=max(ready, 0),
-                    province=_name(board, order.origin),
-                ),
+            return t(
+                "E7.3: only %(count)s of your legions in %(province)s can still move",
+                count=max(ready, 0),
+                province=_name(board, order.origin),
             )
-            return position
         by_land = order.destination in board.provinces[order.origin].land
         if not by_land and order.destination not in chain_coasts(board, position, empire, order.origin):
-            self.skip(
-                order,
-                t(
-                    "E7.3: %(destination)s is neither next to %(origin)s nor joined to it by a chain of your triremes",
-                    destination=_name(board, order.destination),
-                    origin=_name(board, order.origin),
-                ),
+            return t(
+                "E7.3: %(destination)s is neither next to %(origin)s nor joined to it by a chain of your triremes",
+                destination=_name(board, order.destination),
+                origin=_name(board, order.origin),
             )
-            return position
         if order.destination in covered(board, position):
-            self.skip(
-                order,
-                t("E2.1: %(province)s is covered and out of play (ED20)", province=_name(board, order.destination)),
+            return t("E2.1: %(province)s is covered and out of play (ED20)", province=_name(board, order.destination))
+        return self.peace_problem(position, order.destination)
+
+    def peace_problem(self, position: Position, province: str) -> str:
+        """E11.1: units of an empire he is at peace with stand where his legions would go."""
+        enemies = position.provinces[province].units() - {self.empire}
+        if any(self.at_peace(other) for other in enemies):
+            return t(
+                "E11.1: peace is imposed between you and %(enemies)s this phase", enemies=", ".join(sorted(enemies))
             )
+        return ""
+
+    def move(self, position: Position, order: Move) -> Position:
+        empire = self.empire
+        problem = self.move_problem(position, order)
+        if problem:
+            self.skip(order, problem)
             return position
         target = position.provinces[order.destination]
-        enemies = target.units() - {empire}
-        if any(self.at_peace(other) for other in enemies):
-            self.skip(
-                order,
-                t("E11.1: peace is imposed between you and %(enemies)s this phase", enemies=", ".join(sorted(enemies))),
-            )
-            return position
+        by_land = order.destination in self.board.provinces[order.origin].land
         provinces = dict(position.provinces)
         provinces[order.origin] = _leave(provinces[order.origin], empire, order.count)
         legions = {**target.legions, empire: target.legions.get(empire, 0) + order.count}
@@ -249,7 +353,7 @@ class _Turn:
     def land_battles(self, position: Position, dice: Dice) -> Position:
         """E7.4, ED14: a battle in every province his legions entered that holds other units,
         and in every province at war where his legions stayed; an empty enemy province
-        entered is conquered without dice."""
+        entered is conquered without dice. They stop the moment the game is won (ED17)."""
         board, empire = self.board, self.empire
         at_war = [pid for pid, p in position.provinces.items() if p.at_war and p.legions.get(empire, 0)]
         for pid in list(dict.fromkeys([*self.entered, *at_war])):
@@ -283,7 +387,9 @@ class _Turn:
                         rule="E8.4" if current.at_war else "E8.2",
                     )
                 )
-                position = replace(position, provinces={**position.provinces, pid: current})
+                position = self.won(replace(position, provinces={**position.provinces, pid: current}))
+                if position.winner:
+                    return position
             after = position.provinces[pid]
             owner = after.influence
             alone = after.units() == {empire}
@@ -305,147 +411,3 @@ def _leave(province: ProvinceState, empire: str, count: int) -> ProvinceState:
     legions out is conqueror no more."""
     left = province.without_legions(empire, count)
     return replace(left, conqueror=None) if left.conqueror == empire and not left.legions.get(empire) else left
-
-
-# ---- conversions and conquests ---------------------------------------------------------------
-
-
-def _conversions(board: Board, position: Position, empire: str, events: list[Event]) -> Position:
-    """E8.8, ED15: at the start of his military turn, a marker he has stood on since an earlier
-    round becomes his, if he is still conqueror there and it borders his empire."""
-    provinces = dict(position.provinces)
-    for pid, p in position.provinces.items():
-        if p.converting != empire:
-            continue
-        if p.conqueror != empire:
-            provinces[pid] = replace(p, converting=None, converting_since=0)
-            continue
-        if p.converting_since < position.round and borders_empire(board, position, empire, pid):
-            provinces[pid] = _converted(p, empire)
-            events.append(event("converted", empire=empire, place=pid, previous=p.influence, rule="E8.8"))
-    return replace(position, provinces=provinces)
-
-
-def _converted(province: ProvinceState, empire: str) -> ProvinceState:
-    return replace(province, influence=empire, converting=None, converting_since=0, conqueror=None)
-
-
-def _conquest(
-    board: Board,
-    position: Position,
-    empire: str,
-    pid: str,
-    choice: Conquest | None,
-    dice: Dice,
-    events: list[Event],
-) -> Position:
-    """E8.5: the conqueror sacks, occupies or converts, once (ED14: default, occupy)."""
-    province = position.provinces[pid]
-    if choice is not None and choice.action == "sack" and choice.buildings:
-        building = choice.buildings[0]
-        if building in province.buildings() or (building == "legendary" and province.city):
-            return _sack(board, position, empire, pid, building, choice.for_good, dice, events)
-        events.append(
-            event(
-                "order_skipped",
-                empire=empire,
-                line=choice.line,
-                reason=t("E8.6: no %(building)s to sack", building=BUILDING_WORDS.get(building, building)),
-            )
-        )
-    if choice is not None and choice.action == "convert":
-        if position.effects(board, empire, "auto_convert") and borders_empire(board, position, empire, pid):
-            events.append(event("converted", empire=empire, place=pid, previous=province.influence, rule="E11.1"))
-            return replace(position, provinces={**position.provinces, pid: _converted(province, empire)})
-        changed = replace(province, converting=empire, converting_since=position.round)
-        events.append(event("converting", empire=empire, place=pid, rule="E8.8"))
-        return replace(position, provinces={**position.provinces, pid: changed})
-    wanted = list(choice.buildings) if choice is not None and choice.action == "occupy" else _best_occupation(province)
-    return _occupy(position, empire, pid, wanted, events)
-
-
-def _best_occupation(province: ProvinceState) -> list[str]:
-    """ED14: the buildings that bring him the most production, cities first on a tie."""
-    caravans = [b for b in province.buildings() if b.startswith("caravan:")]
-    ranked = [b for b in ("city",) if province.city] + caravans
-    if province.temple and province.city:
-        ranked.insert(1, "temple")
-    if province.market and caravans:
-        ranked.append("market")
-    return ranked
-
-
-def _occupy(position: Position, empire: str, pid: str, wanted: list[str], events: list[Event]) -> Position:
-    province = position.provinces[pid]
-    occupied = dict(province.occupied)
-    free = province.legions.get(empire, 0) - province.stationed(empire)
-    taken = []
-    for building in wanted:
-        if free == 0:
-            break
-        if building in province.buildings() and occupied.get(building) != empire:
-            occupied[building] = empire
-            taken.append(building)
-            free -= 1
-    events.append(event("occupy", empire=empire, place=pid, buildings=taken, rule="E8.7"))
-    return replace(position, provinces={**position.provinces, pid: replace(province, occupied=occupied)})
-
-
-def _sack(
-    board: Board,
-    position: Position,
-    empire: str,
-    pid: str,
-    building: str,
-    for_good: bool,
-    dice: Dice,
-    events: list[Event],
-) -> Position:
-    """E8.6: one building destroyed and its gain (doubled by plunder double, E11.1)."""
-    province = position.provinces[pid]
-    site = board.provinces[pid].city
-    gain: Counter[str] = Counter()
-    legendary: Counter[str] = Counter()
-    pile = Counter(position.legendary_pile)
-    times = 2 if position.effects(board, empire, "plunder_double") else 1
-    if building.startswith("caravan:"):
-        gain[building.split(":", 1)[1]] += times
-        caravans = list(province.caravans)
-        caravans.remove(building.split(":", 1)[1])
-        province = replace(province, caravans=tuple(caravans))
-    elif building in ("market", "temple"):
-        province = replace(province, **{building: False})  # type: ignore[arg-type]
-    else:
-        for _ in range(times):
-            tokens = sorted(pile.elements())
-            if site is CityKind.LEGENDARY and for_good and tokens:
-                good = tokens[choose_index(dice, len(tokens), t("E8.6 legendary good for %(empire)s", empire=empire))]
-                pile[good] -= 1
-                legendary[good] += 1
-            else:
-                gain[TAX] += 1
-        province = replace(province, city=False)
-    occupied = {b: who for b, who in province.occupied.items() if b in province.buildings()}
-    province = replace(province, occupied=MappingProxyType(occupied))
-    player = position.players[empire]
-    player = replace(
-        player,
-        resources=frozen_counts(Counter(player.resources) + gain),
-        legendary=frozen_counts(Counter(player.legendary) + legendary),
-    )
-    events.append(
-        event(
-            "sack",
-            empire=empire,
-            place=pid,
-            building=building,
-            gained=dict(sorted((gain + Counter({f"legendary {k}": n for k, n in legendary.items()})).items())),
-            rule="E8.6",
-        )
-    )
-    return replace(
-        position,
-        provinces={**position.provinces, pid: province},
-        players={**position.players, empire: player},
-        legendary_pile=frozen_counts(pile),
-    )

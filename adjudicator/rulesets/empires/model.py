@@ -143,6 +143,9 @@ class Position:
     sequence: tuple[str, ...] = ()  # the leader's order of the last sequential phase (E3.3)
     used: tuple[str, ...] = ()  # once-a-round powers used this round (E11.1)
     standing: Mapping[str, Mapping[str, str]] = field(default_factory=dict)  # standing orders (ED16)
+    # The board the position is played on, for the figures written out beside it (title levels,
+    # E3.4): no part of the position, never compared, never stored.
+    board: Board | None = field(default=None, compare=False, repr=False)
 
     @property
     def playing(self) -> tuple[str, ...]:

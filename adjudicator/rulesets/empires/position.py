@@ -1,8 +1,8 @@
 """The Empires position in its stable file shape (state.toml, history), read back strictly.
 
-`turn` is the round (the generic layer files every game's phases by turn). Stocks and the
-building supply are derived: written for people to read, recomputed on reading; the title
-levels are derived too, and the reports count them from the board (E3.4).
+`turn` is the round (the generic layer files every game's phases by turn). Stocks, the
+building supply and the title levels (E3.4, counted from the board the position was read with)
+are derived: written for people and tools to read (`state --json`), ignored on reading.
 """
 
 from __future__ import annotations
@@ -48,6 +48,7 @@ def position_to_data(position: Position) -> dict[str, Any]:
                 "legendary": _counts(p.legendary),
                 "tiles": list(p.tiles),
                 "stock": position.stock(empire),
+                **_levels(position, empire),
             }
             for empire, p in position.players.items()
         },
@@ -63,6 +64,13 @@ def position_to_data(position: Position) -> dict[str, Any]:
         "standing": {e: dict(sorted(c.items())) for e, c in sorted(position.standing.items()) if c},
         "supply": position.supply(),
     }
+
+
+def _levels(position: Position, empire: str) -> dict[str, dict[str, int]]:
+    """E3.4, ED3: his level on each title track, when the position knows its board."""
+    if position.board is None:
+        return {}
+    return {"levels": {str(title): n for title, n in position.levels(position.board, empire).items()}}
 
 
 def _province(p: ProvinceState) -> dict[str, Any]:
@@ -92,7 +100,7 @@ def position_from_data(board: Board, data: Mapping[str, Any]) -> Position:
     for empire in players_table:
         _empire(players_table, empire, names)
         f = players_table.table(empire)
-        f.only({"resources", "legendary", "tiles", "stock"})
+        f.only({"resources", "legendary", "tiles", "stock", "levels"})
         tiles = tuple(f.texts("tiles", []))
         for index, tile in enumerate(tiles):
             if tile not in board.tiles:
@@ -140,6 +148,7 @@ def position_from_data(board: Board, data: Mapping[str, Any]) -> Position:
         sequence=tuple(root.texts("sequence", [])),
         used=tuple(root.texts("used", [])),
         standing={e: dict(Fields(c).data) for e, c in root.table("standing", {}).data.items()},
+        board=board,
     )
 
 

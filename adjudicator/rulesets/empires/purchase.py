@@ -1,6 +1,6 @@
 """Purchase and placement (E6): each player's turn in the Political Leader's order, every item
 checked where it goes (E6.4-E6.7) and paid with one set (E6.3), a win checked after every
-purchase (E6.8), goods given back at the end of the turn (E6.9), and the track refilled.
+purchase (E6.8, E10.2, ED17), goods given back at the end of the turn (E6.9), and the track refilled.
 
 A line that cannot be carried out when its turn comes is skipped at no cost, with the reason
 and the rule, for the player's report (E6.1).
@@ -17,6 +17,7 @@ from adjudicator.dice import Dice, choose_index
 from adjudicator.events import Event, event
 from adjudicator.i18n import t, term, tn
 from adjudicator.rulesets.empires.board import Board, CityKind, TileKind, Title
+from adjudicator.rulesets.empires.claims import capital_victory
 from adjudicator.rulesets.empires.geography import borders_empire, covered, provinces_of
 from adjudicator.rulesets.empires.model import COPY_CHOICE, PlayerState, Position, ProvinceState, frozen_counts
 from adjudicator.rulesets.empires.orders import Build, Buy, Copy, Order, TurnOrder
@@ -41,12 +42,6 @@ PIECE_WORDS = {  # the pieces an empire buys (E6), as a purchase and its refusal
     "city": t("city"),
     "capital": t("capital"),
     "legendary": t("legendary city"),
-}
-SITE_WORDS = {
-    "city": t("city"),
-    "capital": t("capital"),
-    # NOTE: a printed city site (E6.6), "Delphi's site is legendary, not a city": a legendary city's.
-    "legendary": t("legendary"),
 }
 
 
@@ -82,11 +77,12 @@ def resolve_purchase(
     events: list[Event] = []
     order = purchase_order(position, orders, board)
     events.append(event("purchase_order", order=order, rule="E6.1"))
+    position = replace(position, sequence=tuple(order))
     for empire in order:
         position = purchase_turn(board, position, empire, orders.get(empire, ()), events)
         if position.winner:
             return position, events
-    return refill_track(replace(position, sequence=tuple(order)), dice, events), events
+    return refill_track(position, dice, events), events
 
 
 def purchase_turn(
@@ -127,6 +123,9 @@ def purchase_turn(
         if winner:
             events.append(event("victory", empire=empire, rule="E10.1", why=why))
             return replace(position, winner=empire)
+        position = capital_victory(board, position, events)  # a city built may be the fourth (ED17)
+        if position.winner:
+            return position
     return _end_of_turn(board, position, empire, events)
 
 
@@ -163,7 +162,7 @@ def _items(order: Build | Buy) -> list[_Item]:
 def _placement_problem(board: Board, position: Position, empire: str, item: _Item) -> str:
     order = item.order
     if isinstance(order, Buy):
-        return _tile_problem(board, position, order.tile)
+        return tile_problem(board, position, order.tile)
     piece, place = item.piece, order.place
     if piece == "trireme":
         if place not in board.seas:
@@ -198,7 +197,8 @@ def _placement_problem(board: Board, position: Position, empire: str, item: _Ite
         if piece == "fortress" and province.fortress:
             return t("E6.5: %(province)s already has a fortress", province=name)
         return _stock_problem(position, empire, piece)
-    return _site_problem(board, position, place, item)
+    good = item.order.good if isinstance(item.order, Build) else None
+    return site_problem(board, position, place, piece, good)
 
 
 def _stock_problem(position: Position, empire: str, piece: str) -> str:
@@ -207,12 +207,11 @@ def _stock_problem(position: Position, empire: str, piece: str) -> str:
     return ""
 
 
-def _site_problem(board: Board, position: Position, place: str, item: _Item) -> str:
-    """E6.6: one building per icon the board prints; E1.4: while tokens last."""
+def site_problem(board: Board, position: Position, place: str, piece: str, good: str | None) -> str:
+    """E6.6: one building per icon the board prints; E1.4: while tokens last. Nothing in a
+    purchase phase frees a site or a token, so what this refuses at submission stays refused."""
     site, built, name = board.provinces[place], position.provinces[place], board.provinces[place].name
-    piece = item.piece
     if piece == "caravan":
-        good = item.order.good if isinstance(item.order, Build) else None
         free = list(site.caravans)
         for taken in built.caravans:
             free.remove(taken)
@@ -235,13 +234,14 @@ def _site_problem(board: Board, position: Position, place: str, item: _Item) -> 
             return t("E6.6: %(province)s already has its %(piece)s", province=name, piece=PIECE_WORDS[piece])
     else:  # a city, capital or legendary city on its own kind of site
         kind = {"city": CityKind.CITY, "capital": CityKind.CAPITAL, "legendary": CityKind.LEGENDARY}[piece]
+        if site.city is None:
+            return t("E6.6: %(province)s prints no city site", province=name)
         if site.city is not kind:
-            printed = SITE_WORDS[site.city.value] if site.city else t("no city")
             return t(
-                "E6.6: %(province)s's site is %(printed)s, not a %(kind)s",
+                "E6.6: %(province)s's site is for a %(printed)s, not a %(kind)s",
                 province=name,
-                printed=printed,
-                kind=SITE_WORDS[kind.value],
+                printed=PIECE_WORDS[site.city.value],
+                kind=PIECE_WORDS[piece],
             )
         if built.city:
             return t("E6.6: %(province)s already has its city", province=name)
@@ -251,7 +251,9 @@ def _site_problem(board: Board, position: Position, place: str, item: _Item) -> 
     return ""
 
 
-def _tile_problem(board: Board, position: Position, name: str) -> str:
+def tile_problem(board: Board, position: Position, name: str) -> str:
+    """E6.7: why a tile cannot be bought now ("" when it can); in a purchase phase a tile only
+    ever leaves the track, so what this refuses at submission stays refused."""
     if name not in board.tiles:
         return t("E6.7: there is no tile called %(tile)s", tile=name)
     tile = board.tiles[name]

@@ -57,6 +57,7 @@ def new_position(board: Board, empires: Sequence[str], dice: Dice) -> tuple[Posi
         track=track,
         hidden=hidden,
         legendary_pile={good: 1 for good in board.commodities},
+        board=board,
     )
     titles = _first_titles(board, position, dice, events)
     return _replace_titles(position, titles), events

@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
+from functools import partial
 from types import MappingProxyType
 
 from adjudicator.dice import Dice, choose_index
@@ -19,6 +20,7 @@ from adjudicator.rulesets.empires.board import Board, Title
 from adjudicator.rulesets.empires.model import TABLE_ORDER, PlayerState, Position
 from adjudicator.rulesets.empires.orders import Give, Offer, Order, Take, TradeSide
 from adjudicator.rulesets.payment import TAX
+from adjudicator.rulesets.picking import best_pick
 
 Token = tuple[str, bool]  # (kind, legendary)
 DEFAULT_SIDE = 3  # ED4: without an order, the available side nearest 3, the lower on a tie
@@ -104,23 +106,45 @@ def resolve_trade(
     return replace(position, players=players), events
 
 
+def free_tokens(board: Board, position: Position) -> list[int]:
+    """E5.7: the trade tokens (by index) the Master may still turn: those not used yet; once all
+    three are used, all three are free again."""
+    used = position.tokens_used if len(position.tokens_used) < len(board.trade_tokens) else ()
+    return [i for i in range(len(board.trade_tokens)) if i not in used]
+
+
+def side_played(board: Board, position: Position, wanted: int | None) -> tuple[int, int]:
+    """E5.1, E5.7, ED4: (the side, its token) a `trade` line naming `wanted` plays: that side on a
+    token he may still turn, else (or without a line) the free side nearest 3, the lower on a tie."""
+    sides = [(side, i) for i in free_tokens(board, position) for side in board.trade_tokens[i]]
+    chosen = next(((s, i) for s, i in sides if s == wanted), None)
+    return chosen or min(sides, key=lambda si: (abs(si[0] - DEFAULT_SIDE), si[0]))
+
+
 def _choose_side(
     board: Board, position: Position, master: str, orders: Sequence[Order], events: list[Event]
 ) -> tuple[Position, int]:
-    """E5.1, E5.7, ED4: a side of a token not yet used; once all are used, all are free again."""
-    used = position.tokens_used if len(position.tokens_used) < len(board.trade_tokens) else ()
-    free = [i for i in range(len(board.trade_tokens)) if i not in used]
-    sides = [(side, i) for i in free for side in board.trade_tokens[i]]
-    wanted = [o.size for o in orders if isinstance(o, TradeSide)]
-    chosen = next(((s, i) for s, i in sides if wanted and s == wanted[-1]), None)
-    if chosen is None:
-        chosen = min(sides, key=lambda si: (abs(si[0] - DEFAULT_SIDE), si[0]))
-        why = t("%(side)s is on no token he still holds", side=wanted[-1]) if wanted else t("default (ED4)")
+    """E5.1, E5.7, ED4: the side `side_played` gives his last `trade` line."""
+    wanted = [o for o in orders if isinstance(o, TradeSide)]
+    size, index = side_played(board, position, wanted[-1].size if wanted else None)
+    if not wanted:
+        why, line = t("default (ED4)"), None
+    elif size != wanted[-1].size:
+        why, line = t("%(side)s is on no token he still holds", side=wanted[-1].size), wanted[-1].line
     else:
-        why = t("his order")
-    size, index = chosen
+        why, line = t("his order"), wanted[-1].line
+    free = free_tokens(board, position)
+    used = tuple(i for i in position.tokens_used if i not in free)
     events.append(
-        event("trade_side", empire=master, size=size, token=list(board.trade_tokens[index]), why=why, rule="E5.1")
+        event(
+            "trade_side",
+            empire=master,
+            size=size,
+            token=list(board.trade_tokens[index]),
+            why=why,
+            line=line,
+            rule="E5.1",
+        )
     )
     return replace(position, tokens_used=(*used, index), trade_size=size), size
 
@@ -144,7 +168,8 @@ def _offer(
     empire: str, held: Counter[Token], orders: Sequence[Order], size: int, dice: Dice, events: list[Event], free: bool
 ) -> list[Token]:
     """E5.3: the first tokens of his ranked lists that he holds, up to the size; the rest by the
-    dice. With `free` (E11.1 trade choice) only what he lists, none to the size."""
+    dice, but none is rolled for a forced choice (what he has left just fills the offer, or is
+    all one token). With `free` (E11.1 trade choice) only what he lists, none to the size."""
     offered: list[Token] = []
     for order in orders:
         if not isinstance(order, Offer):
@@ -157,6 +182,10 @@ def _offer(
     by_dice = 0
     while not free and len(offered) < size:
         left_tokens = sorted((held - Counter(offered)).elements())
+        missing = size - len(offered)
+        if len(left_tokens) == missing or len(set(left_tokens)) == 1:  # a forced choice: no dice
+            offered += left_tokens[:missing]
+            break
         offered.append(
             left_tokens[choose_index(dice, len(left_tokens), t("E5.3 token offered for %(empire)s", empire=empire))]
         )
@@ -201,24 +230,25 @@ def _run_chain(
 def _pick(
     board: Board, picker: str, sources: list[str], chain: _Chain, holding: Counter[Token], prefs: list[Take]
 ) -> tuple[str, Token, str]:
-    """His first usable `take` line (used up), else ED18's default."""
+    """His first usable `take` line (used up), else ED18's default: both the best token for him
+    among all that may be taken (`picking.best_pick`), so a line naming a class (`take good`,
+    `take any`) takes what the default would take of that class."""
+
+    def rank(token: Token) -> tuple[int, int, int, bool]:
+        return _preference(board, token, holding)
+
+    def offered(source: str) -> list[Token]:
+        return chain.face_up[source]
+
     for index, pref in enumerate(prefs):
-        for source in [pref.source] if pref.source else sources:
-            if source not in sources:
-                continue
-            pool = [t for t in chain.face_up[source] if _matches(pref.choice, t)]
-            if pool:
-                del prefs[index]
-                return (
-                    source,
-                    min(pool, key=lambda t: _preference(board, t, holding)),
-                    t("line %(line)s", line=pref.line),
-                )
-    ranked = sorted(
-        (_preference(board, t, holding), sources.index(s), s, t) for s in sources for t in set(chain.face_up[s])
-    )
-    _, _, source, token = ranked[0]
-    return source, token, t("default (ED18)")
+        where = [s for s in sources if s == pref.source] if pref.source else sources
+        found = best_pick(where, offered, rank, partial(_matches, pref.choice))
+        if found is not None:
+            del prefs[index]
+            return found[0], found[1], t("line %(line)s", line=pref.line)
+    found = best_pick(sources, offered, rank)
+    assert found is not None, "a source always has a face-up token"
+    return found[0], found[1], t("default (ED18)")
 
 
 def _matches(choice: str, token: Token) -> bool:

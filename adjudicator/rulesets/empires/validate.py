@@ -1,12 +1,16 @@
 """Empires order validation when the orders arrive: names resolved to the board's ids, the
-phase, who may give the order; one result per line, never an exception. What depends on the
-position when the line's turn comes (where a piece may go, what can be paid, whose units stand
-where) is checked at resolution and reported there as skipped, with its rule (E6.1)."""
+phase, who may give the order, and what the position the player sees already makes impossible
+for good (a sail between seas that do not touch, a building where the board prints no site, a
+tile not face up), asked of the same functions the engine asks; one result per line, never an
+exception. A line accepted that will not be carried out as written (a trade side on a used
+token, a conquest choice another line overrides) carries a note saying so. What depends on the
+position when the line's turn comes (what can be paid, whose units stand where) is checked at
+resolution and reported there as skipped, with its rule (E6.1)."""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from typing import TypeVar
 
 from adjudicator.i18n import t, term
@@ -14,6 +18,8 @@ from adjudicator.names import NameIndex, normalise
 from adjudicator.orders import OrderLine
 from adjudicator.problems import Rejection
 from adjudicator.rulesets.empires.board import Board, CityKind, Title
+from adjudicator.rulesets.empires.conquest import choice_dropped, conquest_choices
+from adjudicator.rulesets.empires.military import sail_problem
 from adjudicator.rulesets.empires.model import UNIT_STOCK, Phase, Position
 from adjudicator.rulesets.empires.orders import (
     MAX_COUNT,
@@ -34,6 +40,10 @@ from adjudicator.rulesets.empires.orders import (
     TurnOrder,
 )
 from adjudicator.rulesets.empires.presentation import listed
+from adjudicator.rulesets.empires.purchase import BUILDINGS as BUILT_PIECES
+from adjudicator.rulesets.empires.purchase import site_problem, tile_problem
+from adjudicator.rulesets.empires.rehearsal import rehearse
+from adjudicator.rulesets.empires.trade import side_played
 from adjudicator.rulesets.lookup import Refused, find_name
 from adjudicator.rulesets.payment import TAX
 
@@ -98,9 +108,15 @@ class _Context:
     position: Position
     empire: str
     line: int = 0
+    notes: list[str] = field(default_factory=list)
 
     def refuse(self, rule: str, text: str) -> Refused:
         return Refused(Rejection(self.line, rule, text))
+
+    def refuse_as_engine(self, reason: str) -> None:
+        """Refuse with the engine's own reason, which names its rule ("" lets the line pass)."""
+        if reason:
+            raise Refused(Rejection(self.line, "", reason))
 
     def find(self, index: NameIndex[K], text: str, kind: str, term_kind: str = "") -> K:
         return find_name(index, text, kind, self.line, term_kind=term_kind)
@@ -159,19 +175,34 @@ def validate_orders(
     board: Board, position: Position, empire: str, lines: Sequence[OrderLine[Order]]
 ) -> list[OrderLine[Order]]:
     context = _Context(board, position, empire)
-    return [_check_line(context, line) for line in lines]
+    checked = [_check_line(context, line) for line in lines]
+    return _note_dropped_choices(board, rehearse(board, position, empire, checked))
 
 
 def _check_line(c: _Context, line: OrderLine[Order]) -> OrderLine[Order]:
     if line.problem is not None or line.order is None:
         return line
     c.line = line.number
+    c.notes.clear()
     try:
         _check_phase(c, line.order)
         order = _check(c, line.order)
     except Refused as refused:
         return replace(line, problem=refused.problem)
-    return replace(line, order=replace(order, line=line.number))
+    return replace(line, order=replace(order, line=line.number), note=listed(c.notes, "; "))
+
+
+def _note_dropped_choices(board: Board, lines: list[OrderLine[Order]]) -> list[OrderLine[Order]]:
+    """E8.5: a line whose conquest choice another line overrides is told so (`conquest_choices`,
+    as the engine reads them)."""
+    _, dropped = conquest_choices([line.order for line in lines if line.ok and line.order is not None])
+    notes = {lost.line: choice_dropped(board, lost, kept) for lost, kept in dropped}
+    return [
+        replace(line, note=listed([n for n in (line.note, notes[line.number]) if n], "; "))
+        if line.ok and line.number in notes
+        else line
+        for line in lines
+    ]
 
 
 def _check_phase(c: _Context, order: Order) -> None:
@@ -207,6 +238,7 @@ def _check(c: _Context, order: Order) -> Order:
     match order:
         case TradeSide():
             c.holds(Title.COMMERCE, "E5.1")
+            _note_side(c, order)
             return order
         case Offer():
             return replace(order, tokens=c.tokens(order.tokens))
@@ -224,7 +256,9 @@ def _check(c: _Context, order: Order) -> Order:
         case Build():
             return _check_build(c, order)
         case Buy():
-            return replace(order, tile=c.tile(order.tile), pay=c.tokens(order.pay))
+            tile = c.tile(order.tile)
+            c.refuse_as_engine(tile_problem(c.board, c.position, tile))
+            return replace(order, tile=tile, pay=c.tokens(order.pay))
         case Copy():
             c.owns_effect("copy_ability", "E11.1", "Castor and Pollux")
             tile = c.tile(order.tile)
@@ -235,7 +269,9 @@ def _check(c: _Context, order: Order) -> Order:
                 )
             return replace(order, tile=tile)
         case Sail():
-            return replace(order, origin=c.sea(order.origin), destination=c.sea(order.destination))
+            origin, destination = c.sea(order.origin), c.sea(order.destination)
+            c.refuse_as_engine(sail_problem(c.board, origin, destination))
+            return replace(order, origin=origin, destination=destination)
         case NavalAttack():
             return replace(order, enemy=c.empire_name(order.enemy, others_only=True), sea=c.sea(order.sea))
         case Move():
@@ -264,7 +300,24 @@ def _check_build(c: _Context, order: Build) -> Build:
     good = c.good(order.good) if order.good else None
     if good == TAX:
         raise c.refuse("E6.6", t("a caravan stands on a good, not on tax"))
+    if order.piece in BUILT_PIECES:
+        c.refuse_as_engine(site_problem(c.board, c.position, place, order.piece, good))
     return replace(order, place=place, good=good, pay=c.tokens(order.pay))
+
+
+def _note_side(c: _Context, order: TradeSide) -> None:
+    """E5.1, E5.7: a side on no token he may still turn gives way to another (`side_played`)."""
+    side, token = side_played(c.board, c.position, order.size)
+    if side != order.size:
+        c.notes.append(
+            t(
+                "E5.7: %(wanted)s is on no trade token you still hold; %(side)s (the %(token)s token) "
+                "is played instead (ED4)",
+                wanted=order.size,
+                side=side,
+                token="/".join(str(n) for n in c.board.trade_tokens[token]),
+            )
+        )
 
 
 def _check_conquest(c: _Context, order: Conquest) -> Conquest:
