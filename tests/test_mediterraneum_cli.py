@@ -68,7 +68,7 @@ def test_the_welcome_forms_paste_back_and_a_round_of_turns_adjudicates(game: Pat
         form = "# Orders for" + body.split("# Orders for", 1)[1]
         form = form.replace("# buy ship at", "buy ship at", 1)  # the ship, whatever the form's first line
         orders.write_text(pasted(form, keep=0).format(secret=f"{first.lower()}-secret"))
-        receipt = run("submit", str(game), str(orders))
+        receipt = run("submit", "--vouch", str(game), str(orders))
         assert "ERROR" not in receipt and "1 order accepted" in receipt, receipt
     told = run("adjudicate", str(game))
     assert "T1 turn" in told
@@ -78,7 +78,7 @@ def test_the_welcome_forms_paste_back_and_a_round_of_turns_adjudicates(game: Pat
         form = form.replace("# buy ship at", "buy ship at", 1)
         orders = tmp_path / f"{colour}.txt"
         orders.write_text(pasted("# Orders for" + form, keep=0).format(secret=f"{colour.lower()}-secret"))
-        assert "ERROR" not in run("submit", str(game), str(orders))
+        assert "ERROR" not in run("submit", "--vouch", str(game), str(orders))
         run("adjudicate", str(game))
     assert "turn 2, turn" in run("state", str(game)) and to_move(game) == first
 
@@ -87,7 +87,7 @@ def test_an_order_out_of_turn_is_refused_with_its_rule(game: Path, tmp_path: Pat
     colour = next(c.split(":")[0] for c in PLAYERS if c.split(":")[0] != to_move(game))
     orders = tmp_path / "late.txt"
     orders.write_text(f"game m1\npower {colour}\npassword {colour.lower()}-secret\npass\n")
-    result = runner.invoke(app, ["submit", str(game), str(orders)])
+    result = runner.invoke(app, ["submit", "--vouch", str(game), str(orders)])
     assert (
         result.exit_code != 0
         and "M3.1: it is " in result.output
@@ -214,12 +214,12 @@ def test_a_game_is_won_by_files_and_the_dice_root_is_revealed(tmp_path: Path) ->
     assert to_move(folder) == "Green"
     orders = tmp_path / "green.txt"
     orders.write_text(f"game won\npower Green\npassword green-secret\nbuild {board().buildings[building].name}\n")
-    assert "ERROR" not in run("submit", str(folder), str(orders))
+    assert "ERROR" not in run("submit", "--vouch", str(folder), str(orders))
     told = run("adjudicate", str(folder))
     assert "WINNER: Green" in run("state", str(folder)), told
     public = run("report", str(folder))
     assert "Green WINS" in public and "the chain's root is revealed" in public
-    refused = runner.invoke(app, ["adjudicate", str(folder), "--force"])
+    refused = runner.invoke(app, ["adjudicate", str(folder), "--force", "--all-defaults"])
     assert refused.exit_code != 0 and "over" in refused.output
     assert "identical" in run("replay", str(folder))
     root = tomllib.loads((folder / "secrets.toml").read_text())["dice"]["root"]

@@ -17,10 +17,9 @@ from adjudicator.names import Match
 from adjudicator.orders import OrderLine
 from adjudicator.rulesets import BoardResource, PhaseInfo, Standing
 from adjudicator.rulesets.mediterraneum.board import PLAYER_COUNTS, Board, parse_board
-from adjudicator.rulesets.mediterraneum.empire import WAREHOUSE
 from adjudicator.rulesets.mediterraneum.forms import form_candidates
 from adjudicator.rulesets.mediterraneum.model import Options, Phase, Position
-from adjudicator.rulesets.mediterraneum.orders import ORDER_TYPES, Order
+from adjudicator.rulesets.mediterraneum.orders import ORDER_TYPES, WAREHOUSE, Order
 from adjudicator.rulesets.mediterraneum.position import position_from_data, position_to_data
 from adjudicator.rulesets.mediterraneum.presentation import place_names, report_data
 from adjudicator.rulesets.mediterraneum.setup import new_position
@@ -110,9 +109,18 @@ class Mediterraneum:
     def position_from_data(
         self, board: Board, data: Mapping[str, Any], playing: Sequence[str] | None = None
     ) -> Position:
+        """With `playing`, a position to start a game from (`new --position`): its players are the
+        game's, and its decks hold cards, since a game whose decks are all empty is one the
+        state file cannot keep (it leaves an empty table out)."""
         position = position_from_data(board, data)
         if playing is not None and set(playing) != set(position.playing):
             raise DataError("order", f"the position's players are {', '.join(position.playing)}; no neutrals (M1.1)")
+        if playing is not None and not any(position_to_data(position)["decks"].values()):
+            raise DataError(
+                "decks",
+                "every deck is empty; give the trade, art, patronage and State cards and the buildings' "
+                "supply the game deals from (M1.7)",
+            )
         return position
 
     def position_to_data(self, position: Position) -> dict[str, Any]:

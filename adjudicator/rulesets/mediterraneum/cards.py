@@ -9,7 +9,7 @@ from dataclasses import replace
 
 from adjudicator.dice import Dice
 from adjudicator.events import Event, event
-from adjudicator.i18n import Msg, t
+from adjudicator.i18n import Msg, t, term
 from adjudicator.rulesets.mediterraneum.board import Board, CardKind, TradeCard
 from adjudicator.rulesets.mediterraneum.chance import blue, highest, pick, shuffled
 from adjudicator.rulesets.mediterraneum.model import (
@@ -22,6 +22,7 @@ from adjudicator.rulesets.mediterraneum.model import (
     lowest_free,
     storm_outcome,
     storm_sea,
+    work_name,
 )
 from adjudicator.rulesets.mediterraneum.orders import Bid, Order, roman
 
@@ -300,15 +301,14 @@ def _strike(
         CardKind.EARTHQUAKE: "M11.11",
     }[card.kind]  # fmt: skip
 
-    def hit(what: str, shown: str = "") -> bool:
+    def hit(what: str, name: str) -> bool:
+        """A roll for one piece at risk: `what` as the event names it (an id), `name` as the roll's
+        purpose shows it, by the board's names."""
         roll = blue(
-            dice,
-            t("%(rule)s %(card)s, %(player)s %(what)s", rule=rule, card=card.id, player=colour, what=shown or what),
+            dice, t("%(rule)s %(card)s, %(player)s %(what)s", rule=rule, card=card.name, player=colour, what=name)
         )
         struck = roll in card.numbers
-        events.append(
-            event("loss_roll", player=colour, card=card.id, what=shown or what, roll=roll, lost=struck, rule=rule)
-        )
+        events.append(event("loss_roll", player=colour, card=card.id, what=what, roll=roll, lost=struck, rule=rule))
         return struck
 
     if card.kind is CardKind.ART_DESTRUCTION:
@@ -319,24 +319,24 @@ def _strike(
         for a in art:
             if board.art[a].work in pairs:
                 continue
-            if hit(a):
+            if hit(a, board.art[a].name):
                 lost.add(a)
         for work in sorted(pairs):
-            if hit(work):
+            if hit(work, work_name(board, work)):
                 lost |= {a for a in art if board.art[a].work == work}
         return position.with_player(colour, art=tuple(a for a in art if a not in lost))
     if card.kind is CardKind.PIRATES:
         laden = [s for s in position.ships_of(colour) if s.cargo]
         ship = pick(laden, dice, t("M11.9 pirates, which of %(player)s's ships", player=colour))
-        return (
-            position.without_ship(ship)
-            if hit(f"ship {ship.number}", t("ship %(ship)s", ship=ship.number))
-            else position
-        )
+        shown = t("ship %(ship)s", ship=ship.number)
+        return position.without_ship(ship) if hit(shown, shown) else position
     if card.kind is CardKind.WAREHOUSE_LOSS:
         capital = position.capital(colour)
         assert capital is not None
-        houses = [tuple(g for g in house if not hit(g)) for house in position.cities[capital].warehouses]
+        houses = [
+            tuple(g for g in house if not hit(g, term("card", board.goods[g].name)))
+            for house in position.cities[capital].warehouses
+        ]
         return position.with_city(capital, warehouses=tuple(h for h in houses if h))
     supply = dict(position.decks.buildings)
     for city, state in position.cities.items():
@@ -344,7 +344,7 @@ def _strike(
             continue
         kept = []
         for building in state.buildings:
-            if hit(building):
+            if hit(building, term("building", board.buildings[building].name)):
                 supply[building] = supply.get(building, 0) + 1
             else:
                 kept.append(building)

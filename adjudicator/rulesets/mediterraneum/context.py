@@ -7,10 +7,10 @@ from __future__ import annotations
 from dataclasses import dataclass, field, fields, replace
 
 from adjudicator.events import Event, EventValue, event
-from adjudicator.i18n import t
 from adjudicator.rulesets.mediterraneum.board import COAST, Board
 from adjudicator.rulesets.mediterraneum.model import Options, Position
-from adjudicator.rulesets.mediterraneum.orders import ART, Order, roman
+from adjudicator.rulesets.mediterraneum.orders import ART, Order
+from adjudicator.rulesets.mediterraneum.prices import cost, shortfall
 
 
 @dataclass
@@ -27,6 +27,7 @@ class Turn:
     came_from: dict[int, str] = field(default_factory=dict)  # army -> the land it left this turn (MD29)
     rolled: set[int] = field(default_factory=set)  # ships that rolled for a sale this turn (T:36)
     dismiss: bool = False
+    line: int = 0  # the order line being carried out, which a refusal names
 
     @property
     def money(self) -> int:
@@ -42,16 +43,16 @@ class Turn:
 
     def refuse(self, order: str, reason: str, rule: str) -> None:
         """A line that cannot be carried out as the turn stands: said in the report, never silent."""
-        self.events.append(event("order_failed", player=self.colour, order=order, reason=reason, rule=rule))
+        where = {"line": self.line} if self.line else {}
+        self.events.append(event("order_failed", player=self.colour, order=order, reason=reason, rule=rule, **where))
 
-    def pay(self, amount: int, order: str, rule: str) -> bool:
-        """Pay from his purse, or refuse the line when it is short (T:49: a running total)."""
-        if amount > self.money:
-            if self.money:
-                reason = t("it costs %(cost)s and only %(left)s is left", cost=roman(amount), left=roman(self.money))
-            else:
-                reason = t("it costs %(cost)s and nothing is left", cost=roman(amount))
-            self.refuse(order, reason, rule)
+    def pay(self, order: Order, rule: str) -> bool:
+        """Pay the line's price (`prices.cost`) from his purse, or refuse the line when it is
+        short (T:49: a running total)."""
+        amount = cost(self.board, self.position, self.colour, order)
+        short = shortfall(amount, self.money)
+        if short is not None:
+            self.refuse(self.shown(order), short, rule)
             return False
         self.position = self.position.paid(self.colour, amount)
         return True

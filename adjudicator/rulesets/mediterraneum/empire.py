@@ -9,9 +9,8 @@ from adjudicator.i18n import t
 from adjudicator.rulesets.mediterraneum.board import BuildingKind
 from adjudicator.rulesets.mediterraneum.context import Turn
 from adjudicator.rulesets.mediterraneum.model import Army, Status, lowest_free, tax_round_began, taxing
-from adjudicator.rulesets.mediterraneum.orders import Build, Found, RaiseArmy, Upgrade
-
-WAREHOUSE = "warehouse"
+from adjudicator.rulesets.mediterraneum.orders import WAREHOUSE, Build, Found, Patron, RaiseArmy, Upgrade
+from adjudicator.rulesets.mediterraneum.prices import cost
 
 
 def found(turn: Turn, order: Found) -> None:
@@ -25,8 +24,8 @@ def found(turn: Turn, order: Found) -> None:
     if state.owner != turn.colour or state.status is not Status.PROVINCE:
         turn.refuse(text, t("%(city)s is not his province", city=name), "M5.1")
         return
-    price = turn.board.prices["restore" if state.dormant else "empire"]
-    if not turn.pay(price, text, "M5.1"):
+    price = cost(turn.board, position, turn.colour, order)
+    if not turn.pay(order, "M5.1"):
         return
     turn.position = turn.position.with_city(order.city, status=Status.CAPITAL, dormant=False)
     player = turn.position.players[turn.colour]
@@ -91,7 +90,7 @@ def build(turn: Turn, order: Build) -> None:
         turn.refuse(text, t("he builds only once he has founded his empire"), "M7.1")
         return
     if order.building == WAREHOUSE:
-        if turn.pay(turn.board.prices["warehouse"], text, "M7.8"):
+        if turn.pay(order, "M7.8"):
             houses = (*turn.position.cities[capital].warehouses, ())
             turn.position = turn.position.with_city(capital, warehouses=houses)
             turn.note(
@@ -114,7 +113,7 @@ def build(turn: Turn, order: Build) -> None:
             turn.refuse(text, t("he has a big temple already; one of each size (T:74)"), "M7.3")
         else:
             turn.refuse(text, t("he has a little temple already; one of each size (T:74)"), "M7.3")
-    elif turn.pay(building.cost, text, "M7.1"):
+    elif turn.pay(order, "M7.1"):
         turn.built = True
         supply = dict(turn.position.decks.buildings)
         supply[building.id] -= 1
@@ -124,8 +123,9 @@ def build(turn: Turn, order: Build) -> None:
         turn.note("built", building=building.id, price=building.cost, rule="M7.1")
 
 
-def patron(turn: Turn, text: str) -> None:
+def patron(turn: Turn, order: Patron) -> None:
     """T:51, T:68: the patronage card on offer, once in a game."""
+    text = turn.shown(order)
     player, deck = turn.position.players[turn.colour], turn.position.decks.patronage
     if turn.position.capital(turn.colour) is None:
         turn.refuse(text, t("art patronage comes with an empire"), "M7.4")
@@ -133,7 +133,7 @@ def patron(turn: Turn, text: str) -> None:
         turn.refuse(text, t("each player buys one art patronage card in a game (T:51)"), "M7.4")
     elif not deck:
         turn.refuse(text, t("no art patronage card is left"), "M7.4")
-    elif turn.pay(turn.board.patronage[deck[0]].cost, text, "M7.4"):
+    elif turn.pay(order, "M7.4"):
         turn.position = turn.position.with_player(turn.colour, patron=deck[0], patronised=True)
         turn.position = replace(turn.position, decks=replace(turn.position.decks, patronage=deck[1:]))
         turn.note("patron", card=deck[0], price=turn.board.patronage[deck[0]].cost, rule="M7.4")
@@ -178,7 +178,7 @@ def raise_army(turn: Turn, order: RaiseArmy) -> None:
             ),
             "M1.3",
         )
-    elif turn.pay(turn.board.prices["army"], text, "M8.1"):
+    elif turn.pay(order, "M8.1"):
         turn.new_armies += 1
 
 
@@ -206,6 +206,6 @@ def upgrade(turn: Turn, order: Upgrade) -> None:
         turn.refuse(
             text, t("his army is still in %(city)s; it becomes a province once the army leaves", city=name), "M8.6"
         )
-    elif turn.pay(turn.board.prices["upgrade"], text, "M8.6"):
+    elif turn.pay(order, "M8.6"):
         turn.position = turn.position.with_city(order.city, status=Status.PROVINCE)
         turn.note("upgraded", city=name, price=turn.board.prices["upgrade"], rule="M8.6")

@@ -1,15 +1,29 @@
 """Mare Mediterraneum order forms: the orders a player could give next, one complete line each,
 written with the board's names. Proposed broadly here; the generic form code keeps only those the
-validator accepts, and the engine says in the report why a line it could not carry out failed."""
+validator accepts, and the validator rehearses each with the engine's own code (rehearsal.py), so
+a line offered is one the engine carries out from the position the player sees, its own dice
+aside. A note gives the line's price as the engine charges it (`prices.cost`)."""
 
 from __future__ import annotations
 
 from adjudicator.i18n import t
-from adjudicator.rulesets.mediterraneum.board import Board, BuildingKind, CardKind
-from adjudicator.rulesets.mediterraneum.empire import WAREHOUSE
+from adjudicator.rulesets.mediterraneum.board import Board, CardKind
 from adjudicator.rulesets.mediterraneum.geography import sea_of, ship_neighbours, space_name
 from adjudicator.rulesets.mediterraneum.model import HARBOUR, Phase, Position, Ship, Status, city_of_space
-from adjudicator.rulesets.mediterraneum.orders import roman
+from adjudicator.rulesets.mediterraneum.orders import (
+    WAREHOUSE,
+    Build,
+    BuyShip,
+    Found,
+    Load,
+    Mount,
+    Order,
+    Patron,
+    RaiseArmy,
+    Upgrade,
+    roman,
+)
+from adjudicator.rulesets.mediterraneum.prices import cost
 
 Candidate = tuple[str, str]  # (order text, a note shown after it as a comment)
 
@@ -43,39 +57,38 @@ def _auction(board: Board, position: Position) -> list[Candidate]:
 
 
 def _empire(board: Board, position: Position, colour: str) -> list[Candidate]:
-    prices = board.prices
     player = position.players[colour]
     capital = position.capital(colour)
     lines: list[Candidate] = []
+
+    def priced(text: str, order: Order, rule: str) -> None:
+        lines.append((text, _costs(cost(board, position, colour, order), rule)))
+
     own = [c for c, s in position.cities.items() if s.owner == colour]
     if capital is None:
-        price = prices["restore"] if any(position.cities[c].dormant for c in own) else prices["empire"]
-        provinces = [c for c in own if position.cities[c].status is Status.PROVINCE]
-        lines += [(f"found empire at {board.cities[c].name}", _costs(price, "M5.1")) for c in provinces]
-    lines += [(f"buy ship at {board.cities[c].name}", _costs(prices["ship"], "M4.2")) for c in own]
+        for city in [c for c in own if position.cities[c].status is Status.PROVINCE]:
+            priced(f"found empire at {board.cities[city].name}", Found(city), "M5.1")
+    for city in own:
+        priced(f"buy ship at {board.cities[city].name}", BuyShip(city), "M4.2")
     if capital is not None:
-        supply = [b for b, n in position.decks.buildings.items() if n]
-        have = position.cities[capital].buildings
-        for bid in supply:
-            building = board.buildings[bid]
-            if building.kind in (BuildingKind.DEFENCE, BuildingKind.TEMPLE) and bid in have:
-                continue
-            lines.append((f"build {building.name}", _costs(building.cost, "M7.1")))
-        lines.append((f"build {WAREHOUSE}", _costs(prices["warehouse"], "M7.8")))
+        for building in [b for b, n in position.decks.buildings.items() if n]:
+            priced(f"build {board.buildings[building].name}", Build(building), "M7.1")
+        priced(f"build {WAREHOUSE}", Build(WAREHOUSE), "M7.8")
         upkeep = t(
             "costs %(price)s, upkeep %(upkeep)s (M8.1)",
-            price=roman(prices["army"]),
-            upkeep=roman(prices["army_upkeep"]),
+            price=roman(cost(board, position, colour, RaiseArmy())),
+            upkeep=roman(board.prices["army_upkeep"]),
         )
         lines.append(("raise army", upkeep))
         if not player.patronised and position.decks.patronage:
             card = board.patronage[position.decks.patronage[0]]
-            lines.append(("patron", t("%(card)s, costs %(price)s (M7.4)", card=card.name, price=roman(card.cost))))
+            price = roman(cost(board, position, colour, Patron()))
+            lines.append(("patron", t("%(card)s, costs %(price)s (M7.4)", card=card.name, price=price)))
         if player.patron:
             lines.append(("dismiss artist", t("for good (M7.5)")))
-    for cid, city in position.cities.items():
-        if city.status is Status.TAKEN and city.owner == colour and not position.armies_at(cid):
-            lines.append((f"upgrade {board.cities[cid].name}", _costs(prices["upgrade"], "M8.6")))
+    for taken, state in position.cities.items():
+        if state.status is Status.TAKEN and state.owner == colour and not position.armies_at(taken):
+            priced(f"upgrade {board.cities[taken].name}", Upgrade(taken), "M8.6")
     return lines
 
 
@@ -87,7 +100,7 @@ def _ships(board: Board, position: Position, colour: str) -> list[Candidate]:
         city = city_of_space(ship.at)
         if not ship.cargo and city is not None and position.cities[city].owner == colour:
             lines += [
-                (f"ship {n} load {board.goods[g].name}", _costs(board.prices["good"], "M4.4"))
+                (f"ship {n} load {board.goods[g].name}", _costs(cost(board, position, colour, Load(n, g)), "M4.4"))
                 for g in board.produces(city)
             ]
             if city == capital and ship.at.startswith(HARBOUR):
@@ -139,7 +152,9 @@ def _armies(board: Board, position: Position, colour: str) -> list[Candidate]:
         if city is not None and army.at == land and position.cities[city].owner != colour:
             lines.append((f"army {n} attack {board.cities[city].name}", t("from a turn begun here (M8.4)")))
         if not army.cavalry:
-            lines.append((f"army {n} mount", t("a horse: cavalry (M9.6)")))
+            price = cost(board, position, colour, Mount(n))
+            bought = t("a horse bought: cavalry, costs %(price)s (M9.6)", price=roman(price))
+            lines.append((f"army {n} mount", bought if price else t("a horse: cavalry (M9.6)")))
         if city is not None:
             for ship in position.ships_of(colour):
                 if city_of_space(ship.at) == city:

@@ -38,3 +38,22 @@ def space_id(board: Board, text: str) -> str:
         return text
     city, _, coast = text.partition(" ")
     return space(COAST if coast == COAST else HARBOUR, city)
+
+
+def land_of_army(board: Board, at: str) -> str | None:
+    """The land an army stands in or by: its own, or the land of the city it is inside (T:83);
+    None aboard a ship."""
+    if at in board.lands:
+        return at
+    if at in board.cities:
+        return board.cities[at].land
+    return None
+
+
+def marches_to(board: Board, at: str, land: str) -> bool:
+    """Whether an army standing at `at` (a land, or inside a city) may step into `land`: a land
+    next to its own, or, from inside a city, the city's own land (M8.3, T:83)."""
+    start = land_of_army(board, at)
+    if start is None:
+        return False
+    return land in board.lands[start].land or (at in board.cities and land == start)

@@ -10,6 +10,7 @@ from dataclasses import dataclass, field, replace
 from enum import StrEnum
 from types import MappingProxyType
 
+from adjudicator.i18n import Msg, t
 from adjudicator.rulesets.mediterraneum.board import COAST, GOALS, Board, BuildingKind, CardKind
 
 HARBOUR = "harbour"
@@ -245,6 +246,13 @@ def goal_points(board: Board, position: Position, colour: str) -> dict[str, int]
     counts = {"art": singles + 2 * pairs if capital else 0, "buildings": buildings, "provinces": provinces}
     counts["wares"] = len(wares)
     return {goal: counts[goal] for goal in GOALS}
+
+
+def work_name(board: Board, work: str) -> Msg:
+    """A two-part work of art by its halves' names (T:70), as an art destruction card names the
+    pair it strikes at once: `Laocoon (left) and Laocoon (right)`."""
+    first, second = (a.name for a in board.art.values() if a.work == work)
+    return t("%(first)s and %(second)s", first=first, second=second)
 
 
 def goals_of(board: Board, state: str, goal_set: str) -> dict[str, int]:

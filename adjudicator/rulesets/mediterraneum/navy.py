@@ -14,6 +14,7 @@ from adjudicator.rulesets.mediterraneum.context import Turn
 from adjudicator.rulesets.mediterraneum.geography import ship_neighbours, space_id, space_name
 from adjudicator.rulesets.mediterraneum.model import Ship, city_of_space, storm_sea
 from adjudicator.rulesets.mediterraneum.orders import Capture, Embark, Land, Mount, Sail
+from adjudicator.rulesets.mediterraneum.prices import HORSES, horse_aboard
 from adjudicator.rulesets.mediterraneum.trading import sink
 from adjudicator.rulesets.mediterraneum.war import army_of, duel, foreign, moves_used, set_army, tactic_bonus, use_move
 
@@ -112,17 +113,17 @@ def mount(turn: Turn, order: Mount) -> None:
     if army.cavalry or city is None:
         turn.refuse(text, t("army %(army)s is cavalry already or stands in no city's land", army=army.number), "M9.6")
         return
-    ships = [s for s in turn.position.ships_of(turn.colour) if city_of_space(s.at) == city and s.cargo == "horses"]
-    if ships:
-        ships_left = [replace(s, cargo="") if s == ships[0] else s for s in turn.position.ships]
+    ship = horse_aboard(turn.board, turn.position, army)
+    if ship is not None:
+        ships_left = [replace(s, cargo="") if s == ship else s for s in turn.position.ships]
         turn.position = replace(turn.position, ships=tuple(ships_left))
-    elif turn.position.cities[city].owner != turn.colour or "horses" not in turn.board.produces(city):
+    elif turn.position.cities[city].owner != turn.colour or HORSES not in turn.board.produces(city):
         turn.refuse(text, t("no horse: bring one by ship, or be in a land of his own city that breeds them"), "M9.6")
         return
-    elif not turn.pay(turn.board.prices["good"], text, "M9.6"):
+    elif not turn.pay(order, "M9.6"):
         return
     set_army(turn, army, replace(army, cavalry=True))
-    turn.note("mounted", army=army.number, ship=ships[0].number if ships else 0, rule="M9.6")
+    turn.note("mounted", army=army.number, ship=ship.number if ship else 0, rule="M9.6")
 
 
 def sail(turn: Turn, order: Sail, dice: Dice) -> None:

@@ -9,6 +9,7 @@ from dataclasses import dataclass
 ART = "art:"  # a cargo or a standing buy of an art card: `art:<card id>`
 MAX_MONEY = 999  # no purse comes near it (the box holds 100 MILLE, T:23): more is refused, never used
 NOT_ROMAN = -1  # a sum written as a malformed Roman numeral (`IIII`): validation refuses it
+WAREHOUSE = "warehouse"  # `build warehouse` (M7.8): the one building not in the supply
 
 
 def roman(value: int) -> str:

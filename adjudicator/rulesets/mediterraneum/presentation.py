@@ -10,11 +10,10 @@ from typing import Any
 
 from adjudicator.i18n import t, term
 from adjudicator.rulesets.mediterraneum.board import GOALS, Board
-from adjudicator.rulesets.mediterraneum.empire import WAREHOUSE
 from adjudicator.rulesets.mediterraneum.geography import space_name
 from adjudicator.rulesets.mediterraneum.mapview import joined, map_data
-from adjudicator.rulesets.mediterraneum.model import Options, Position, Status, goal_points, goals_of
-from adjudicator.rulesets.mediterraneum.orders import ART, roman
+from adjudicator.rulesets.mediterraneum.model import Options, Position, Status, goal_points, goals_of, work_name
+from adjudicator.rulesets.mediterraneum.orders import ART, WAREHOUSE, roman
 from adjudicator.rulesets.mediterraneum.position import position_from_data
 
 
@@ -28,7 +27,8 @@ def place_names(board: Board) -> dict[str, str]:
 
 
 def thing_names(board: Board) -> dict[str, str]:
-    """Goods, buildings, art, patronage, State and trade cards by id: what events name by id."""
+    """Goods, buildings, art (a two-part work too), patronage, State and trade cards by id: what
+    events name by id."""
     names: dict[str, str] = {g.id: term("card", g.name) for g in board.goods.values()}
     names |= {b.id: term("building", b.name) for b in board.buildings.values()}
     names |= {s.id: term("state", s.name) for s in board.states.values()}
@@ -37,7 +37,8 @@ def thing_names(board: Board) -> dict[str, str]:
     # a tactic card keeps its printed (German) name, with the word orders use for it (M11.16)
     names |= {c.id: f"{c.name} ({c.tactic})" for c in board.trade_cards.values() if c.tactic}
     art = {f"{ART}{a.id}": t("art %(name)s", name=a.name) for a in board.art.values()}
-    return names | art | {WAREHOUSE: term("building", WAREHOUSE)}
+    works = {a.work: work_name(board, a.work) for a in board.art.values() if a.work and a.work not in names}
+    return names | art | works | {WAREHOUSE: term("building", WAREHOUSE)}
 
 
 def report_data(

@@ -78,7 +78,7 @@ def buy_ship(turn: Turn, order: BuyShip) -> None:
     if len(turn.position.ships_at(coast)) + turn.new_ships.count(order.city) >= limits["ships_per_coast"]:
         turn.refuse(text, t("the coast holds %(count)s ships at most (T:19)", count=limits["ships_per_coast"]), "M1.3")
         return
-    if turn.pay(turn.board.prices["ship"], text, "M4.2"):
+    if turn.pay(order, "M4.2"):
         turn.new_ships.append(order.city)
 
 
@@ -128,7 +128,7 @@ def load(turn: Turn, order: Load) -> None:
             t("%(good)s is bought only at his own city whose land produces it", good=_cargo(turn, order.cargo)),
             "M4.4",
         )
-    elif turn.pay(turn.board.prices["good"], text, "M4.4"):
+    elif turn.pay(order, "M4.4"):
         _set_ship(turn, ship, replace(ship, cargo=order.cargo))
         turn.note("loaded", ship=ship.number, cargo=order.cargo, price=turn.board.prices["good"], rule="M4.4")
 
@@ -414,6 +414,6 @@ def cancel_buy(turn: Turn, order: CancelBuy) -> None:
 
 
 def pay(turn: Turn, order: Pay) -> None:
-    if turn.pay(order.amount, turn.shown(order), "M3.6"):
+    if turn.pay(order, "M3.6"):
         turn.position = turn.position.paid(order.colour, -order.amount)
         turn.note("paid", to=order.colour, amount=order.amount, rule="M3.6")

@@ -7,7 +7,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from adjudicator.dice import Dice
-from adjudicator.events import Event
+from adjudicator.events import Event, event
 from adjudicator.rulesets.mediterraneum import empire, navy, trading, war
 from adjudicator.rulesets.mediterraneum.board import Board
 from adjudicator.rulesets.mediterraneum.cards import give_card
@@ -53,25 +53,41 @@ def play_turn(
     options: Options,
     events: list[Event],
 ) -> Position:
-    turn = Turn(board, position, colour, options, events)
     if not orders or all(isinstance(o, Pass) for o in orders):
-        turn.note("passed", sent=bool(orders), rule="M3.3")  # said in the report, never silent
-    for order in orders:
-        if isinstance(order, Found):
-            empire.found(turn, order)
-            break
-    empire.collect(turn)
-    _hand_on_cards(turn, orders, dice)
-    for order in orders:
-        if not isinstance(order, _HANDLED_APART):
-            _carry_out(turn, order, dice)
+        events.append(event("passed", player=colour, sent=bool(orders), rule="M3.3"))  # said, never silent
+    turn = open_turn(board, position, colour, orders, options, events)
+    hand_on_cards(turn, orders, dice)
+    for order in lines(orders):
+        carry_out(turn, order, dice)
     trading.place_new_ships(turn)
     empire.place_new_armies(turn)
     empire.end_patronage(turn)
     return turn.position
 
 
-def _carry_out(turn: Turn, order: Order, dice: Dice) -> None:
+def open_turn(
+    board: Board, position: Position, colour: str, orders: Sequence[Order], options: Options, events: list[Event]
+) -> Turn:
+    """His turn up to his lines, which needs no dice: the founding, wherever it is written
+    (T:44), then the tax due and the upkeep (M3.9)."""
+    turn = Turn(board, position, colour, options, events)
+    founding = next((o for o in orders if isinstance(o, Found)), None)
+    if founding is not None:
+        turn.line = founding.line
+        empire.found(turn, founding)
+        turn.line = 0
+    empire.collect(turn)
+    return turn
+
+
+def lines(orders: Sequence[Order]) -> list[Order]:
+    """His lines carried out one by one, in the order written (M3.8): all but the founding,
+    the cards he hands on and `pass`."""
+    return [order for order in orders if not isinstance(order, _HANDLED_APART)]
+
+
+def carry_out(turn: Turn, order: Order, dice: Dice) -> None:
+    turn.line = order.line
     match order:
         case BuyShip():
             trading.buy_ship(turn, order)
@@ -96,7 +112,7 @@ def _carry_out(turn: Turn, order: Order, dice: Dice) -> None:
         case RaiseArmy():
             empire.raise_army(turn, order)
         case Patron():
-            empire.patron(turn, turn.shown(order))
+            empire.patron(turn, order)
         case Dismiss():
             empire.dismiss(turn, turn.shown(order))
         case Upgrade():
@@ -115,7 +131,7 @@ def _carry_out(turn: Turn, order: Order, dice: Dice) -> None:
             navy.capture(turn, order, dice)
 
 
-def _hand_on_cards(turn: Turn, orders: Sequence[Order], dice: Dice) -> None:
+def hand_on_cards(turn: Turn, orders: Sequence[Order], dice: Dice) -> None:
     """M11.4, M11.15: each gift or coup card he holds goes to the player his orders name, or
     else to the next player in seating order (MD32)."""
     named = {o.kind: o.colour for o in orders if isinstance(o, CardTo)}

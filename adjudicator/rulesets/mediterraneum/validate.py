@@ -1,7 +1,9 @@
 """Order validation when the orders arrive: names resolved to the board's ids, the phase, and
-whose turn it is; one result per line, never an exception. What depends on the turn as it
-unfolds (where a ship is when its line comes, what money is left) is checked when the line is
-carried out and reported there with its rule (M3.2)."""
+whose turn it is; one result per line, never an exception. Then the turn is rehearsed with the
+engine's own code (rehearsal.py), so that a line the engine will refuse whatever the dice (a
+purchase he cannot pay, a march to a land that does not border) is refused on the receipt with
+the engine's reason and rule. What the dice may still change is checked when the line is carried
+out and reported there with its rule (M3.2, M3.8)."""
 
 from __future__ import annotations
 
@@ -15,13 +17,13 @@ from adjudicator.orders import OrderLine
 from adjudicator.problems import Rejection
 from adjudicator.rulesets.lookup import Refused, find_name
 from adjudicator.rulesets.mediterraneum.board import COAST, Board, CardKind
-from adjudicator.rulesets.mediterraneum.empire import WAREHOUSE
-from adjudicator.rulesets.mediterraneum.geography import ship_neighbours, space_id, space_name
+from adjudicator.rulesets.mediterraneum.geography import land_of_army, marches_to, ship_neighbours, space_id, space_name
 from adjudicator.rulesets.mediterraneum.model import Army, Phase, Position, Ship, Status
 from adjudicator.rulesets.mediterraneum.orders import (
     ART,
     MAX_MONEY,
     NOT_ROMAN,
+    WAREHOUSE,
     Attack,
     Bid,
     Build,
@@ -46,6 +48,7 @@ from adjudicator.rulesets.mediterraneum.orders import (
     Upgrade,
     roman,
 )
+from adjudicator.rulesets.mediterraneum.rehearsal import Rehearsal, rehearse
 
 K = TypeVar("K")
 
@@ -60,6 +63,7 @@ class _Context:
     colour: str
     line: int = 0
     sailed: set[int] = field(default_factory=set)  # ships whose first move of the turn was checked
+    moved: set[int] = field(default_factory=set)  # armies named by a line that may move them
 
     def refuse(self, rule: str, text: str) -> Refused:
         return Refused(Rejection(self.line, rule, text))
@@ -137,7 +141,20 @@ def validate_orders(
                 result = replace(result, problem=Rejection(line.number, *once), order=None)
             seen.add(type(result.order))
         checked.append(result)
+    if position.phase is Phase.TURN and position.winner is None and colour == position.step:
+        orders = [line.order for line in checked if line.ok and line.order is not None]
+        rehearsal = rehearse(board, position, colour, orders)
+        checked = [_rehearsed(line, rehearsal) for line in checked]
     return checked
+
+
+def _rehearsed(line: OrderLine[Order], rehearsal: Rehearsal) -> OrderLine[Order]:
+    """A line as the rehearsal of the turn answers it: refused, noted, or as it was."""
+    if line.number in rehearsal.refused:
+        return replace(line, problem=rehearsal.refused[line.number], order=None)
+    if line.number in rehearsal.notes:
+        return replace(line, note=rehearsal.notes[line.number])
+    return line
 
 
 # Orders given once: a second is refused with its rule, rather than one of them counting unseen.
@@ -216,7 +233,9 @@ def _check(c: _Context, order: Order) -> Order:
         case March():
             if len(order.path) > 2:
                 raise c.refuse("M8.3", t("an army moves one land a turn, cavalry two"))
-            return replace(order, path=tuple(c.land(x) for x in order.path))
+            path = tuple(c.land(x) for x in order.path)
+            _first_march(c, order.army, path[0])
+            return replace(order, path=path)
         case Attack():
             if len(order.armies) > c.board.limits["armies_per_land"]:
                 raise c.refuse("M10.1", t("at most three armies, standing together, attack as one"))
@@ -225,6 +244,7 @@ def _check(c: _Context, order: Order) -> Order:
                 raise c.refuse("M9.4", t("a sea is not attacked; warships capture ships ('ship N capture …')"))
             retreat = c.land(order.retreat) if order.retreat else ""
             tactic = c.find(c.board.tactic_names, order.tactic, t("tactic card")) if order.tactic else ""
+            c.moved |= set(order.armies)  # a city taken or a battle won moves them (M8.5, M10.3)
             return replace(order, target=target, retreat=retreat, tactic=tactic)
         case Build():
             if normalise(order.building) in WAREHOUSE_NAMES:
@@ -239,6 +259,9 @@ def _check(c: _Context, order: Order) -> Order:
             return replace(order, colour=c.player(order.colour))
         case CancelBuy():
             return replace(order, cargo=c.cargo(order.cargo), city=c.city(order.city))
+        case Embark() | Land():
+            c.moved.add(order.army)
+            return order
         case Bid():
             return _bid(c, order)
     return order
@@ -351,4 +374,27 @@ def _first_step(c: _Context, number: int, step: str) -> None:
                 here=here,
                 there=space_name(c.board, where),
             ),
+        )
+
+
+def _first_march(c: _Context, number: int, step: str) -> None:
+    """An army's first move of the turn starts where it stands as the turn begins (M8.3), as a
+    ship's does (`_first_step`): a first step into a land that does not border it, or from a
+    ship, is refused now, with the engine's own test (`geography.marches_to`). A move after
+    another line that may move the army (a march, an attack, boarding, landing) is left to the
+    engine, and so is a cavalry army's second land, which comes only if the first is reached."""
+    army = c.position.army(c.colour, number)
+    first = army is not None and number not in c.moved
+    c.moved.add(number)
+    if army is None or not first:
+        return
+    start = land_of_army(c.board, army.at)
+    if start is None:
+        raise c.refuse(
+            "M9.2", t("army %(army)s is aboard a ship; it goes ashore with 'army %(army)s land'", army=number)
+        )
+    if not marches_to(c.board, army.at, step):
+        raise c.refuse(
+            "M8.3",
+            t("%(to)s does not adjoin %(where)s", to=c.board.lands[step].name, where=c.board.lands[start].name),
         )

@@ -11,6 +11,7 @@ from adjudicator.rulesets.mediterraneum.board import Against
 from adjudicator.rulesets.mediterraneum.cards import discard
 from adjudicator.rulesets.mediterraneum.chance import blue, pick
 from adjudicator.rulesets.mediterraneum.context import Turn
+from adjudicator.rulesets.mediterraneum.geography import land_of_army, marches_to
 from adjudicator.rulesets.mediterraneum.model import Army, Status, defence, lift_wants
 from adjudicator.rulesets.mediterraneum.orders import Attack, March
 
@@ -54,15 +55,6 @@ def _fight(turn: Turn, army: Army) -> None:
     _end_move(turn, army)
 
 
-def _land_of(turn: Turn, army: Army) -> str | None:
-    """The land an army stands in or by: its own, or the land of the city it is inside."""
-    if army.at in turn.board.lands:
-        return army.at
-    if army.at in turn.board.cities:
-        return turn.board.cities[army.at].land
-    return None
-
-
 def foreign(turn: Turn, land: str) -> bool:
     return any(a.owner != turn.colour for a in turn.position.armies_at(land))
 
@@ -77,7 +69,7 @@ def march(turn: Turn, order: March, dice: Dice) -> None:
         return
     allowed = MOST_MOVES if army.cavalry else 1
     for land in order.path:
-        start = _land_of(turn, army)
+        start = land_of_army(turn.board, army.at)
         if start is None:
             turn.refuse(
                 text,
@@ -90,7 +82,7 @@ def march(turn: Turn, order: March, dice: Dice) -> None:
         ):
             turn.refuse(text, t("army %(army)s has no move left this turn", army=army.number), "M8.3")
             return
-        if land not in turn.board.lands[start].land and not (army.at in turn.board.cities and land == start):
+        if not marches_to(turn.board, army.at, land):
             turn.refuse(
                 text,
                 t(
@@ -200,6 +192,18 @@ def _attack_city(turn: Turn, armies: list[Army], order: Attack, text: str, dice:
     land = board.cities[city].land
     if state.owner == turn.colour:
         turn.refuse(text, t("%(city)s is his own", city=name), "M8.4")
+        return
+    aboard = [a.number for a in armies if a.at.startswith("ship:")]
+    if aboard:
+        turn.refuse(
+            text,
+            t(
+                "army %(army)s is aboard a ship: cities are taken by land; it lands first and attacks from the "
+                "land in a later turn (T:91)",
+                army=aboard[0],
+            ),
+            "M8.4",
+        )
         return
     if any(a.at != land or a.since >= turn.position.count or moves_used(turn, a) for a in armies):
         turn.refuse(
