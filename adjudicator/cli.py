@@ -30,6 +30,13 @@ app.add_typer(board_app, name="board")
 
 GameDir = Annotated[Path, typer.Argument(help="The game directory.", show_default=False)]
 PowerOption = Annotated[str | None, typer.Option("--power", "-p", help="Whose orders (else the 'power' line).")]
+VouchOption = Annotated[
+    bool,
+    typer.Option(
+        "--vouch",
+        help="You took these orders from the player yourself: no 'password' line needed (a wrong one is refused).",
+    ),
+]
 RulesetOption = Annotated[
     str | None,
     typer.Option(
@@ -197,11 +204,12 @@ def check(
     file: Annotated[str, typer.Argument(help="The orders file, or - for standard input.")],
     *,
     power: PowerOption = None,
+    vouch: VouchOption = False,
 ) -> Outcome:
     """Check orders against the position without storing them (exit 1 on any error)."""
     from adjudicator.commands import check_orders
 
-    return check_orders(directory, file, power)
+    return check_orders(directory, file, power, vouch)
 
 
 @app.command()
@@ -211,11 +219,12 @@ def submit(
     file: Annotated[str, typer.Argument(help="The orders file, or - for standard input.")],
     *,
     power: PowerOption = None,
+    vouch: VouchOption = False,
 ) -> Outcome:
     """Enter a player's orders for this phase, replacing his earlier ones."""
     from adjudicator.commands import submit_orders
 
-    return submit_orders(directory, file, power)
+    return submit_orders(directory, file, power, vouch)
 
 
 @app.command()

@@ -29,7 +29,7 @@ from adjudicator.resources import shipped_folder
 from adjudicator.rulesets import find_ruleset
 from adjudicator.schedule import check_zone
 from adjudicator.storage import PRIVATE, GameDirectory, game_lock, read_toml, write_toml_atomic
-from adjudicator.submissions import CheckedSubmission, check_submission, store_submission, submitted
+from adjudicator.submissions import CheckedSubmission, check_password, check_submission, store_submission, submitted
 
 
 def read_orders_file(file: str) -> str:
@@ -134,22 +134,25 @@ def status(path: Path, now: datetime | None = None) -> Outcome:
     )
 
 
-def check_orders(path: Path, file: str, power: str | None) -> Outcome:
+def check_orders(path: Path, file: str, power: str | None, vouch: bool = False) -> Outcome:
     game = Game.load(path)
     checked = check_submission(game, post_text(read_orders_file(file)), power)
+    check_password(game, checked, vouch)
     return Outcome(_receipt(game, checked, None), ok=checked.errors == 0)
 
 
-def submit_orders(path: Path, file: str, power: str | None) -> Outcome:
+def submit_orders(path: Path, file: str, power: str | None, vouch: bool = False) -> Outcome:
     """Store a submission entered by the moderator; lines with errors are kept and reported. A
     file is read as `collect` reads a saved forum post (BBCode, quotes), so both agree."""
-    return submit_text(path, post_text(read_orders_file(file)), power)
+    return submit_text(path, post_text(read_orders_file(file)), power, vouch)
 
 
-def submit_text(path: Path, text: str, power: str | None) -> Outcome:
+def submit_text(path: Path, text: str, power: str | None, vouch: bool = False) -> Outcome:
+    """`vouch`: the moderator took these orders himself, so no password line is needed."""
     game = Game.load(path)
     with game_lock(game.directory):
         checked = check_submission(game, text, power)
+        check_password(game, checked, vouch)
         stored = store_submission(game, checked, text, source="moderator (adjudicator submit)")
     shown = stored.relative_to(game.directory.root)
     return Outcome(_receipt(game, checked, shown), ok=checked.errors == 0)
@@ -224,7 +227,7 @@ def demo(path: Path | None, ruleset: str | None, lang: str = SOURCE) -> Outcome:
     for phase in sorted(p for p in (source / "phases").iterdir() if p.is_dir()):
         for orders in sorted(phase.glob("*.txt")):
             lines = orders.read_text(encoding="utf-8").splitlines()
-            submit_text(target, "".join(written_in(game.parser, line, lang) + "\n" for line in lines), None)
+            submit_text(target, "".join(written_in(game.parser, line, lang) + "\n" for line in lines), None, vouch=True)
         game = Game.load(target)
         result = adjudicate(game, force=True)
         shown.append(

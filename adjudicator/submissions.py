@@ -100,6 +100,26 @@ def check_submission(game: Game, text: str, power: str | None = None) -> Checked
     return CheckedSubmission(game.settings.id, game.phase_info.label, civ, submission, tuple(lines))
 
 
+def check_password(game: Game, checked: CheckedSubmission, vouched: bool = False) -> None:
+    """The password a text carries is the player's, on every path (issue 29: `check` and
+    `submit` stored a text whose password `collect` refused). A text without one is taken only
+    when the moderator vouches for it: orders he took by phone, a post on the game's forum."""
+    password = checked.submission.password
+    if password is None:
+        if vouched:
+            return
+        raise SubmissionError(
+            t(
+                "the text has no 'password' line; add the player's password, or use --vouch "
+                "if you took these orders from %(civ)s yourself",
+                civ=checked.power,
+            )
+        )
+    player = game.settings.player(checked.power)
+    if player is None or not player.accepts(password):
+        raise SubmissionError(t("the password for %(civ)s is wrong; nothing was changed", civ=checked.power))
+
+
 def _power(game: Game, submission: Submission[Any], power: str | None) -> str:
     if power is None and submission.power is None:
         word = game.ruleset.player_word.upper()

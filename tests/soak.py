@@ -665,7 +665,7 @@ class Soak:
         if behaviour == "check":
             file = self.folder / "check.txt"
             file.write_text(self.orders_text(game, civ, "junk"), encoding="utf-8")
-            self.call(f"check check.txt ({civ})", commands.check_orders, self.path, str(file), None)
+            self.call(f"check check.txt ({civ})", commands.check_orders, self.path, str(file), None, True)
         kinds = {
             "replace": ["orders", "orders"],
             "empty": ["orders", "empty"] if self.rng.random() < 0.6 else ["empty"],
@@ -773,7 +773,7 @@ class Soak:
         empty = self.is_empty(game, text)
         allowed = (SubmissionError,) if empty or must_refuse else ()
         how = f"submit orders.txt{f' --power {power}' if power else ''} ({civ}{', no order lines' if empty else ''})"
-        outcome = self.call(how, commands.submit_orders, self.path, str(file), power, refusals=allowed)
+        outcome = self.call(how, commands.submit_orders, self.path, str(file), power, True, refusals=allowed)
         if must_refuse and not isinstance(outcome, SubmissionError):
             self.fail("orders for another game or phase were stored", f"{how}:\n{text}")
         sent = Post(civ, text, "submit", counts=not must_refuse, empty=empty)

@@ -156,14 +156,14 @@ def test_advanced_setup_game_from_the_cli(tmp_path: Path) -> None:
     assert created.exit_code == 0 and "It opens at T1 setup" in created.stdout, created.output
     root = str(tmp_path / "adv")
     checked = runner.invoke(
-        app, ["check", root, "-"], input="power Rome\nbuild influence in Roma with 3 tax\noffer wine\n"
+        app, ["check", "--vouch", root, "-"], input="power Rome\nbuild influence in Roma with 3 tax\noffer wine\n"
     )
     assert checked.exit_code == 1
     assert (
         "R2.4: the setup is paid in points" in checked.stdout and "R2.4: the setup takes only build" in checked.stdout
     )
     orders = "power Rome\nbuild influence in Roma\nbuild influence in Tarentum\nbuild 5 legions in Roma\n"
-    assert runner.invoke(app, ["submit", root, "-"], input=orders).exit_code == 0
+    assert runner.invoke(app, ["submit", "--vouch", root, "-"], input=orders).exit_code == 0
     result = runner.invoke(app, ["adjudicate", root, "--force", "--all-defaults"])
     assert result.exit_code == 0, result.output
     state = Game.load(tmp_path / "adv").state_data()

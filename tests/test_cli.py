@@ -147,7 +147,7 @@ def test_state_plain_and_json(game: Game) -> None:
 def test_check_reports_every_bad_line_and_stores_nothing(game: Game, tmp_path: Path) -> None:
     orders = tmp_path / "orders.txt"
     orders.write_text(MIXED)
-    result = runner.invoke(app, ["check", str(game.directory.root), str(orders)])
+    result = runner.invoke(app, ["check", "--vouch", str(game.directory.root), str(orders)])
     assert result.exit_code == 1
     out = result.stdout
     assert "   5  ERROR   take gold frm Egypt" in out
@@ -163,7 +163,7 @@ def test_check_reports_every_bad_line_and_stores_nothing(game: Game, tmp_path: P
 def test_check_good_file_exits_zero(game: Game, tmp_path: Path) -> None:
     orders = tmp_path / "orders.txt"
     orders.write_text("offer wine, metal\ntake gold\n")
-    result = runner.invoke(app, ["check", str(game.directory.root), str(orders), "--power", "Romans"])
+    result = runner.invoke(app, ["check", "--vouch", str(game.directory.root), str(orders), "--power", "Romans"])
     assert result.exit_code == 0 and "2 orders accepted, 0 lines with errors." in result.stdout
 
 
@@ -182,22 +182,24 @@ def test_check_refuses_a_submission_for_someone_or_something_else(
     orders = tmp_path / "orders.txt"
     orders.write_text(text)
     result = runner.invoke(
-        app, ["check", str(game.directory.root), str(orders), *(["--power", power] if power else [])]
+        app, ["check", "--vouch", str(game.directory.root), str(orders), *(["--power", power] if power else [])]
     )
     assert result.exit_code == 1 and message in result.stderr
 
 
 def test_check_refuses_a_neutral_power(make_game: Callable[..., Game], tmp_path: Path) -> None:
     game = make_game(("Rome", "Greece", "Egypt", "Carthage"))
-    result = runner.invoke(app, ["check", str(game.directory.root), "-", "--power", "Babylon"], input="offer tax\n")
+    result = runner.invoke(
+        app, ["check", "--vouch", str(game.directory.root), "-", "--power", "Babylon"], input="offer tax\n"
+    )
     assert result.exit_code == 1 and "neutral in this game (R2.3)" in result.stderr
 
 
 def test_submit_from_stdin_replaces_and_keeps_the_earlier_submission(game: Game) -> None:
     root = str(game.directory.root)
-    first = runner.invoke(app, ["submit", root, "-"], input="power Rome\npassword rome-secret\noffer wine\n")
+    first = runner.invoke(app, ["submit", "--vouch", root, "-"], input="power Rome\npassword rome-secret\noffer wine\n")
     assert first.exit_code == 0, first.output
-    second = runner.invoke(app, ["submit", root, "-", "--power", "Rome"], input="offer metal\ntake gold\n")
+    second = runner.invoke(app, ["submit", "--vouch", root, "-", "--power", "Rome"], input="offer metal\ntake gold\n")
     assert second.exit_code == 0 and "Stored as orders/001-T01-trade/Rome.txt" in second.stdout
     folder = game.directory.orders / "001-T01-trade"
     assert (folder / "Rome.txt").read_text() == "offer metal\ntake gold\n", "stored line for line"
@@ -214,7 +216,7 @@ def test_submit_from_stdin_replaces_and_keeps_the_earlier_submission(game: Game)
 def test_submit_with_errors_stores_and_exits_one(game: Game, tmp_path: Path) -> None:
     orders = tmp_path / "orders.txt"
     orders.write_text(MIXED)
-    result = runner.invoke(app, ["submit", str(game.directory.root), str(orders)])
+    result = runner.invoke(app, ["submit", "--vouch", str(game.directory.root), str(orders)])
     assert result.exit_code == 1 and "Stored as" in result.stdout
     stored = (game.directory.orders / "001-T01-trade" / "Rome.txt").read_text()
     assert "offer wyne" in stored, "nothing a player sends is dropped"

@@ -5,13 +5,15 @@ same order; wrong lines get one clear sentence."""
 from __future__ import annotations
 
 from dataclasses import replace
+from types import MappingProxyType
 
 import pytest
 
 from adjudicator.dice import ScriptedDice
 from adjudicator.orders import OrderLine, OrderParser, parse_submission
 from adjudicator.rulesets.empires.board import Board
-from adjudicator.rulesets.empires.model import Phase, Position
+from adjudicator.rulesets.empires.forms import form_candidates
+from adjudicator.rulesets.empires.model import Phase, Position, SeaState
 from adjudicator.rulesets.empires.orders import Order
 from adjudicator.rulesets.empires.setup import new_position
 from adjudicator.rulesets.empires.transformer import OrderTransformer
@@ -65,7 +67,7 @@ LINES = {
         [
             "sequence Rome, Greece and Egypt",
             "build influence in Dacia",
-            "build 2 legions in Aegyptus with 3 tax",
+            "build 2 legions in Aegyptus with 6 tax",
             "build trireme in Mare Aegyptium",
             "build caravan on grain in Aethiopia",
             "build caravan in Aethiopia on grain",
@@ -88,7 +90,7 @@ LINES = {
             "attack Carthage in Mare Ionium",
             "move 2 legions from Latium to Gallia",
             "move legion from Italia to Sicilia via Mare Ionium then sack city",
-            "move 3 legions from Gallia to Dacia then occupy caravan on wine, market",
+            "move 3 legions from Gallia to Dalmatia then occupy caravan on wine, market",
             "sack caravan on wine in Dacia",
             "sack legendary city in Judaea for good",
             "occupy city, market in Thracia",
@@ -102,12 +104,23 @@ LINES = {
 
 
 def with_free_sites(position: Position) -> Position:
-    """The opening with the sites the purchase lines name unbuilt and Hercules face up: a line
-    the position already makes impossible is refused on arrival (issue 28)."""
+    """The opening with what each line of LINES needs to be carried out, alone: a line the
+    position already makes impossible is refused on arrival (issue 28). Egypt holds Thracia and
+    Judaea and tokens for every purchase line, the sites they name unbuilt, Hercules face up;
+    Rome has the legions and triremes its moves and sails name, and Carthage a trireme to fight."""
     provinces = dict(position.provinces)
     provinces["aegyptus"] = replace(provinces["aegyptus"], city=False, temple=False)
     provinces["cyrenaica"] = replace(provinces["cyrenaica"], city=False)
-    return replace(position, provinces=provinces, track=(*position.track, "Hercules"))
+    for pid in ("thracia", "judaea"):
+        provinces[pid] = replace(provinces[pid], influence="Egypt")
+    for pid, count in (("latium", 2), ("italia", 1), ("gallia", 3)):
+        provinces[pid] = replace(provinces[pid], legions=MappingProxyType({"Rome": count}))
+    seas = dict(position.seas)
+    seas["mare-ionium"] = SeaState(MappingProxyType({"Rome": 2, "Carthage": 1}))
+    tokens = {"tax": 12, "papyrus": 2, "grain": 2, "gold": 2, "wine": 1, "oil": 1, "metal": 1, "sheep": 1}
+    egypt = replace(position.players["Egypt"], resources=MappingProxyType(tokens))
+    players = {**position.players, "Egypt": egypt}
+    return replace(position, provinces=provinces, seas=seas, players=players, track=(*position.track, "Hercules"))
 
 
 @pytest.mark.parametrize("phase", list(LINES), ids=[str(p) for p in LINES])
@@ -236,7 +249,8 @@ def test_a_conquest_choice_another_line_overrides_is_noted_on_its_line(
     parser: OrderParser[Order], board: Board, opening: Position
 ) -> None:
     """Issue 28: of two choices for one province, the one given way says which line wins."""
-    position = replace(opening, phase=Phase.MILITARY)
+    macedonia = replace(opening.provinces["macedonia"], legions=MappingProxyType({"Rome": 1}))
+    position = replace(opening, phase=Phase.MILITARY, provinces={**opening.provinces, "macedonia": macedonia})
     text = "\n".join(
         [
             "move legion from Macedonia to Thracia then sack city",
@@ -269,3 +283,111 @@ def test_a_line_the_position_makes_impossible_is_refused_on_arrival(
     """Issue 28: refused with the engine's own reason, not accepted to be skipped later."""
     (line,) = checked(parser, board, replace(opening, phase=phase), "Rome", text)
     assert line.problem is not None and line.problem.message.startswith(message), line
+
+
+# ---- issue 28: the receipt follows the player's own lines, as the engine will carry them out ----
+
+
+def with_units(position: Position, **places: dict[str, int]) -> Position:
+    """The position with these units in these provinces and seas (legions, or triremes)."""
+    provinces, seas = dict(position.provinces), dict(position.seas)
+    for place, units in places.items():
+        pid = place.replace("_", "-")
+        if pid in seas:
+            seas[pid] = SeaState(MappingProxyType(units))
+        else:
+            provinces[pid] = replace(provinces[pid], legions=MappingProxyType(units))
+    return replace(position, provinces=provinces, seas=seas)
+
+
+def holding(position: Position, empire: str, **tokens: int) -> Position:
+    player = replace(position.players[empire], resources=MappingProxyType(tokens), legendary=MappingProxyType({}))
+    return replace(position, players={**position.players, empire: player})
+
+
+def test_a_naval_battle_an_enemy_one_sail_away_may_come_to_is_accepted_with_a_note(
+    parser: OrderParser[Order], board: Board, opening: Position
+) -> None:
+    """Carthage's trireme in Mare Sardum may sail into Mare Tyrrhenum in a turn before Rome's;
+    Greece's in Mare Aegaeum cannot, and once the turns before Rome's are played (stepwise) neither."""
+    position = replace(opening, phase=Phase.MILITARY)
+    carthage, greece = checked(
+        parser, board, position, "Rome", "attack Carthage in Mare Tyrrhenum\nattack Greece in Mare Tyrrhenum"
+    )
+    assert carthage.ok and carthage.note == (
+        "skipped unless another player's turn before yours changes this: "
+        "E7.2: a naval battle needs your triremes and Carthage's in Mare Tyrrhenum"
+    )
+    assert greece.problem is not None
+    assert greece.problem.message == "E7.2: a naval battle needs your triremes and Greece's in Mare Tyrrhenum"
+    (late,) = checked(parser, board, replace(position, step="Rome"), "Rome", "attack Carthage in Mare Tyrrhenum")
+    assert late.problem is not None and late.problem.message.startswith("E7.2: a naval battle needs")
+
+
+def test_a_sea_move_through_a_sea_of_his_naval_battle_says_it_depends_on_the_battle(
+    parser: OrderParser[Order], board: Board, opening: Position
+) -> None:
+    position = with_units(
+        replace(opening, phase=Phase.MILITARY), mare_tyrrhenum={"Rome": 1, "Carthage": 1}, italia={"Rome": 1}
+    )
+    move, attack = checked(
+        parser, board, position, "Rome", "move legion from Italia to Sicilia\nattack Carthage in Mare Tyrrhenum"
+    )
+    assert attack.ok and not attack.note
+    assert move.ok and move.note == (
+        "depends on your triremes in Mare Tyrrhenum coming through your naval battle there (E7.2)"
+    )
+
+
+def test_a_move_out_of_a_war_says_another_player_s_battle_may_come_first(
+    parser: OrderParser[Order], board: Board, opening: Position
+) -> None:
+    """E8.4: Greece's turn, if it comes first, fights on in Gallia without an order."""
+    position = with_units(replace(opening, phase=Phase.MILITARY), gallia={"Rome": 1, "Greece": 1})
+    (line,) = checked(parser, board, position, "Rome", "move legion from Gallia to Latium")
+    assert line.ok and line.note == (
+        "depends on your legions in Gallia coming through the battle of the war there in "
+        "another player's turn before yours (E8.4)"
+    )
+    (calm,) = checked(parser, board, replace(position, step="Rome"), "Rome", "move legion from Gallia to Latium")
+    assert calm.ok and not calm.note
+
+
+def test_a_purchase_a_later_line_s_named_set_leaves_unpaid_is_noted(
+    parser: OrderParser[Order], board: Board, opening: Position
+) -> None:
+    """E6.3: the engine keeps a set a later line names for it; the earlier line is told so."""
+    position = holding(replace(opening, phase=Phase.PURCHASE), "Rome", tax=3)
+    legion, fortress = checked(
+        parser, board, position, "Rome", "build legion in Latium\nbuild fortress in Latium with 3 tax"
+    )
+    assert legion.ok and legion.note == (
+        "skipped once your later lines are counted: E6.3: your tokens make no set worth 3 (legion in Latium)"
+    )
+    assert fortress.ok and not fortress.note
+
+
+def test_a_counted_build_the_tokens_pay_in_part_is_noted(
+    parser: OrderParser[Order], board: Board, opening: Position
+) -> None:
+    position = holding(replace(opening, phase=Phase.PURCHASE), "Rome", tax=3)
+    (line,) = checked(parser, board, position, "Rome", "build 2 legions in Latium")
+    assert line.ok and line.note == (
+        "only part of this line is carried out: E6.3: your tokens make no set worth 3 (legion in Latium)"
+    )
+
+
+def test_a_purchase_after_the_winning_one_is_noted(parser: OrderParser[Order], board: Board, opening: Position) -> None:
+    """E10.1: the Pyramids win at once; nothing after them is bought."""
+    position = holding(replace(opening, phase=Phase.PURCHASE), "Rome", tax=15)
+    pyramids, legion = checked(parser, board, position, "Rome", "buy Pyramids with 12 tax\nbuild legion in Latium")
+    assert pyramids.ok and not pyramids.note
+    assert legion.ok and legion.note == "not carried out: your purchases win the game before it (E10)"
+
+
+def test_the_form_quotes_a_piece_at_the_price_the_engine_charges(board: Board, opening: Position) -> None:
+    """E11.1: with Spartacus a legion costs 1 (gladiators or tax), as `piece_cost` tells both."""
+    position = with_tiles(holding(replace(opening, phase=Phase.PURCHASE), "Rome", tax=3), "Rome", "Spartacus")
+    notes = dict(form_candidates(board, position, "Rome"))
+    assert notes["build legion in Latium"] == "costs 1 (E6.2)"
+    assert notes["build fortress in Latium"] == "costs 3 (E6.2)"

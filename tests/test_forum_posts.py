@@ -173,7 +173,7 @@ def test_submit_reads_invisible_characters_dashes_and_quotes(make_game: Callable
         "take gold from \u201eCarthage\u201d\n\u2014\nAnna\n",
         encoding="utf-8",
     )
-    result = runner.invoke(app, ["submit", str(game.directory.root), str(orders)])
+    result = runner.invoke(app, ["submit", "--vouch", str(game.directory.root), str(orders)])
     assert result.exit_code == 0, result.output
     assert "2 orders accepted, 0 lines with errors" in result.stdout, result.stdout
     assert "rome-secret" not in result.stdout

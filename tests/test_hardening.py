@@ -47,7 +47,7 @@ def test_report_renders_when_the_last_player_in_a_build_sequence_sends_nothing(
     game = _to_build_phase(make_game(THREE))
     root = str(game.directory.root)
     leader = game.state_data()["roles"]["political"]
-    submitted = runner.invoke(app, ["submit", root, "-", "--power", leader], input="keep 2 tax\n")
+    submitted = runner.invoke(app, ["submit", "--vouch", root, "-", "--power", leader], input="keep 2 tax\n")
     assert submitted.exit_code == 0, submitted.output
     result = runner.invoke(app, ["adjudicate", root, "--force", "--all-defaults"])
     assert result.exit_code == 0, result.output
@@ -94,7 +94,7 @@ def test_two_hundred_build_lines_adjudicate_and_the_stock_bounds_the_legions(mak
     game = _to_build_phase(make_game(THREE))
     root = str(game.directory.root)
     orders = "power Greece\n" + "build legion in Athenae\n" * 200 + "build 1000 legions in Athenae\n"
-    runner.invoke(app, ["submit", root, "-"], input=orders)
+    runner.invoke(app, ["submit", "--vouch", root, "-"], input=orders)
     result = runner.invoke(app, ["adjudicate", root, "--force", "--all-defaults"])
     assert result.exit_code == 0, result.output
     state = Game.load(game.directory.root).state_data()
@@ -149,9 +149,9 @@ def test_collect_from_a_folder_goes_on_past_a_bad_post(make_game: Callable[..., 
 def test_an_empty_submission_never_replaces_real_orders(make_game: Callable[..., Game]) -> None:
     game = make_game(THREE)
     root = str(game.directory.root)
-    assert runner.invoke(app, ["submit", root, "-", "--power", "Greece"], input="offer tax\n").exit_code == 0
+    assert runner.invoke(app, ["submit", "--vouch", root, "-", "--power", "Greece"], input="offer tax\n").exit_code == 0
     for empty in ("", "\n\n", "# only a comment\n", "power Greece\npassword x\n", "> quoted\n--\nsig\n"):
-        result = runner.invoke(app, ["submit", root, "-", "--power", "Greece"], input=empty)
+        result = runner.invoke(app, ["submit", "--vouch", root, "-", "--power", "Greece"], input=empty)
         assert result.exit_code == 1 and "the text holds no order lines" in result.stderr, (empty, result.output)
         assert "'no orders'" in result.stderr
         stored = (game.directory.orders_folder(game.slug) / "Greece.txt").read_text()
@@ -161,11 +161,11 @@ def test_an_empty_submission_never_replaces_real_orders(make_game: Callable[...,
 def test_no_orders_withdraws_orders_on_purpose(make_game: Callable[..., Game]) -> None:
     game = make_game(THREE)
     root = str(game.directory.root)
-    runner.invoke(app, ["submit", root, "-", "--power", "Greece"], input="offer tax\n")
-    result = runner.invoke(app, ["submit", root, "-", "--power", "Greece"], input="No orders\n")
+    runner.invoke(app, ["submit", "--vouch", root, "-", "--power", "Greece"], input="offer tax\n")
+    result = runner.invoke(app, ["submit", "--vouch", root, "-", "--power", "Greece"], input="No orders\n")
     assert result.exit_code == 0 and "default orders apply to you" in result.stdout, result.output
     assert "offer tax" not in (game.directory.orders_folder(game.slug) / "Greece.txt").read_text()
-    mixed = runner.invoke(app, ["check", root, "-", "--power", "Greece"], input="no orders\noffer tax\n")
+    mixed = runner.invoke(app, ["check", "--vouch", root, "-", "--power", "Greece"], input="no orders\noffer tax\n")
     assert mixed.exit_code == 1 and "send the orders, or 'no orders' alone" in mixed.stderr
 
 
@@ -217,7 +217,7 @@ def test_every_readme_combination_plays_two_full_turns(
             break
         for civ in game.ruleset.due(game.position, mode == "stepwise"):
             text = random_orders(rng, game.position, civ) if game.phase_info.phase != "setup" else "keep 2 tax"
-            runner.invoke(app, ["submit", str(root), "-", "--power", civ], input=text)
+            runner.invoke(app, ["submit", "--vouch", str(root), "-", "--power", civ], input=text)
         result = runner.invoke(app, ["adjudicate", str(root), "--force", "--all-defaults"])
         assert result.exit_code == 0, f"{game.phase_info.label}: {result.output}"
     final = Game.load(root).phase_info
@@ -239,7 +239,9 @@ def test_the_rules_command_prints_the_clause_a_message_cites() -> None:
 
 def test_receipts_and_private_reports_point_to_the_rules(make_game: Callable[..., Game]) -> None:
     game = make_game(THREE)
-    receipt = runner.invoke(app, ["check", str(game.directory.root), "-", "--power", "Greece"], input="offer tax\n")
+    receipt = runner.invoke(
+        app, ["check", "--vouch", str(game.directory.root), "-", "--power", "Greece"], input="offer tax\n"
+    )
     assert "Rule numbers such as R6.4 or D5 are explained" in receipt.stdout
     assert runner.invoke(app, ["adjudicate", str(game.directory.root), "--force", "--all-defaults"]).exit_code == 0
     private = runner.invoke(app, ["report", str(game.directory.root), "--power", "Greece"]).stdout
@@ -277,8 +279,10 @@ def test_an_advanced_setup_where_a_player_holds_nothing_replays_identically(tmp_
     for spec in player_args(["Rome", "Greece", "Carthage"]):
         args += ["--player", spec]
     assert runner.invoke(app, args).exit_code == 0
-    runner.invoke(app, ["submit", str(root), "-", "--power", "Carthage"], input="build fortress in Carthago\n")
-    runner.invoke(app, ["submit", str(root), "-", "--power", "Rome"], input="no orders\n")
+    runner.invoke(
+        app, ["submit", "--vouch", str(root), "-", "--power", "Carthage"], input="build fortress in Carthago\n"
+    )
+    runner.invoke(app, ["submit", "--vouch", str(root), "-", "--power", "Rome"], input="no orders\n")
     assert runner.invoke(app, ["adjudicate", str(root), "--force", "--all-defaults"]).exit_code == 0
     replayed = runner.invoke(app, ["replay", str(root)])
     assert replayed.exit_code == 0 and "identical" in replayed.stdout, replayed.output

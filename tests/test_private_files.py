@@ -137,8 +137,8 @@ def test_stored_orders_and_private_reports_are_the_owners_only(make_game: Callab
     game = make_game()
     root = str(game.directory.root)
     for orders in ("power Rome\npassword rome-secret\noffer wine\n", "power Rome\noffer metal\n"):
-        runner.invoke(app, ["submit", root, "-"], input=orders)  # the second supersedes the first
-    runner.invoke(app, ["submit", root, "-"], input="power Greece\noffer tax\n")
+        runner.invoke(app, ["submit", "--vouch", root, "-"], input=orders)  # the second supersedes the first
+    runner.invoke(app, ["submit", "--vouch", root, "-"], input="power Greece\noffer tax\n")
     result = runner.invoke(app, ["adjudicate", root, "--force", "--all-defaults"])
     assert result.exit_code == 0, result.output
     orders = game.directory.orders
@@ -198,7 +198,7 @@ def test_no_report_passes_on_an_escape_code_or_a_bell(make_game: Callable[..., G
     game = make_game()
     root = str(game.directory.root)
     orders = f"power Carthage\noffer tax\n{ESCAPES}offer wine{BELL}\n"
-    submitted = runner.invoke(app, ["submit", root, "-"], input=orders)
+    submitted = runner.invoke(app, ["submit", "--vouch", root, "-"], input=orders)
     assert "[31moffer wine" in submitted.output and ESCAPES not in submitted.output and BELL not in submitted.output
     assert ESCAPES in (game.directory.orders / "001-T01-trade" / "Carthage.txt").read_text(), "kept as sent"
     assert runner.invoke(app, ["adjudicate", root, "--force", "--all-defaults"]).exit_code == 0
@@ -217,7 +217,9 @@ def test_no_report_passes_on_an_escape_code_or_a_bell(make_game: Callable[..., G
 def test_the_command_line_prints_no_escape_code_from_a_player(make_game: Callable[..., Game]) -> None:
     game = make_game()
     refused = runner.invoke(
-        app, ["submit", str(game.directory.root), "-"], input=f"power Carthage\nofer wine\n{ESCAPES}offer{BELL}\n"
+        app,
+        ["submit", "--vouch", str(game.directory.root), "-"],
+        input=f"power Carthage\noffer wine\nofer tax\n{ESCAPES}offer{BELL}\n",
     )
     assert refused.exit_code == 1 and "[31moffer" in refused.output and "'ofer' is not an order" in refused.output
     assert ESCAPES not in refused.output and BELL not in refused.output

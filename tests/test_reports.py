@@ -117,7 +117,7 @@ def nasty_game(tmp_path_factory: pytest.TempPathFactory) -> Path:
     specs = [parse_player_spec(f"{civ}:{civ.lower()}@example.org::{name}") for civ, name in NASTY.items()]
     Game.create(folder, specs)
     orders = "power Egypt\ntake gold from [Rome](http://x.example)\noffer tax\n"
-    assert runner.invoke(app, ["submit", str(folder), "-"], input=orders).exit_code == 1
+    assert runner.invoke(app, ["submit", "--vouch", str(folder), "-"], input=orders).exit_code == 1
     assert runner.invoke(app, ["adjudicate", str(folder), "--force", "--all-defaults"]).exit_code == 0
     return folder
 

@@ -173,7 +173,7 @@ def test_the_game_s_site_follows_rollback_and_adjudication(tmp_path: Path) -> No
     for phase in ("08-T03-build", "09-T03-military"):
         for orders in sorted((DEMO_PHASES / phase).iterdir()):
             civ = orders.stem.split("-", 1)[1].capitalize()
-            submitted = runner.invoke(app, ["submit", str(game_dir), str(orders), "--power", civ])
+            submitted = runner.invoke(app, ["submit", "--vouch", str(game_dir), str(orders), "--power", civ])
             assert submitted.exit_code == 0, submitted.output
         done = runner.invoke(app, ["adjudicate", str(game_dir), "--force", "--all-defaults"])
         assert done.exit_code == 0 and "Warning" not in done.output, done.output

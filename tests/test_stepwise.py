@@ -15,13 +15,13 @@ runner = CliRunner()
 def test_stepwise_build_takes_one_step_per_player(make_game: Callable[..., Game]) -> None:
     game = make_game(mode="stepwise")
     root = str(game.directory.root)
-    assert runner.invoke(app, ["submit", root, "-"], input="power Carthage\ntrade 0\n").exit_code == 0
+    assert runner.invoke(app, ["submit", "--vouch", root, "-"], input="power Carthage\ntrade 0\n").exit_code == 0
     assert runner.invoke(app, ["adjudicate", root, "--force", "--all-defaults"]).exit_code == 0  # trade, all at once
     leader_first = runner.invoke(app, ["adjudicate", root])
     assert leader_first.exit_code == 1 and "Egypt has not submitted" in leader_first.stderr
     orders = "power Egypt\nsequence Rome, Egypt\nbuild legion in Alexandria\n"
-    assert runner.invoke(app, ["submit", root, "-"], input=orders).exit_code == 0
-    early = runner.invoke(app, ["submit", root, "-"], input="power Greece\nbuild legion in Athenae\n")
+    assert runner.invoke(app, ["submit", "--vouch", root, "-"], input=orders).exit_code == 0
+    early = runner.invoke(app, ["submit", "--vouch", root, "-"], input="power Greece\nbuild legion in Athenae\n")
     assert early.exit_code == 0, early.output
     labels = []
     for _ in range(5):

@@ -28,7 +28,7 @@ from adjudicator.limits import POST_CHARS
 from adjudicator.orders import TooManyOrders, parse_submission
 from adjudicator.schedule import utc_now
 from adjudicator.storage import game_lock, read_toml, write_toml_atomic
-from adjudicator.submissions import check_submission, counted, store_submission
+from adjudicator.submissions import check_password, check_submission, counted, store_submission
 
 
 @dataclass
@@ -127,6 +127,7 @@ def take_post(games: Mapping[str, Game], post: Post, report: PostReport) -> None
         keep_raw(game.directory.inbox, post.raw.encode(), key)  # kept as saved, before anything can go wrong
         try:
             checked = check_submission(game, post.text, post.power)
+            check_password(game, checked, vouched=True)  # a post needs none; a wrong one is refused
         except AdjudicatorError as error:
             _record(game, key, post, "rejected", post.power, message_of(error))
             report.lines.append(f"{post.label}: not used: {error}")

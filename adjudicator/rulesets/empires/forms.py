@@ -8,6 +8,7 @@ from adjudicator.rulesets.empires.board import Board, Title
 from adjudicator.rulesets.empires.geography import chain_coasts
 from adjudicator.rulesets.empires.model import Phase, Position
 from adjudicator.rulesets.empires.presentation import place_names
+from adjudicator.rulesets.empires.purchase import piece_cost
 from adjudicator.rulesets.empires.trade import free_tokens
 from adjudicator.rulesets.payment import TAX
 
@@ -43,6 +44,10 @@ def _trade(board: Board, position: Position, empire: str) -> list[Candidate]:
 
 def _purchase(board: Board, position: Position, empire: str) -> list[Candidate]:
     names = place_names(board)
+
+    def cost(piece: str) -> int:
+        return piece_cost(board, position, empire, piece)[0]  # as the engine charges it (E11.1)
+
     lines: list[Candidate] = []
     if position.titles.get(Title.POLITICAL) == empire:
         lines.append(
@@ -54,27 +59,25 @@ def _purchase(board: Board, position: Position, empire: str) -> list[Candidate]:
     )
     for pid in neighbours:
         if pid not in mine and position.provinces[pid].influence is None:
-            lines.append(
-                (f"build influence in {names[pid]}", t("costs %(cost)s (E6.4)", cost=board.costs["influence"]))
-            )
+            lines.append((f"build influence in {names[pid]}", t("costs %(cost)s (E6.4)", cost=cost("influence"))))
     for pid in mine:
         site, built = board.provinces[pid], position.provinces[pid]
         name = names[pid]
         pieces = ["legion"] + (["fortress"] if not built.fortress else [])
         pieces += [b for b in ("market", "temple") if getattr(site, b) and not getattr(built, b)]
-        lines += [(f"build {piece} in {name}", t("costs %(cost)s (E6.2)", cost=board.costs[piece])) for piece in pieces]
+        lines += [(f"build {piece} in {name}", t("costs %(cost)s (E6.2)", cost=cost(piece))) for piece in pieces]
         free = list(site.caravans)
         for good in built.caravans:
             free.remove(good)
         lines += [
-            (f"build caravan on {good} in {name}", t("costs %(cost)s", cost=board.costs["caravan"]))
+            (f"build caravan on {good} in {name}", t("costs %(cost)s", cost=cost("caravan")))
             for good in sorted(set(free))
         ]
         if site.city is not None and not built.city:
             kind = {"legendary": "legendary city"}.get(str(site.city), str(site.city))
-            lines.append((f"build {kind} in {name}", t("costs %(cost)s (E6.6)", cost=board.costs[str(site.city)])))
+            lines.append((f"build {kind} in {name}", t("costs %(cost)s (E6.6)", cost=cost(str(site.city)))))
         for sea in site.seas:
-            lines.append((f"build trireme in {names[sea]}", t("costs %(cost)s (E6.5)", cost=board.costs["trireme"])))
+            lines.append((f"build trireme in {names[sea]}", t("costs %(cost)s (E6.5)", cost=cost("trireme"))))
     lines += [
         (f"buy {tile}", t("costs %(cost)s this round (E6.7)", cost=board.tiles[tile].price(position.round)))
         for tile in position.track

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from types import MappingProxyType
 
 from adjudicator.dice import Dice
@@ -103,7 +103,7 @@ def military_turn(
     """One player's military turn (E7.1): conversions due, triremes, naval battles, then legions,
     land battles and conquests. It stops the moment the game is won (E10.2, ED17)."""
     events.append(event("turn_of", empire=empire, phase="military"))
-    turn = _Turn(board, empire, events, peace)
+    turn = MilitaryTurn(board, empire, events, peace)
     position = turn.won(conversions(board, position, empire, events))
     if position.winner:
         return position
@@ -130,87 +130,7 @@ def military_turn(
     return position
 
 
-@dataclass(frozen=True, slots=True)
-class Rehearsal:
-    """One player's military turn up to its land battles, as the engine carries out his lines
-    alone from the position he sees (E7.1: conversions due, sails, naval battles, legion moves),
-    rolling no dice: a naval battle he may fight is taken to be fought and to leave his
-    triremes where they are."""
-
-    skipped: Mapping[int, str]  # line -> the engine's reason, as it would report it
-    others_first: frozenset[int]  # skipped lines another player's turn before his may let through
-    through_battle: Mapping[int, tuple[str, ...]]  # move lines whose chain needs seas he fights in
-    war_first: Mapping[int, str]  # move lines from a province at war where another's turn may fight first
-
-
-def rehearse_military(board: Board, position: Position, empire: str, orders: Sequence[Order]) -> Rehearsal:
-    """What his turn, alone, would skip (no other player moving before him), and what it
-    carries out only if his triremes come through his own naval battles, or his legions
-    through the battle of a war (E8.4) fought in another player's turn before his."""
-    events: list[Event] = []
-    turn = _Turn(board, empire, events, peace_pairs(board, position, {empire: orders}, []))
-    others_may_play_first = position.step != empire  # stepwise: the turns before his are over
-    position = conversions(board, position, empire, [])
-    for order in orders:
-        if isinstance(order, Sail):
-            position = turn.sail(position, order)
-    others_first: set[int] = set()
-    for order in orders:
-        if isinstance(order, NavalAttack):
-            problem = turn.naval_problem(position, order)
-            if not problem:
-                turn.naval_seas.add(order.sea)
-                continue
-            turn.skip(order, problem)
-            if others_may_play_first and _may_sail_in(board, position, empire, order):
-                others_first.add(order.line)
-    fought = tuple(sorted(turn.naval_seas))
-    without = {s: position.seas[s].with_ships(empire, -position.seas[s].triremes.get(empire, 0)) for s in fought}
-    after_battles = replace(position, seas={**position.seas, **without})
-    through_battle: dict[int, tuple[str, ...]] = {}
-    war_first: dict[int, str] = {}
-    at_war = (
-        {pid for pid, province in position.provinces.items() if province.at_war} if others_may_play_first else set()
-    )
-    for order in orders:
-        if not isinstance(order, Move):
-            continue
-        problem = turn.move_problem(position, order)
-        if problem and others_may_play_first and problem == turn.peace_problem(position, order.destination):
-            others_first.add(order.line)
-        position = turn.move(position, order)
-        if problem:
-            continue
-        if order.origin in at_war:
-            war_first[order.line] = _name(board, order.origin)
-        by_land = order.destination in board.provinces[order.origin].land
-        if not by_land and order.destination not in chain_coasts(board, after_battles, empire, order.origin):
-            through_battle[order.line] = tuple(_name(board, sea) for sea in fought)
-    skipped = skipped_lines(events, "order_skipped")
-    return Rehearsal(skipped, frozenset(others_first), through_battle, war_first)
-
-
-def skipped_lines(events: Sequence[Event], kind: str) -> dict[int, str]:
-    """The lines skipped events of `kind` name, each with its first reason (a message, so it
-    keeps its translations)."""
-    skipped: dict[int, str] = {}
-    for item in events:
-        line, reason = item.data.get("line"), item.data.get("reason")
-        if item.kind == kind and isinstance(line, int) and isinstance(reason, str):
-            skipped.setdefault(line, reason)
-    return skipped
-
-
-def _may_sail_in(board: Board, position: Position, empire: str, order: NavalAttack) -> bool:
-    """E7.2: his triremes are there and the enemy's are one sail away: the enemy's turn, if it
-    comes first, may bring them in (a trireme sails one step a turn)."""
-    seas = position.seas
-    if order.sea not in seas or not seas[order.sea].triremes.get(empire, 0):
-        return False
-    return any(seas[s].triremes.get(order.enemy, 0) for s in board.seas[order.sea].seas)
-
-
-class _Turn:
+class MilitaryTurn:
     """What one military turn has done so far: units moved, battles fought, provinces conquered."""
 
     def __init__(self, board: Board, empire: str, events: list[Event], peace: frozenset[frozenset[str]]) -> None:

@@ -272,10 +272,16 @@ def _cost(board: Board, position: Position, empire: str, item: _Item) -> tuple[i
     """What the item costs, and the kinds each token must be when a tile changes it (else None)."""
     if isinstance(item.order, Buy):
         return board.tiles[item.order.tile].price(position.round), None
+    return piece_cost(board, position, empire, item.piece)
+
+
+def piece_cost(board: Board, position: Position, empire: str, piece: str) -> tuple[int, frozenset[str] | None]:
+    """E6.2, E11.1 cost change: what a piece costs him, and the kinds each token must be when
+    a tile he owns (or copies) changes it (else None). The form quotes it, the engine charges it."""
     for effect in position.effects(board, empire, "cost_change"):
-        if effect.parameters.get("piece") == item.piece:
+        if effect.parameters.get("piece") == piece:
             return int(effect.parameters.get("cost", 1)), frozenset(effect.parameters.get("pay", ()))
-    return board.costs[item.piece], None
+    return board.costs[piece], None
 
 
 def _payment(

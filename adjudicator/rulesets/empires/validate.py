@@ -2,10 +2,12 @@
 phase, who may give the order, and what the position the player sees already makes impossible
 for good (a sail between seas that do not touch, a building where the board prints no site, a
 tile not face up), asked of the same functions the engine asks; one result per line, never an
-exception. A line accepted that will not be carried out as written (a trade side on a used
-token, a conquest choice another line overrides) carries a note saying so. What depends on the
-position when the line's turn comes (what can be paid, whose units stand where) is checked at
-resolution and reported there as skipped, with its rule (E6.1)."""
+exception. Then his purchase or military lines are rehearsed with the engine's own turn
+(rehearsal.py): his earlier lines taken to happen, what can then never work is refused, what
+waits on something else is noted. A line accepted that will not be carried out as written (a
+trade side on a used token, a conquest choice another line overrides) carries a note saying so.
+What only another player's earlier turn or the dice decide is checked at resolution and
+reported there as skipped, with its rule (E6.1)."""
 
 from __future__ import annotations
 
