@@ -537,6 +537,13 @@ def is_header_piece(text: str, grammar: str) -> bool:
     return word in HEADER_KEYWORDS or keywords_of(grammar).get(word) in HEADER_KEYWORDS
 
 
+def is_header_line(text: str) -> bool:
+    """Whether a line of a covering note is a header in any language and any game (`power`,
+    `Hasło: …`, `mot de passe …`, `gra …`): what a mail's body keeps when its orders come
+    in an attachment (issue 29: a Polish password there was lost)."""
+    return is_header_piece(plain_text(text).strip(), "common")
+
+
 def parse_submission(
     text: str, parser: OrderParser[OrderT], is_order: Callable[[object], bool], *, headers_only: bool = False
 ) -> Submission[OrderT]:

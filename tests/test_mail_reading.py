@@ -334,6 +334,19 @@ def test_utf16_attachment_from_notepad_is_read() -> None:
     assert "power Egypt" in parse_mail(gmail_with_attachment("see file", notepad)).text
 
 
+@pytest.mark.parametrize(
+    "said", ["hasło egypt-secret", "Hasło: egypt-secret", "mot de passe egypt-secret", "Jelszó: egypt-secret"]
+)
+def test_a_password_on_the_covering_note_counts_in_any_language(
+    make_game: Callable[..., Game], tmp_path: Path, said: str
+) -> None:
+    """Issue 29: orders in a .txt file, the password in the body in the player's language."""
+    game = make_game()
+    orders = BOM + crlf("game test-game\npower Egypt\noffer tax\ntake gold from Rome\n")
+    report = collected(game, tmp_path / "mails", gmail_with_attachment(f"Cześć,\n{said}\nrozkazy w pliku.\n", orders))
+    assert "accepted from Egypt: 2 orders, 0 errors" in report, report
+
+
 def test_attachment_under_a_signed_body_is_collected_whole(make_game: Callable[..., Game], tmp_path: Path) -> None:
     game = make_game()
     report = collected(game, tmp_path / "mails", gmail_with_attachment(SIGNATURE_NOTE))

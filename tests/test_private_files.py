@@ -159,6 +159,22 @@ def test_stored_orders_and_private_reports_are_the_owners_only(make_game: Callab
     assert len(hands) >= 4 and {p.name: oct(mode_of(p)) for p in hands} == {p.name: oct(0o600) for p in hands}
 
 
+def test_the_inbox_keeps_its_records_of_posts_and_mails_for_the_owner_only(
+    make_game: Callable[..., Game], tmp_path: Path
+) -> None:
+    """Issue 29: inbox/<key>.toml said who wrote and why a mail failed, readable by all (644)."""
+    game = make_game()
+    posts = tmp_path / "posts"
+    posts.mkdir()
+    (posts / "rome.txt").write_text("power Rome\noffer wine\n")
+    (posts / "greece.txt").write_text("power Greece\npassword wrong-one\noffer tax\n")
+    result = runner.invoke(app, ["collect", str(game.directory.root), "--from", str(posts)])
+    assert "rome.txt: Rome: 1 order, 0 errors" in result.output, result.output
+    assert "greece.txt: not used: the password for Greece is wrong" in result.output, result.output
+    kept = sorted(game.directory.inbox.iterdir())
+    assert len(kept) == 4 and {p.name: oct(mode_of(p)) for p in kept} == {p.name: oct(0o600) for p in kept}
+
+
 # ---- 9. game.toml: one-line texts ---------------------------------------------------------------
 
 

@@ -40,6 +40,7 @@ from adjudicator.reports import Renderer
 from adjudicator.schedule import utc_now
 from adjudicator.settings_check import check_intake_file
 from adjudicator.storage import (
+    PRIVATE,
     GameDirectory,
     deferred_directory_sync,
     file_lock,
@@ -430,8 +431,8 @@ def _quarantine(run: _Run, raw: bytes, reason: str, message_id: str = "") -> str
     if (folder / f"{key}.toml").exists():
         run.report.lines.append(f"already quarantined: {folder / key}.eml")
         return "quarantine"
-    write_bytes_atomic(folder / f"{key}.eml", raw, mode=0o600)  # the raw bytes first, whatever they hold
-    write_toml_atomic(folder / f"{key}.toml", {"reason": reason}, mode=0o600)
+    write_bytes_atomic(folder / f"{key}.eml", raw, mode=PRIVATE)  # the raw bytes first, whatever they hold
+    write_toml_atomic(folder / f"{key}.toml", {"reason": reason}, mode=PRIVATE)
     run.report.lines.append(f"quarantined: {reason}")
     return "quarantine"
 

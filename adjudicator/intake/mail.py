@@ -43,7 +43,7 @@ from adjudicator.limits import (
     MAIL_PARTS,
     TEXT_CHARS,
 )
-from adjudicator.orders import end_of_orders, plain_text
+from adjudicator.orders import end_of_orders, is_header_line, plain_text
 from adjudicator.players import mail_address
 
 # The line a mail client puts above the mail being answered. Gmail and phones wrap a long one
@@ -69,7 +69,6 @@ def _closes(line: str) -> bool:
 
 
 # A header line of the order language: what a covering note may carry beside an attachment.
-_HEADER_LINE = re.compile(r"\s*(?:game|power|civ|civilization|nation|password|pass|secret|phase)\b", re.IGNORECASE)
 _TAG = re.compile(r"\[([a-z0-9][a-z0-9-]{0,62})\]", re.IGNORECASE)
 
 
@@ -264,14 +263,14 @@ def holds_orders(text: str) -> bool:
     """Whether a text has a line before its end that is neither blank, comment, quote nor header."""
     for line in end_of_orders(text).splitlines():
         stripped = plain_text(line).strip()
-        if stripped and stripped[0] not in "#>" and not _HEADER_LINE.match(stripped):
+        if stripped and stripped[0] not in "#>" and not is_header_line(stripped):
             return True
     return False
 
 
 def header_lines(text: str) -> list[str]:
     """The header lines (`game`, `power`, `password`, `phase`) of a covering note."""
-    return [line for line in text.splitlines() if _HEADER_LINE.match(plain_text(line))]
+    return [line for line in text.splitlines() if is_header_line(line)]
 
 
 def _decode(part: Message, notes: list[str]) -> str:

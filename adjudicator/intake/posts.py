@@ -27,7 +27,7 @@ from adjudicator.intake.threads import ThreadError, ThreadPost, read_thread
 from adjudicator.limits import POST_CHARS
 from adjudicator.orders import TooManyOrders, parse_submission
 from adjudicator.schedule import utc_now
-from adjudicator.storage import game_lock, read_toml, write_toml_atomic
+from adjudicator.storage import PRIVATE, game_lock, read_toml, write_toml_atomic
 from adjudicator.submissions import check_password, check_submission, counted, store_submission
 
 
@@ -214,4 +214,5 @@ def _record(game: Game, key: str, post: Post, status: str, power: str | None, re
             "phase": game.slug,
             "reason": reason,
         },
+        mode=PRIVATE,
     )

@@ -124,7 +124,7 @@ def already_done(inbox: Path, key: str) -> bool:
 def keep_raw(inbox: Path, raw: bytes, key: str) -> Path:
     path = inbox_paths(private_folder(inbox), key)[0]
     if not path.exists():
-        write_bytes_atomic(path, raw, mode=0o600)
+        write_bytes_atomic(path, raw, mode=PRIVATE)
     return path
 
 
@@ -279,6 +279,7 @@ def _record(game: Game, outcome: Outcome, received: datetime, answer: Reply | No
             "wrong_password": outcome.wrong_password,
             "replied": replied,
         },
+        mode=PRIVATE,  # who wrote, about what and why it failed: the player's business, as the mail is
     )
     return outcome
 
@@ -323,4 +324,4 @@ def settle_late(game: Game, civ: str) -> None:
     for meta in game.directory.inbox.glob("*.toml"):
         entry = read_toml(meta)
         if entry.get("status") == "late" and entry.get("power") == civ and entry.get("phase") == game.slug:
-            write_toml_atomic(meta, {**entry, "status": "late-accepted"})
+            write_toml_atomic(meta, {**entry, "status": "late-accepted"}, mode=PRIVATE)
