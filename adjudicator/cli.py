@@ -14,18 +14,47 @@ from typing import Annotated, ParamSpec, TypeVar
 import typer
 
 from adjudicator.outcome import Outcome
+from adjudicator.schedule import example_moment
 
 P = ParamSpec("P")
 R = TypeVar("R")
 
 app = typer.Typer(
     rich_markup_mode=None,  # help texts print literally: "[intake.imap]" is a table name, not markup
-    no_args_is_help=True,
     context_settings={"help_option_names": ["-h", "--help"]},
     pretty_exceptions_show_locals=False,
     help="Adjudicate play-by-email and play-by-forum games of Mare Nostrum.",
 )
-board_app = typer.Typer(no_args_is_help=True, help="Check or show a board file.")
+board_app = typer.Typer(help="Check or show a board file.")
+
+
+@board_app.callback(invoke_without_command=True)
+def _board(context: typer.Context) -> None:
+    """Check or show a board file."""
+    if context.invoked_subcommand is None:
+        typer.echo(context.get_help())
+
+
+def _show_version(wanted: bool) -> None:
+    if wanted:
+        from adjudicator import __version__
+
+        typer.echo(f"adjudicator {__version__}")
+        raise typer.Exit()
+
+
+@app.callback(invoke_without_command=True)
+def _options(
+    context: typer.Context,
+    version: Annotated[
+        bool, typer.Option("--version", callback=_show_version, is_eager=True, help="Print the version and exit.")
+    ] = False,
+) -> None:
+    """Adjudicate play-by-email and play-by-forum games of Mare Nostrum."""
+    if context.invoked_subcommand is None:  # `adjudicator` alone: what it can do
+        typer.echo(context.get_help())
+
+
 app.add_typer(board_app, name="board")
 
 GameDir = Annotated[Path, typer.Argument(help="The game directory.", show_default=False)]
@@ -107,7 +136,8 @@ def _print_error(text: str) -> None:
 
     from adjudicator.controls import without_controls
 
-    Console(stderr=True, soft_wrap=True, highlight=False).print(without_controls(text), markup=False)
+    # no markup and no emoji: Rich would make `CIV:EMAIL:SECRET` read `CIV✉SECRET`
+    Console(stderr=True, soft_wrap=True, highlight=False, emoji=False).print(without_controls(text), markup=False)
 
 
 @app.command()
@@ -349,7 +379,7 @@ def remind(
 @_friendly
 def deadline(
     directory: GameDir,
-    when: Annotated[str, typer.Argument(help="e.g. 2026-11-23T18:00 (in the game's time zone) or with an offset.")],
+    when: Annotated[str, typer.Argument(help=f"e.g. {example_moment()} (in the game's time zone) or with an offset.")],
 ) -> Outcome:
     """Set the deadline of the phase now open."""
     from adjudicator.commands import set_deadline

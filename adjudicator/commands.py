@@ -15,6 +15,7 @@ import tempfile
 from collections.abc import Callable
 from datetime import UTC, datetime
 from pathlib import Path
+from typing import Any
 
 from adjudicator.errors import BoardError, DataError, GameFileError, UsageError
 from adjudicator.game import Game, Settings, default_board_path, load_board
@@ -26,10 +27,17 @@ from adjudicator.passwords import without_secret
 from adjudicator.players import PlayerSpec, parse_player_spec
 from adjudicator.reports import Renderer
 from adjudicator.resources import shipped_folder
-from adjudicator.rulesets import find_ruleset
+from adjudicator.rulesets import Ruleset, find_ruleset
 from adjudicator.schedule import check_zone
 from adjudicator.storage import PRIVATE, GameDirectory, game_lock, read_toml, write_toml_atomic
-from adjudicator.submissions import CheckedSubmission, check_password, check_submission, store_submission, submitted
+from adjudicator.submissions import (
+    CheckedSubmission,
+    MissingPower,
+    check_password,
+    check_submission,
+    store_submission,
+    submitted,
+)
 
 
 def read_orders_file(file: str) -> str:
@@ -136,7 +144,7 @@ def status(path: Path, now: datetime | None = None) -> Outcome:
 
 def check_orders(path: Path, file: str, power: str | None, vouch: bool = False) -> Outcome:
     game = Game.load(path)
-    checked = check_submission(game, post_text(read_orders_file(file)), power)
+    checked = _checked(game, post_text(read_orders_file(file)), power)
     check_password(game, checked, vouch)
     return Outcome(_receipt(game, checked, None), ok=checked.errors == 0)
 
@@ -151,11 +159,18 @@ def submit_text(path: Path, text: str, power: str | None, vouch: bool = False) -
     """`vouch`: the moderator took these orders himself, so no password line is needed."""
     game = Game.load(path)
     with game_lock(game.directory):
-        checked = check_submission(game, text, power)
+        checked = _checked(game, text, power)
         check_password(game, checked, vouch)
         stored = store_submission(game, checked, text, source="moderator (adjudicator submit)")
     shown = stored.relative_to(game.directory.root)
     return Outcome(_receipt(game, checked, shown), ok=checked.errors == 0)
+
+
+def _checked(game: Game, text: str, power: str | None) -> CheckedSubmission:
+    try:
+        return check_submission(game, text, power)
+    except MissingPower as error:
+        raise MissingPower(f"{error}, or use --power") from None
 
 
 def board_check(file: Path | None, ruleset_name: str | None) -> Outcome:
@@ -188,11 +203,28 @@ def show_rules(number: str | None, ruleset_name: str | None, lang: str = SOURCE)
     from adjudicator.rulebook import rules_page, rules_text
 
     ruleset, lang = find_ruleset(ruleset_name), check_language(lang)
+    if ruleset_name is None and number is not None:
+        ruleset = _ruleset_citing(number) or ruleset
     if rules_page(ruleset, lang) is None:
         raise UsageError(
             f"the rules of {ruleset.title} are not translated into {LANGUAGES[lang]} yet; leave out --lang"
         )
     return Outcome(rules_text(ruleset, number, lang))
+
+
+def _ruleset_citing(number: str) -> Ruleset[Any, Any, Any] | None:
+    """The ruleset whose rules have this clause (`E8.3` is Empires'), so that `rules E8.3` needs
+    no --ruleset; the first ruleset's when several have it."""
+    from adjudicator.rulebook import rules_text
+    from adjudicator.rulesets import REGISTRY
+
+    for name in REGISTRY:
+        try:
+            rules_text(REGISTRY[name], number, SOURCE)
+        except UsageError:
+            continue
+        return REGISTRY[name]
+    return None
 
 
 def verify_dice(path: Path) -> Outcome:
@@ -295,7 +327,7 @@ def show_report(path: Path, phase: str | None, fmt: str, power: str | None, map_
     """A report of an adjudicated phase: the public one in a format, or a player's private one."""
     from dataclasses import replace
 
-    from adjudicator.phase_reports import PhaseReports, load_record
+    from adjudicator.phase_reports import PICTURE, PhaseReports, load_record
 
     game = Game.load(path)
     if map_url is not None:  # this once, as if game.toml said so
@@ -303,7 +335,7 @@ def show_report(path: Path, phase: str | None, fmt: str, power: str | None, map_
     reports = PhaseReports(game, load_record(game, phase))
     if power is not None:
         return Outcome(reports.private(game.find_player_civ(power)))
-    if fmt == "png":  # a picture is no text to print: written beside the reports, its path said
+    if fmt == PICTURE:  # a picture is no text to print: written beside the reports, its path said
         return Outcome(f"The map is drawn in {reports.write_png()}")
     return Outcome(reports.public(fmt))
 

@@ -25,7 +25,7 @@ from adjudicator.players import Player, PlayerSpec, hash_secret, new_secret, par
 from adjudicator.problems import either
 from adjudicator.resources import package_file
 from adjudicator.rulesets import PhaseInfo, Ruleset, find_ruleset
-from adjudicator.schedule import Schedule
+from adjudicator.schedule import Schedule, example_moment
 from adjudicator.settings_check import check_mail_tables, check_players
 from adjudicator.storage import (
     PRIVATE,
@@ -127,7 +127,7 @@ class Settings:
             raise game.error("id", str(error)) from None
         created = game.data.get("created")
         if created is not None and not (isinstance(created, datetime) and created.tzinfo):
-            raise game.error("created", "write a date and time with its offset, e.g. 2026-11-23T18:00:00Z")
+            raise game.error("created", f"write a date and time with its offset, e.g. {example_moment(':00Z')}")
         if dice.integer("chain_length", dice_chain.CHAIN_LENGTH) != dice_chain.CHAIN_LENGTH:
             raise dice.error(
                 "chain_length",

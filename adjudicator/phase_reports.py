@@ -25,6 +25,7 @@ from adjudicator.rulesets import phase_label
 from adjudicator.storage import PRIVATE, read_toml, write_bytes_atomic, write_text_atomic
 
 FORMATS = ("txt", "md", "bbcode", "html")
+PICTURE = "png"  # `report --format png`: the map drawn as a picture, written beside the reports
 
 
 @dataclass(frozen=True, slots=True)
@@ -157,7 +158,7 @@ class PhaseReports:
 
     def public(self, fmt: str) -> str:
         if fmt not in FORMATS:
-            raise UsageError(f"'{fmt}' is not a report format; use {', '.join(FORMATS)}")
+            raise UsageError(f"'{fmt}' is not a report format; use {', '.join(FORMATS)} or {PICTURE} (the map)")
         context = {**self.context, "map_svg": self.map_svg} if fmt == "html" else self.context
         return self.renderer.render(f"public.{fmt}.j2", **context)
 

@@ -45,7 +45,7 @@ class Schedule:
         f.only(SCHEDULE_KEYS)
         deadline = f.data.get("deadline")
         if deadline is not None and not (isinstance(deadline, datetime) and deadline.tzinfo):
-            raise f.error("deadline", "write a date and time with its offset, e.g. 2026-11-23T18:00:00+01:00")
+            raise f.error("deadline", f"write a date and time with its offset, e.g. {example_moment(':00+01:00')}")
         zone = f.checked("timezone", check_zone, "UTC")
         durations = {}
         for phase in _PHASES:
@@ -123,12 +123,17 @@ def _duration(f: Fields, key: str, default: timedelta = timedelta(0)) -> timedel
     return _parsed(f, key, f.text(key)) if key in f else default
 
 
+def example_moment(offset: str = "") -> str:
+    """A date and time to show in a hint: a week from now at 18:00, so that no example is in the past."""
+    return f"{(datetime.now(UTC) + timedelta(days=7)):%Y-%m-%d}T18:00{offset}"
+
+
 def parse_moment(text: str, zone: str) -> datetime:
-    """`2026-11-23T18:00` (in the game's zone) or with an offset."""
+    """`2027-03-14T18:00` (in the game's zone) or with an offset."""
     try:
         moment = datetime.fromisoformat(text)
     except ValueError:
-        raise UsageError(f"'{text}' is not a date and time; write e.g. 2026-11-23T18:00") from None
+        raise UsageError(f"'{text}' is not a date and time; write e.g. {example_moment()}") from None
     return moment if moment.tzinfo else moment.replace(tzinfo=ZoneInfo(zone))
 
 

@@ -25,6 +25,10 @@ class SubmissionError(AdjudicatorError):
     """The submission as a whole cannot be used (wrong game, phase or power)."""
 
 
+class MissingPower(SubmissionError):
+    """The text says nobody's orders; `check` and `submit` add that --power can say it."""
+
+
 @dataclass(frozen=True, slots=True)
 class EchoLine:
     number: int
@@ -123,7 +127,7 @@ def check_password(game: Game, checked: CheckedSubmission, vouched: bool = False
 def _power(game: Game, submission: Submission[Any], power: str | None) -> str:
     if power is None and submission.power is None:
         word = game.ruleset.player_word.upper()
-        raise SubmissionError(f"say whose orders these are: add a line 'power {word}' or use --power")
+        raise MissingPower(f"say whose orders these are: add a line 'power {word}'")
     civ = game.find_player_civ(power or submission.power or "")
     if power is not None and submission.power is not None:
         named = game.find_player_civ(submission.power)

@@ -28,7 +28,7 @@ from adjudicator.rulesets.empires.validate import validate_orders
 
 class Empires:
     name = "empires"
-    aliases: tuple[str, ...] = ("mare nostrum empires", "mare nostrum: empires", "empires 2016", "mne")
+    aliases: tuple[str, ...] = ("empire", "mare nostrum empires", "mare nostrum: empires", "empires 2016", "mne")
     title = "Mare Nostrum: Empires"
     grammar = "empires"
     rules = "rules-empires.md"

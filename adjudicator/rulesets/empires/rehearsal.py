@@ -90,17 +90,14 @@ def _purchase_turn(board: Board, position: Position, empire: str, orders: Sequen
 
 
 def _purchases(board: Board, position: Position, empire: str, lines: Lines) -> Lines:
-    """E6.1: each purchase line rehearsed after his earlier ones (and his copy, E11.1, which
-    holds for the whole turn); the sets the engine picks, the stock, the sites and the tiles
-    all as the engine will find them."""
-    kept: list[Order] = []
+    """E6.1: each purchase line rehearsed after his earlier ones and his copy (E11.1: it holds
+    for the whole turn, whatever its line); the sets the engine picks, the stock, the sites and
+    the tiles all as the engine will find them."""
+    copies: list[Order] = [line.order for line in lines if line.ok and isinstance(line.order, Copy)]
+    kept = list(copies)
     for index, line in enumerate(lines):
         order = line.order
-        if not line.ok or order is None:
-            continue
-        if isinstance(order, Copy):
-            kept.append(order)
-        if not isinstance(order, Build | Buy):
+        if not line.ok or not isinstance(order, Build | Buy):
             continue
         turn = _purchase_turn(board, position, empire, [*kept, order])
         if order.line in turn.skipped and order.line in turn.bought:
@@ -108,7 +105,6 @@ def _purchases(board: Board, position: Position, empire: str, lines: Lines) -> L
                 line, t("only part of this line is carried out: %(reason)s", reason=turn.skipped[order.line])
             )
         elif order.line in turn.skipped:
-            copies = [o for o in kept if isinstance(o, Copy)]
             alone = order.line in _purchase_turn(board, position, empire, [*copies, order]).skipped
             lines[index] = _refused(line, turn.skipped[order.line], alone)
             continue
@@ -202,7 +198,11 @@ def _rehearse_military(board: Board, position: Position, empire: str, orders: Se
                 turn.naval_seas.add(order.sea)
                 continue
             turn.skip(order, problem)
-            if others_may_play_first and _may_sail_in(board, position, empire, order):
+            if (
+                others_may_play_first
+                and not turn.at_peace(order.enemy)
+                and _may_sail_in(board, position, empire, order)
+            ):
                 others_first.add(order.line)
     fought = tuple(sorted(turn.naval_seas))
     without = {s: position.seas[s].with_ships(empire, -position.seas[s].triremes.get(empire, 0)) for s in fought}
@@ -241,9 +241,10 @@ def _stranded(turn: MilitaryTurn, position: Position, order: Sail | Move) -> boo
 
 
 def _may_sail_in(board: Board, position: Position, empire: str, order: NavalAttack) -> bool:
-    """E7.2: his triremes are there and the enemy's are one sail away: the enemy's turn, if it
-    comes first, may bring them in (a trireme sails one step a turn)."""
+    """E7.2: his triremes are there, the enemy's are not but one sail away: the enemy's turn, if
+    it comes first, may bring them in (a trireme sails one step a turn)."""
     seas = position.seas
-    if order.sea not in seas or not seas[order.sea].triremes.get(empire, 0):
+    here = seas[order.sea].triremes if order.sea in seas else {}
+    if not here.get(empire, 0) or here.get(order.enemy, 0):
         return False
     return any(seas[s].triremes.get(order.enemy, 0) for s in board.seas[order.sea].seas)
