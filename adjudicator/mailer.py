@@ -31,6 +31,11 @@ class DeliveryError(AdjudicatorError):
     """The SMTP server could not be reached or refused the mail; it stays in outbox/."""
 
 
+class UnsendableError(DeliveryError):
+    """Mail cannot go until the moderator acts (a password variable not exported), as opposed
+    to a server away for a while: every sender keeps what it did and says what waits."""
+
+
 def is_loopback(host: str) -> bool:
     if host == "localhost":
         return True
@@ -128,6 +133,31 @@ def make_message(
     return message
 
 
+def placeholder_address(game: str) -> str:
+    """The From of a game's mail queued while no [delivery.smtp] says one: nobody can answer
+    it, so no mail ever leaves with it (`as_sent`)."""
+    return f"moderator@{game}.invalid"
+
+
+def as_sent(message: EmailMessage, settings: SmtpSettings) -> EmailMessage:
+    """A queued mail as it leaves: from the address [delivery.smtp] sets at this moment (issue
+    29: welcome mails queued by `new` before the settings went out from, and told the players
+    to write to, `moderator@GAME.invalid`). The placeholder in its text becomes that address."""
+    old = message["From"].addresses[0] if message["From"] is not None else Address("", addr_spec=settings.sender)
+    if old.addr_spec == settings.sender and not settings.sender_name:
+        return message
+    del message["From"]
+    message["From"] = Address(_one_line(settings.sender_name or old.display_name), addr_spec=settings.sender)
+    if old.addr_spec.endswith(".invalid") and message["Message-ID"] is not None:  # it was made from the address
+        del message["Message-ID"]
+        message["Message-ID"] = make_msgid(domain=settings.sender.rpartition("@")[2] or "adjudicator.invalid")
+    if old.addr_spec.endswith(".invalid") and not message.is_multipart():
+        text = message.get_content()
+        if isinstance(text, str) and old.addr_spec in text:
+            message.set_content(text.replace(old.addr_spec, settings.sender))
+    return message
+
+
 def mail_identity(game: str, phase: str, kind: str, recipient: str) -> str:
     """The stable name of one outgoing mail (game, phase, kind, recipient): the same mail
     queued twice is one file, so it is sent at most once."""
@@ -168,6 +198,10 @@ def send_queued(settings: SmtpSettings, outbox: Path) -> int:
 
     if not pending(outbox):
         return 0
+    try:  # before connecting: a password not exported stops the sending, never what came before it
+        password = settings.password() if settings.user else ""
+    except UsageError as error:
+        raise UnsendableError(f"{error}; {len(pending(outbox))} mail(s) wait in outbox/ until it is") from None
     context = ssl.create_default_context(cafile=settings.cafile or None)
     sent = 0
     with _sending(outbox) as mine:
@@ -182,10 +216,11 @@ def send_queued(settings: SmtpSettings, outbox: Path) -> int:
                     client.starttls(context=context)
             with client:
                 if settings.user:
-                    client.login(settings.user, settings.password())
+                    client.login(settings.user, password)
                 for path in pending(outbox):
                     message = email.message_from_bytes(path.read_bytes(), policy=email.policy.default)
-                    client.send_message(message)
+                    assert isinstance(message, EmailMessage)
+                    client.send_message(as_sent(message, settings))
                     target = outbox / SENT_FOLDER / path.name
                     target.parent.mkdir(parents=True, exist_ok=True)
                     os.replace(path, target)

@@ -385,3 +385,50 @@ def test_status_lists_what_the_moderator_should_look_at(mailed_game: Game, serve
     status = runner.invoke(app, ["status", str(mailed_game.directory.root)]).stdout
     assert "To look at:" in status and "sent from anna.private@example.net" in status
     assert "rejected: mail from rome@example.org: the mail has no 'password' line" in status
+
+
+def test_welcome_mails_queued_before_the_settings_leave_from_the_address_set_then(
+    tmp_path: Path, servers: tuple[int, SmtpServer]
+) -> None:
+    """Issue 29: `new` queued the welcome mails before [delivery.smtp] was set; `send` mailed them
+    From moderator@GAME.invalid, telling the players to write there, and --dry-run left them out."""
+    imap_port, smtp = servers
+    root = tmp_path / "spring"
+    players = [a for civ in ("Rome", "Carthage", "Greece") for a in ("--player", f"{civ}:{civ.lower()}@example.org")]
+    assert runner.invoke(app, ["new", str(root), *players]).exit_code == 0
+    waiting = sorted((root / "outbox").glob("*.welcome.*"))
+    assert len(waiting) == 3 and b".invalid" in waiting[0].read_bytes(), "queued by `new`, before the settings"
+    with (root / "game.toml").open("a") as handle:
+        handle.write(settings_toml(imap_port, smtp.port))
+    dry = runner.invoke(app, ["send", str(root), "--dry-run"])
+    assert "3 mail(s) written" in dry.stdout and "3 of them waiting in outbox/ already" in dry.stdout, dry.stdout
+    shown = sorted((root / "outbox" / "dry-run").glob("*.welcome.*"))
+    assert len(shown) == 3 and all(b".invalid" not in path.read_bytes() for path in shown)
+    sent = runner.invoke(app, ["send", str(root)])
+    assert sent.exit_code == 0 and "3 mail(s) sent" in sent.stdout, sent.output
+    (welcome,) = smtp.messages_to("rome@example.org")
+    assert welcome["From"].addresses[0].addr_spec == USER
+    body = welcome.get_content()
+    assert ".invalid" not in body and USER in body and "your secret" in body.lower(), body
+
+
+def test_collect_keeps_its_report_when_the_smtp_password_is_not_exported(
+    make_game: Callable[..., Game], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Issue 29: with the password variable unset, `collect` printed only the error, and the lines
+    saying whose orders were accepted were lost (`run` printed them)."""
+    monkeypatch.delenv("ADJ_TEST_MAIL_PASSWORD", raising=False)
+    game = make_game()
+    settings = settings_toml(1, 1)
+    with game.directory.game_file.open("a") as handle:
+        handle.write(settings[settings.index("[delivery.smtp]") :])  # the sending half only
+    posts = tmp_path / "posts"
+    posts.mkdir()
+    (posts / "rome.txt").write_text("power Rome\noffer wine\n")
+    (game.directory.root / "outbox").mkdir(exist_ok=True)
+    (game.directory.root / "outbox" / "waiting.eml").write_bytes(b"From: a@example.org\nTo: b@example.org\n\nhi\n")
+    result = runner.invoke(app, ["collect", str(game.directory.root), "--from", str(posts)])
+    assert result.exit_code == 0, result.output  # the orders are in; the mail waits, and a warning says why
+    assert "rome.txt: Rome: 1 order, 0 errors" in result.output, result.output
+    assert "warning: test-game: the environment variable ADJ_TEST_MAIL_PASSWORD is not set" in result.output
+    assert "wait in outbox/" in result.output

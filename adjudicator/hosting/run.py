@@ -38,7 +38,16 @@ from adjudicator.intake.collect import (
 )
 from adjudicator.intake.imap import ImapError
 from adjudicator.intake.threads import THREAD_SUFFIXES
-from adjudicator.mailer import DeliveryError, SmtpSettings, mail_identity, make_message, pending, queue, send_queued
+from adjudicator.mailer import (
+    DeliveryError,
+    SmtpSettings,
+    UnsendableError,
+    mail_identity,
+    make_message,
+    pending,
+    queue,
+    send_queued,
+)
 from adjudicator.outgoing import reminder_messages, report_messages
 from adjudicator.phase_reports import adjudicated_slugs
 from adjudicator.schedule import utc_now
@@ -379,9 +388,11 @@ def _send(game: Game, report: GameReport) -> GameReport:
             report.standing += f"; {waiting} mail(s) wait in outbox/ (no [delivery.smtp])"
             return report
         sent = send_queued(settings, outbox)
+    except UnsendableError as error:  # a password variable is not set
+        report.needs = report.needs or f"{waiting} mail(s) wait in outbox/: {error}"
     except DeliveryError as error:  # the server is away: the next pass tries again
         report.actions.append(f"mail waits in outbox/: {error}")
-    except AdjudicatorError as error:  # the settings are wrong, or a password variable is not set
+    except AdjudicatorError as error:  # the settings are wrong
         report.needs = report.needs or f"{waiting} mail(s) wait in outbox/: {error}"
     else:
         if sent:

@@ -32,7 +32,16 @@ from adjudicator.intake.receive import (
 )
 from adjudicator.intake.threads import THREAD_SUFFIXES
 from adjudicator.intake.throttle import Throttle
-from adjudicator.mailer import DeliveryError, SmtpSettings, mail_identity, make_message, pending, queue, send_queued
+from adjudicator.mailer import (
+    DeliveryError,
+    SmtpSettings,
+    mail_identity,
+    make_message,
+    pending,
+    placeholder_address,
+    queue,
+    send_queued,
+)
 from adjudicator.orders import TooManyOrders, parse_submission
 from adjudicator.passwords import without_secret
 from adjudicator.players import Player
@@ -534,7 +543,7 @@ def moderator_address(game: Game) -> str:
     """The From of the game's mail: [delivery.smtp] from, else a placeholder for outbox-only games."""
     fields = game_settings(game, "delivery.smtp")
     address: str = fields.text("from", "") if fields is not None else ""
-    return address or f"moderator@{game.settings.id}.invalid"
+    return address or placeholder_address(game.settings.id)
 
 
 def _deliver(run: _Run) -> None:
