@@ -41,12 +41,22 @@ from adjudicator.submissions import (
 
 
 def read_orders_file(file: str) -> str:
-    """Orders from a file, or from standard input for `-`; UTF-8, else Latin-1."""
+    """The order text of a file, or of standard input for `-`, read as `collect` reads it: a
+    mail saved as .eml as a mailed one (its text part or attachment), anything else as a saved
+    forum post (BBCode, quotes; plain text stays as it is); UTF-8, else Latin-1."""
     raw = sys.stdin.buffer.read() if file == "-" else _read_bytes(Path(file))
+    if file.lower().endswith(".eml"):
+        from adjudicator.intake.mail import MailRejected
+        from adjudicator.intake.receive import UnreadableMail, read_mail
+
+        try:
+            return read_mail(raw).text
+        except (MailRejected, UnreadableMail) as error:
+            raise UsageError(f"{file}: {error}") from None
     try:
-        return raw.decode("utf-8-sig")
+        return post_text(raw.decode("utf-8-sig"))
     except UnicodeDecodeError:
-        return raw.decode("latin-1")
+        return post_text(raw.decode("latin-1"))
 
 
 def _read_bytes(path: Path) -> bytes:
@@ -144,15 +154,15 @@ def status(path: Path, now: datetime | None = None) -> Outcome:
 
 def check_orders(path: Path, file: str, power: str | None, vouch: bool = False) -> Outcome:
     game = Game.load(path)
-    checked = _checked(game, post_text(read_orders_file(file)), power)
+    checked = _checked(game, read_orders_file(file), power)
     check_password(game, checked, vouch)
     return Outcome(_receipt(game, checked, None), ok=checked.errors == 0)
 
 
 def submit_orders(path: Path, file: str, power: str | None, vouch: bool = False) -> Outcome:
     """Store a submission entered by the moderator; lines with errors are kept and reported. A
-    file is read as `collect` reads a saved forum post (BBCode, quotes), so both agree."""
-    return submit_text(path, post_text(read_orders_file(file)), power, vouch)
+    file is read as `collect` reads it (`read_orders_file`), so both agree."""
+    return submit_text(path, read_orders_file(file), power, vouch)
 
 
 def submit_text(path: Path, text: str, power: str | None, vouch: bool = False) -> Outcome:
@@ -269,8 +279,11 @@ def demo(path: Path | None, ruleset: str | None, lang: str = SOURCE) -> Outcome:
             break
     shutil.copy(source / "README.md", target / "DEMO.md")
     shown.append(state(target, as_json=False).text)
-    first = sorted((target / "reports").iterdir())[0] / "public.txt"
-    shown.append(f"Reports of every phase are in {target / 'reports'}; start with {first}.")
+    first = sorted(game.directory.reports.iterdir())[0] / "public.txt"
+    shown.append(
+        f"Reports of every phase are in {game.directory.reports}; start with {first}. "
+        f"The players' own reports are in {game.directory.private}."
+    )
     return Outcome("\n".join(shown))
 
 
@@ -297,7 +310,7 @@ def adjudicate_phase(
     if force and not all_defaults:
         check_not_blind(game, utc_now())
     result = adjudicate(game, parse_dice_list(dice) if dice is not None else None, force, started=started)
-    report = game.directory.reports / result.slug / "public.txt"
+    report = game.directory.page_file(result.slug, "public.txt")
     if result.report_problem:
         return Outcome(
             f"{result.label} is resolved and {result.next_label} is open, but its reports could not be made "
@@ -305,7 +318,9 @@ def adjudicate_phase(
             ok=False,
         )
     warning = f"\nWarning: {result.site_problem}" if result.site_problem else ""
-    return Outcome(report.read_text(encoding="utf-8") + f"\nReports: {report.parent}{warning}")
+    private = game.directory.private_folder(result.slug)
+    where = f"\nReports: {report.parent} (public); the players' own: {private}"
+    return Outcome(report.read_text(encoding="utf-8") + where + warning)
 
 
 def build_site(path: Path, out: Path | None) -> Outcome:

@@ -234,7 +234,7 @@ def test_a_trade_side_on_a_used_token_is_noted_in_the_receipt_and_under_the_line
     expected = "E5.7: 2 is on no trade token you still hold; 4 (the 1/4 token) is played instead (ED4)"
     assert expected in " ".join(receipt.split()), receipt
     run("adjudicate", str(folder), "--force", "--all-defaults")
-    (report,) = (folder / "reports").iterdir()
+    (report,) = (folder / "private").iterdir()
     private = (report / "Carthage.txt").read_text(encoding="utf-8")
     under = private.split("trade 2", 1)[1].split("What happened to you", 1)[0]
     assert "turns the 1/4 token to 4 (2 is on no token he still holds, E5.1)" in " ".join(under.split()), private

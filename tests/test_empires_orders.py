@@ -351,6 +351,8 @@ def test_a_move_out_of_a_war_says_another_player_s_battle_may_come_first(
     )
     (calm,) = checked(parser, board, replace(position, step="Rome"), "Rome", "move legion from Gallia to Latium")
     assert calm.ok and not calm.note
+    form = dict(form_candidates(board, position, "Rome"))
+    assert form["move 1 legion from Gallia to Latium"] == line.note, "the form says it too"
 
 
 def test_a_purchase_a_later_line_s_named_set_leaves_unpaid_is_noted(

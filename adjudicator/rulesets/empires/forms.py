@@ -7,8 +7,9 @@ from adjudicator.i18n import t
 from adjudicator.rulesets.empires.board import Board, Title
 from adjudicator.rulesets.empires.geography import chain_coasts
 from adjudicator.rulesets.empires.model import Phase, Position
-from adjudicator.rulesets.empires.presentation import place_names
+from adjudicator.rulesets.empires.presentation import listed, place_names
 from adjudicator.rulesets.empires.purchase import piece_cost
+from adjudicator.rulesets.empires.rehearsal import war_first_note
 from adjudicator.rulesets.empires.trade import free_tokens
 from adjudicator.rulesets.payment import TAX
 
@@ -110,9 +111,11 @@ def _military(board: Board, position: Position, empire: str) -> list[Candidate]:
     for pid, province in sorted(position.provinces.items()):
         if count := province.legions.get(empire, 0):
             unit = "legion" if count == 1 else "legions"
+            war = war_first_note(names[pid]) if province.at_war and position.step != empire else ""
             for other in board.provinces[pid].land:
                 enemies = position.provinces[other].units() - {empire}
-                note = t("a battle against %(enemies)s (E8)", enemies=", ".join(sorted(enemies))) if enemies else ""
+                battle = t("a battle against %(enemies)s (E8)", enemies=", ".join(sorted(enemies))) if enemies else ""
+                note = listed([n for n in (battle, war) if n], "; ")
                 lines.append((f"move {count} {unit} from {names[pid]} to {names[other]}", note))
     for holder_title in Title:
         if position.titles.get(holder_title) == empire:

@@ -143,6 +143,16 @@ def _military(board: Board, position: Position, empire: str, lines: Lines) -> Li
     return lines
 
 
+def war_first_note(province: str) -> str:
+    """E8.4: a war goes on in the turn of each player with units there, without an order; one
+    whose turn comes first may leave fewer of his legions to move (the form says it too)."""
+    return t(
+        "depends on your legions in %(province)s coming through the battle of the war there in "
+        "another player's turn before yours (E8.4)",
+        province=province,
+    )
+
+
 def _military_notes(turn: _Rehearsal, number: int) -> list[str]:
     """What an accepted military line waits for."""
     notes: list[str] = []
@@ -150,13 +160,7 @@ def _military_notes(turn: _Rehearsal, number: int) -> list[str]:
         reason = turn.skipped[number]
         notes.append(t("skipped unless another player's turn before yours changes this: %(reason)s", reason=reason))
     if number in turn.war_first:
-        notes.append(
-            t(
-                "depends on your legions in %(province)s coming through the battle of the war there in "
-                "another player's turn before yours (E8.4)",
-                province=turn.war_first[number],
-            )
-        )
+        notes.append(war_first_note(turn.war_first[number]))
     if number in turn.through_battle:
         seas = listed(turn.through_battle[number])
         notes.append(t("depends on your triremes in %(seas)s coming through your naval battle there (E7.2)", seas=seas))
