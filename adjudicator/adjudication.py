@@ -22,7 +22,7 @@ from adjudicator.i18n import encode
 from adjudicator.orders import OrderLine, parse_submission
 from adjudicator.phase_reports import PhaseReports, load_record
 from adjudicator.site import refresh_site
-from adjudicator.storage import PRIVATE, game_lock, read_toml, without_none, write_toml_atomic
+from adjudicator.storage import PRIVATE, PRIVATE_FOLDER, game_lock, read_toml, without_none, write_toml_atomic
 from adjudicator.submissions import CheckedSubmission, missing_orders, order_files
 
 
@@ -40,7 +40,7 @@ class PhaseResult:
 def _checked(game: Game, position: Any, civ: str, text: str) -> CheckedSubmission:
     """A player's orders parsed and checked against `position`, once for all uses."""
     submission = parse_submission(text, game.parser, game.ruleset.is_order)
-    lines = game.ruleset.validate(game.board, position, civ, submission.lines)
+    lines = game.ruleset.validate(game.board, position, civ, submission.lines, game.settings.options)
     return CheckedSubmission(game.settings.id, game.phase_info.label, civ, submission, tuple(lines))
 
 
@@ -238,18 +238,23 @@ def _normal(events: Sequence[Event]) -> list[Any]:
 
 
 def rollback(game: Game, to: int) -> str:
-    """Make phase `to` current again; later history, orders and reports are moved aside."""
-    with game_lock(game.directory):
-        target = next(iter(sorted(game.directory.history.glob(f"{to:03d}-*.toml"))), None)
+    """Make phase `to` current again; later history, orders and reports (public and private)
+    are moved aside, to rolled-back/<time>/, where each keeps its folder's name."""
+    directory = game.directory
+    with game_lock(directory):
+        target = next(iter(sorted(directory.history.glob(f"{to:03d}-*.toml"))), None)
         if target is None or "position" not in read_toml(target) or to >= game.phase_number:
             raise UsageError(f"phase {to} is not an earlier phase of this game; see history/ for the numbers")
-        aside = game.directory.root / "rolled-back" / datetime.now(UTC).strftime("%Y%m%dT%H%M%S")
-        for folder in (game.directory.history, game.directory.orders, game.directory.reports):
+        aside = directory.root / "rolled-back" / datetime.now(UTC).strftime("%Y%m%dT%H%M%S")
+        for folder in directory.phase_folders:
+            if not folder.is_dir():  # a game begun before private/ existed
+                continue
             for item in sorted(folder.iterdir()):
                 number = int(item.name[:3]) if item.name[:3].isdigit() else -1
-                if number > to or (number == to and folder == game.directory.reports):
+                if number > to or (number == to and folder in (directory.reports, directory.private)):
                     destination = aside / folder.name / item.name
-                    destination.parent.mkdir(parents=True, exist_ok=True)
+                    private = folder in (directory.orders, directory.private)  # the moderator's only there too
+                    destination.parent.mkdir(mode=PRIVATE_FOLDER if private else 0o777, parents=True, exist_ok=True)
                     shutil.move(str(item), destination)
         aside.mkdir(parents=True, exist_ok=True)
         shutil.copy(target, aside / target.name)

@@ -47,7 +47,8 @@ def order_form(game: Game, position: Any, civ: str, lang: str = SOURCE) -> Order
         parsed = game.parser.parse_line(Piece(number, text))
         if not game.ruleset.is_order(parsed):
             continue  # a proposal the grammar refuses is a ruleset bug; the form stays usable without it
-        checked = game.ruleset.validate(game.board, position, civ, [OrderLine(number, text, order=parsed)])
+        line = OrderLine(number, text, order=parsed)
+        checked = game.ruleset.validate(game.board, position, civ, [line], game.settings.options)
         if checked and checked[0].ok:
             named = _with_names(text, names, lang)  # the names first: a keyword elsewhere may be a name here
             if named != text and _means(game, position, civ, named, checked[0]):
@@ -108,5 +109,6 @@ def _means(game: Game, position: Any, civ: str, text: str, english: OrderLine[An
     parsed = game.parser.parse_line(Piece(english.number, text))
     if not game.ruleset.is_order(parsed):
         return False
-    checked = game.ruleset.validate(game.board, position, civ, [OrderLine(english.number, text, order=parsed)])
+    line = OrderLine(english.number, text, order=parsed)
+    checked = game.ruleset.validate(game.board, position, civ, [line], game.settings.options)
     return bool(checked) and checked[0].ok and checked[0].order == english.order

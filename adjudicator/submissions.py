@@ -100,7 +100,7 @@ def check_submission(game: Game, text: str, power: str | None = None) -> Checked
     civ = _power(game, submission, power)
     _check_guards(game, submission)
     _check_not_empty(submission)
-    lines = game.ruleset.validate(game.board, game.position, civ, submission.lines)
+    lines = game.ruleset.validate(game.board, game.position, civ, submission.lines, game.settings.options)
     return CheckedSubmission(game.settings.id, game.phase_info.label, civ, submission, tuple(lines))
 
 

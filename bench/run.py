@@ -55,7 +55,7 @@ def midgame(turns: int, seed: int = 7) -> list[tuple[Any, dict[str, list[Any]], 
         orders = {}
         for civ in RULESET.playing(position):
             lines = RULESET.validate(BOARD, position, civ, parse_submission(
-                random_orders(rng, position, civ), parser, RULESET.is_order).lines)  # fmt: skip
+                random_orders(rng, position, civ), parser, RULESET.is_order).lines, {})  # fmt: skip
             orders[civ] = [line.order for line in lines if line.ok]
         seed_i = hashlib.sha256(root + number.to_bytes(4, "big")).digest()
         phases.append((position, orders, seed_i, number))
@@ -99,7 +99,8 @@ def bench_mediterraneum(repeat: int) -> float:
         for path in phase.glob("*.txt"):
             submission = parse_submission(path.read_text(), parser, ruleset.is_order)
             civ = str(submission.power)
-            orders[civ] = [line.order for line in ruleset.validate(board, position, civ, submission.lines) if line.ok]
+            checked = ruleset.validate(board, position, civ, submission.lines, options)
+            orders[civ] = [line.order for line in checked if line.ok]
 
         def resolve(position: Any = position, orders: Any = orders, number: int = number) -> Any:
             return ruleset.resolve(board, position, orders, ChainDice("bench", number, root, root=root), False, options)
@@ -137,7 +138,7 @@ def bench_heavy_build(repeat: int) -> tuple[float, int]:
     orders: dict[str, list[Any]] = {}
     for civ in RULESET.playing(position):
         text = heavy_build_orders(rng, position, civ)
-        lines = RULESET.validate(BOARD, position, civ, parse_submission(text, parser, RULESET.is_order).lines)
+        lines = RULESET.validate(BOARD, position, civ, parse_submission(text, parser, RULESET.is_order).lines, {})
         orders[civ] = [line.order for line in lines if line.ok]
 
     def resolve() -> Any:

@@ -50,7 +50,7 @@ def test_every_form_of_the_demo_game_pastes_back(tmp_path: Path) -> None:
         result = adjudicate(Game.load(tmp_path / "demo"), force=True)
         game = Game.load(tmp_path / "demo")
         for civ in game.playing():
-            form = form_of((game.directory.reports / result.slug / f"{civ}.txt").read_text())
+            form = form_of(game.directory.private_report(result.slug, civ).read_text())
             unchanged = check_submission(game, "no orders\n" + form)  # headers and comments only
             assert unchanged.errors == 0, (civ, result.slug, [e for e in unchanged.echo if e.status == "ERROR"])
             lines = order_lines(form)
@@ -122,7 +122,7 @@ def test_forms_in_each_language_paste_back_meaning_what_the_english_ones_mean(tm
                 )
                 translated += theirs.order != ours.order
                 cards += any(term("card", card).render(lang) in theirs.order for card in ("wine", "tax", "grain"))
-            report = (game.directory.reports / result.slug / f"{civ}.txt").read_text(encoding="utf-8")
+            report = game.directory.private_report(result.slug, civ).read_text(encoding="utf-8")
             for line in foreign:
                 assert f"# {line.order}" in report, (lang, civ, line.order)
     assert translated > 200  # every order of the demo has a keyword the language has a word for
@@ -136,7 +136,7 @@ def test_forms_in_each_language_paste_back_meaning_what_the_english_ones_mean(tm
 def _meaning(game: Game, civ: str, number: int, text: str) -> object:
     """What a line means once its names are resolved (a card named in any language, the same card)."""
     line = OrderLine(number, text, order=game.parser.parse_line(Piece(number, text)))
-    checked = game.ruleset.validate(game.board, game.position, civ, [line])[0]
+    checked = game.ruleset.validate(game.board, game.position, civ, [line], game.settings.options)[0]
     assert checked.ok, (text, checked.problem)
     return checked.order
 

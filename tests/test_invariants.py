@@ -54,7 +54,7 @@ def _play(seed: int, players: list[str], turns: int) -> list[Any]:
         orders = {}
         for civ in RULESET.playing(position):
             submission = parse_submission(random_orders(rng, position, civ), PARSER, RULESET.is_order)
-            lines = RULESET.validate(BOARD, position, civ, submission.lines)
+            lines = RULESET.validate(BOARD, position, civ, submission.lines, {})
             orders[civ] = [line.order for line in lines if line.ok]
         seed_i = hashlib.sha256(root + phase_number.to_bytes(4, "big")).digest()
         before = position

@@ -15,6 +15,7 @@ from adjudicator.dice import ScriptedDice
 from adjudicator.errors import DataError
 from adjudicator.reports import Renderer
 from adjudicator.rulesets import find_ruleset
+from adjudicator.rulesets.mediterraneum.geography import ship_neighbours, space_name
 from adjudicator.rulesets.mediterraneum.model import Options
 from adjudicator.rulesets.mediterraneum.orders import Order
 from adjudicator.rulesets.mediterraneum.turns import resolve_phase
@@ -68,10 +69,30 @@ def test_a_city_attack_straight_from_a_ship_cites_t91_cities_are_taken_by_land()
     data["armies"] = [{"owner": mover, "number": 1, "at": "ship:1", "since": 0}]
     position = RULESET.position_from_data(board(), data, list(position.order))
     name = board().cities[city].name
-    (line,) = RULESET.validate(board(), position, mover, _lines(f"army 1 attack {name}"))
+    (line,) = RULESET.validate(board(), position, mover, _lines(f"army 1 attack {name}"), {})
     assert line.problem is not None, "refused on the receipt: an army aboard never attacks a city"
     message = str(line.problem.message)
     assert "T:91" in message and "taken by land" in message and "T:77" not in message, message
+
+
+def test_the_receipt_reads_an_empty_ship_s_second_space_by_the_game_s_options() -> None:
+    """The receipt knows the game's options (the seam passes them): with fast_empty_ships an
+    empty ship's two spaces are simply OK; without it the second is refused, as the engine does."""
+    position, _ = opening(THREE)
+    data = RULESET.position_to_data(position)
+    mover = position.step
+    city = next(c for c, s in position.cities.items() if s.owner == mover)
+    data["ships"] = [{"owner": mover, "number": 1, "at": f"harbour:{city}"}]
+    position = RULESET.position_from_data(board(), data, list(position.order))
+    start = f"harbour:{city}"
+    first = sorted(ship_neighbours(board(), start))[0]
+    second = next(n for n in sorted(ship_neighbours(board(), first)) if n != start)
+    text = f"ship 1 to {space_name(board(), first)}, {space_name(board(), second)}"
+    fast = RULESET.check_options({"fast_empty_ships": "true"})
+    (line,) = RULESET.validate(board(), position, mover, _lines(text), fast)
+    assert line.ok and not line.note, (start, line)
+    (line,) = RULESET.validate(board(), position, mover, _lines(text), RULESET.check_options({}))
+    assert line.ok and "second space is refused" in str(line.note), line
 
 
 def _lines(text: str) -> Any:

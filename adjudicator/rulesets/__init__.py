@@ -146,9 +146,16 @@ class Ruleset(Protocol, Generic[BoardT, PositionT, OrderT]):
     def is_order(self, value: object) -> bool: ...
 
     def validate(
-        self, board: BoardT, position: PositionT, civ: str, lines: Sequence[OrderLine[OrderT]]
+        self,
+        board: BoardT,
+        position: PositionT,
+        civ: str,
+        lines: Sequence[OrderLine[OrderT]],
+        options: Mapping[str, Any],
     ) -> list[OrderLine[OrderT]]:
-        """Each line with its names resolved, or with the problem that stops it."""
+        """Each line with its names resolved, or with the problem that stops it; `options` are the
+        game's (`check_options`), which can change what an order may do (an empty ship's second
+        space), so that a receipt says what the engine will do in this game."""
         ...
 
     def resolve(

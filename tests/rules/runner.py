@@ -144,7 +144,7 @@ def run_case(case: Mapping[str, Any]) -> CaseResult:
         orders: dict[str, list[Any]] = {}
         for civ, text in case.get("orders", {}).items():
             submission = parse_submission(text, parser, ruleset.is_order)
-            lines = ruleset.validate(board, position, civ, submission.lines)
+            lines = ruleset.validate(board, position, civ, submission.lines, options)
             orders[civ] = [line.order for line in lines if line.ok]
             result.rejected += [
                 {"civ": civ, "line": line.number, "message": line.problem.message} for line in lines if not line.ok

@@ -101,7 +101,12 @@ class Empires:
         return type(value) in ORDER_PHASES or isinstance(value, TurnOrder)
 
     def validate(
-        self, board: Board, position: Position, civ: str, lines: Sequence[OrderLine[Order]]
+        self,
+        board: Board,
+        position: Position,
+        civ: str,
+        lines: Sequence[OrderLine[Order]],
+        options: Mapping[str, Any],
     ) -> list[OrderLine[Order]]:
         return validate_orders(board, position, civ, lines)
 

@@ -103,7 +103,12 @@ class MareNostrum:
         return type(value) in ORDER_PHASES or isinstance(value, TurnSequence)
 
     def validate(
-        self, board: Board, position: Position, civ: str, lines: Sequence[OrderLine[Order]]
+        self,
+        board: Board,
+        position: Position,
+        civ: str,
+        lines: Sequence[OrderLine[Order]],
+        options: Mapping[str, Any],
     ) -> list[OrderLine[Order]]:
         return validate_orders(board, position, Civ(civ), lines)
 

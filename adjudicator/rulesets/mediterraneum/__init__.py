@@ -143,9 +143,14 @@ class Mediterraneum:
         return type(value) in ORDER_TYPES
 
     def validate(
-        self, board: Board, position: Position, civ: str, lines: Sequence[OrderLine[Order]]
+        self,
+        board: Board,
+        position: Position,
+        civ: str,
+        lines: Sequence[OrderLine[Order]],
+        options: Mapping[str, Any],
     ) -> list[OrderLine[Order]]:
-        return validate_orders(board, position, civ, lines)
+        return validate_orders(board, position, civ, lines, options_of(options))
 
     def resolve(
         self,

@@ -15,9 +15,8 @@ gets one of three answers:
 - accepted, when nothing it reads is unsettled: the engine will carry it out as rehearsed (its
   own dice aside: a sale may find no buyer, a river may not be crossed).
 
-The game's options are not known here, so the rehearsal lets an empty ship sail its second
-space (`fast_empty_ships`, M4.3), the best case: a ship that has no move left even so has none
-in the game; where a ship went after a second space is unsettled."""
+The turn is played under the game's options (an empty ship sails a second space only with
+`fast_empty_ships`, M4.3), so the receipt says what the engine will do in this game."""
 
 from __future__ import annotations
 
@@ -71,10 +70,11 @@ class _GoingOn(_NoDice):
 Unsettled = dict[str, set[int]]  # each unsettled part, with the lines whose dice (or option) left it so
 
 
-def rehearse(board: Board, position: Position, colour: str, orders: Sequence[Order]) -> Rehearsal:
-    """What the engine will do with each of his lines, as far as it is certain before any die."""
+def rehearse(board: Board, position: Position, colour: str, orders: Sequence[Order], options: Options) -> Rehearsal:
+    """What the engine will do with each of his lines in this game (its `options`), as far as it
+    is certain before any die."""
     events: list[Event] = []
-    turn = open_turn(board, position, colour, orders, Options(fast_empty_ships=True), events)
+    turn = open_turn(board, position, colour, orders, options, events)
     founding = [_rejection(e) for e in events if e.kind == "order_failed"]
     result = Rehearsal({rejection.line: rejection for rejection in founding}, {})
     unsettled: Unsettled = {}
@@ -110,11 +110,6 @@ def _rehearse_line(turn: Turn, order: Order, unsettled: Unsettled, result: Rehea
         depends |= blocking  # it may be carried out after all
     elif failed := [e for e in new if e.kind == "order_failed"]:  # a first space taken, the second refused
         result.notes[order.line] = _second_space_refused(failed[0], dice=False)
-    if isinstance(order, Sail) and turn.moves.get(f"ship:{order.ship}", 0) > 1:  # an empty ship's second space
-        result.notes[order.line] = t(
-            "M4.3: an empty ship sails a second space only in a game with the fast_empty_ships option"
-        )
-        depends |= {order.line}
     if depends:
         _note(result, order, depends - {order.line})
         _unsettle(unsettled, writes(order), depends)

@@ -18,7 +18,7 @@ from adjudicator.problems import Rejection
 from adjudicator.rulesets.lookup import Refused, find_name
 from adjudicator.rulesets.mediterraneum.board import COAST, Board, CardKind
 from adjudicator.rulesets.mediterraneum.geography import land_of_army, marches_to, ship_neighbours, space_id, space_name
-from adjudicator.rulesets.mediterraneum.model import Army, Phase, Position, Ship, Status
+from adjudicator.rulesets.mediterraneum.model import Army, Options, Phase, Position, Ship, Status
 from adjudicator.rulesets.mediterraneum.orders import (
     ART,
     MAX_MONEY,
@@ -127,9 +127,14 @@ class _Context:
         return place
 
 
+AS_PRINTED = Options()  # the rules without any of the game's options (M12.4)
+
+
 def validate_orders(
-    board: Board, position: Position, colour: str, lines: Sequence[OrderLine[Order]]
+    board: Board, position: Position, colour: str, lines: Sequence[OrderLine[Order]], options: Options = AS_PRINTED
 ) -> list[OrderLine[Order]]:
+    """Each line checked, then the turn rehearsed with the engine's steps under the game's
+    `options` (the rules as printed when none are given)."""
     context = _Context(board, position, colour)
     seen: set[type] = set()
     checked = []
@@ -143,7 +148,7 @@ def validate_orders(
         checked.append(result)
     if position.phase is Phase.TURN and position.winner is None and colour == position.step:
         orders = [line.order for line in checked if line.ok and line.order is not None]
-        rehearsal = rehearse(board, position, colour, orders)
+        rehearsal = rehearse(board, position, colour, orders, options)
         checked = [_rehearsed(line, rehearsal) for line in checked]
     return checked
 
