@@ -26,7 +26,7 @@ def test_bench_pieces_run_and_measure_something(bench: Any, tmp_path: Path) -> N
     engine = bench.bench_engine(2)
     assert set(engine) == {"trade", "build", "military"} and all(v > 0 for v in engine.values())
     heavy_ms, accepted = bench.bench_heavy_build(1)
-    assert heavy_ms > 0 and accepted > 100, "the heavy build phase has real purchase lines"
+    assert heavy_ms > 0 and accepted > 30, "the heavy build phase has real purchase lines (those the purses pay)"
     assert bench.bench_parsing(1) > 1000
     assert bench.bench_peer(3) > 0
     game = bench.build_long_game(tmp_path / "g", 1)

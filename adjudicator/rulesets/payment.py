@@ -17,6 +17,7 @@ commodities are discarded at the end of the phase while two tax cards may be kep
 
 from __future__ import annotations
 
+import functools
 from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
@@ -148,6 +149,23 @@ def _plan_all(hand: Mapping[str, int], costs: Sequence[int]) -> list[CardSet] | 
     for i, cards in zip(others, commodity_sets, strict=True):
         sets[i] = cards
     return sets
+
+
+def can_pay(hand: Mapping[str, int], costs: Sequence[int]) -> bool:
+    """Whether sets from `hand` pay every one of `costs` at once (their order does not matter).
+    A receipt asks this once per purchase line, most often the same question again (a list of
+    lines the purse cannot pay): the answers are kept."""
+    return _can_pay(tuple(sorted((card, n) for card, n in hand.items() if n > 0)), tuple(sorted(costs)))
+
+
+@functools.lru_cache(maxsize=4096)
+def _can_pay(hand: tuple[tuple[str, int], ...], costs: tuple[int, ...]) -> bool:
+    positive = [cost for cost in costs if cost > 0]
+    if sum(positive) > sum(n for _card, n in hand):
+        return False
+    if sum(positive) <= dict(hand).get(TAX, 0):
+        return True  # tax cards alone pay everything
+    return _plan_all(dict(hand), positive) is not None
 
 
 def plan_payment(hand: Mapping[str, int], costs: Sequence[int]) -> list[CardSet]:

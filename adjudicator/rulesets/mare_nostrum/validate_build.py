@@ -31,7 +31,7 @@ from adjudicator.rulesets.mare_nostrum.orders import (
     TurnSequence,
 )
 from adjudicator.rulesets.mare_nostrum.setup import setup_area
-from adjudicator.rulesets.payment import plan_payment, set_problem
+from adjudicator.rulesets.payment import can_pay, set_problem
 
 # ---- Build (R6) ----------------------------------------------------------------------
 
@@ -454,15 +454,15 @@ def check_price(c: Context, prices: list[int], payment: tuple[CardCount, ...] | 
         if problem := set_problem(named, prices[0]):
             raise c.refuse("R6.1", problem)
         c.hand.subtract(named)
-        if len(plan_payment(c.hand, c.costs)) < len(c.costs):
+        if not can_pay(c.hand, c.costs):
             c.depends(t("these cards leave too few for your earlier purchases; the one that cannot be paid is skipped"))
         return
     prices = [price for price in prices if price]
     if not prices:
         return
-    if len(plan_payment(c.hand, prices)) < len(prices):
+    if not can_pay(c.hand, prices):
         raise c.refuse("R6.1", t("your cards cannot make a set worth %(cost)s", cost=prices[0]))
-    if len(plan_payment(c.hand, [*c.costs, *prices])) < len(c.costs) + len(prices):
+    if not can_pay(c.hand, [*c.costs, *prices]):
         raise c.refuse("R6.1", t("your cards cannot pay for this as well as your earlier purchases"))
     c.costs += prices
 
