@@ -76,8 +76,9 @@ MapUrlOption = Annotated[
     str,
     typer.Option(
         "--map-url",
-        help="Where reports/ (or the site) is published, e.g. https://example.org/game1: "
-        "the BBCode and Markdown reports then show each phase's map.png from there.",
+        help="Where the game's reports/ folder (public pages only: publish it whole) or its site is published, "
+        "e.g. https://example.org/game1: the BBCode and Markdown reports then show each phase's map.png from "
+        "there. The players' own reports are in private/: never publish that.",
     ),
 ]
 
@@ -170,7 +171,10 @@ def new(
         list[str] | None, typer.Option("--player-lang", help="CIV=LANG: the language one player reads, e.g. Rome=pl.")
     ] = None,
 ) -> Outcome:
-    """Create a game: basic setup (R2) and turn 1 income, or a given position."""
+    """Create a game: basic setup (R2) and turn 1 income, or a given position.
+
+    Each phase's public reports go to reports/ in the game directory, the folder to publish (see
+    --map-url); each player's own report (his hand, his orders) goes to private/, for you only."""
     from adjudicator.commands import create_game
 
     return create_game(
@@ -288,7 +292,8 @@ def report(
     ] = "txt",
     power: PowerOption = None,
     map_url: Annotated[
-        str | None, typer.Option("--map-url", help="Where reports/ is published, for this report only (see new).")
+        str | None,
+        typer.Option("--map-url", help="Where reports/ (public pages) is published, for this report only (see new)."),
     ] = None,
 ) -> Outcome:
     """Print the public report of a phase, or with --power a player's private report."""

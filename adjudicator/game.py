@@ -175,6 +175,8 @@ class Game:
 
     @classmethod
     def load(cls, path: Path) -> Game:
+        """The game in `path`. A game begun with an earlier version has the private reports
+        it kept in reports/ moved to private/ here (`GameDirectory.apply_private_layout`)."""
         directory = GameDirectory(path)
         directory.require()
         settings = _parse(directory.game_file, Settings.from_data)
@@ -188,6 +190,7 @@ class Game:
             settings = settings.with_players_of(ruleset, board, position)
         except DataError as error:
             raise GameFileError.from_data_error(directory.game_file, error) from None
+        directory.apply_private_layout()
         return cls(directory, settings, board, position, phase_number)
 
     # ---- creating -------------------------------------------------------------------

@@ -1,9 +1,9 @@
 """The reports of an adjudicated phase, made from its history record and the state after it.
 
-Public reports come in four formats (plain text, Markdown, BBCode, HTML with the map); each
-player gets a private plain-text report with his hand, his orders' results and an order
-form for the next phase. Nothing here knows a game rule: the ruleset's templates and its
-`report_data` do.
+Public reports come in four formats (plain text, Markdown, BBCode, HTML with the map), written
+to reports/<phase>/ to be published; each player gets a private plain-text report with his
+hand, his orders' results and an order form for the next phase, written to private/<phase>/.
+Nothing here knows a game rule: the ruleset's templates and its `report_data` do.
 """
 
 from __future__ import annotations
@@ -22,7 +22,7 @@ from adjudicator.game import Game
 from adjudicator.i18n import Msg, decode, t
 from adjudicator.reports import Renderer
 from adjudicator.rulesets import phase_label
-from adjudicator.storage import PRIVATE, read_toml, write_bytes_atomic, write_text_atomic
+from adjudicator.storage import PRIVATE, is_public_page, read_toml, write_bytes_atomic, write_text_atomic
 
 FORMATS = ("txt", "md", "bbcode", "html")
 PICTURE = "png"  # `report --format png`: the map drawn as a picture, written beside the reports
@@ -39,12 +39,6 @@ class PhaseRecord:
     events: list[dict[str, Any]]
     dice: dict[str, Any]
     receipts: dict[str, list[dict[str, Any]]]
-
-
-def is_public(page: str) -> bool:
-    """Whether a page of reports/<phase>/ is for everyone (public.*, map.*): made to be
-    published, so readable by all. Every other page is a player's own and the owner's only."""
-    return page.startswith(("public.", "map."))
 
 
 def record_label(game: Game, position: dict[str, Any]) -> Msg:
@@ -193,12 +187,15 @@ class PhaseReports:
         return pages
 
     def write(self, pages: dict[str, str] | None = None) -> list[Path]:
-        """reports/<slug>/: the pages, rendered now unless given."""
-        folder = self.game.directory.reports / self.record.slug
+        """The pages, rendered now unless given: the public ones to reports/<slug>/ (the
+        folder to publish), each player's to private/<slug>/<Civ>.txt (his only)."""
+        directory, slug = self.game.directory, self.record.slug
         pages = self.pages() if pages is None else pages
-        for name, text in pages.items():
-            write_text_atomic(folder / name, text, mode=0o644 if is_public(name) else PRIVATE)
-        written = [folder / name for name in pages]
+        if not all(is_public_page(name) for name in pages):
+            directory.make_private_folder(slug)
+        written = [directory.page_file(slug, name) for name in pages]
+        for path, text in zip(written, pages.values(), strict=True):
+            write_text_atomic(path, text, mode=0o644 if is_public_page(path.name) else PRIVATE)
         if pages and self.game.settings.map_url:  # published: the BBCode and Markdown reports show it
             written.append(self.write_png())
         return written
@@ -207,6 +204,6 @@ class PhaseReports:
         """reports/<slug>/map.png: the map as a picture (0.2 s, so only when it is wanted)."""
         from adjudicator.pictures import svg_to_png
 
-        path = self.game.directory.reports / self.record.slug / "map.png"
+        path = self.game.directory.page_file(self.record.slug, "map.png")
         write_bytes_atomic(path, svg_to_png(str(self.map_svg)))
         return path

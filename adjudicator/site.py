@@ -144,7 +144,7 @@ class _Builder:
         }
         self._put(f"{slug}/index.html", inputs, lambda: reports.value.site_page(links))
         self._put(f"{slug}/map.svg", inputs, lambda: str(reports.value.map_svg))
-        picture = self.game.directory.reports / slug / "map.png"  # published for BBCode (map_url)
+        picture = self.game.directory.page_file(slug, "map.png")  # published for BBCode (map_url)
         if picture.exists():  # known by its size and time, so that an unchanged one is not even read
             seen = picture.stat()
             self._put(f"{slug}/map.png", _fingerprint(f"{seen.st_size}/{seen.st_mtime_ns}"), picture.read_bytes)

@@ -90,6 +90,14 @@ def read_document(path: Path) -> dict[str, Any]:
 
 
 PRIVATE = 0o600  # a file that holds player data (hands, addresses, orders): the moderator's only
+PRIVATE_FOLDER = 0o700  # a folder of such files (orders/, private/)
+
+
+def is_public_page(name: str) -> bool:
+    """Whether a page of a phase's reports is for everyone (public.*, map.*): made to be
+    published, so it goes to reports/<phase>/, readable by all. Every other page (<Civ>.txt)
+    is a player's own: private/<phase>/, the moderator's only."""
+    return name.startswith(("public.", "map."))
 
 
 def write_bytes_atomic(path: Path, data: bytes, mode: int = 0o644) -> None:
@@ -189,7 +197,19 @@ class GameDirectory:
 
     @property
     def reports(self) -> Path:
+        """The public reports, one folder per phase: the folder to publish (`map_url`)."""
         return self.root / "reports"
+
+    @property
+    def private(self) -> Path:
+        """The private reports (each player's hand and orders), one folder per phase; never
+        published, so it sits beside reports/, not in it."""
+        return self.root / "private"
+
+    @property
+    def phase_folders(self) -> tuple[Path, ...]:
+        """The folders that hold one file or folder per phase (`NNN-…`), which a rollback moves aside."""
+        return (self.history, self.orders, self.reports, self.private)
 
     def history_file(self, phase_slug: str) -> Path:
         return self.history / f"{phase_slug}.toml"
@@ -197,10 +217,61 @@ class GameDirectory:
     def orders_folder(self, phase_slug: str) -> Path:
         return self.orders / phase_slug
 
+    def reports_folder(self, phase_slug: str) -> Path:
+        return self.reports / phase_slug
+
+    def private_folder(self, phase_slug: str) -> Path:
+        return self.private / phase_slug
+
+    def private_report(self, phase_slug: str, civ: str) -> Path:
+        """private/<phase>/<Civ>.txt: the player's report of that phase."""
+        return self.private_folder(phase_slug) / f"{civ}.txt"
+
+    def page_file(self, phase_slug: str, name: str) -> Path:
+        """Where a page of a phase's reports is written: a public one in reports/, a player's in private/."""
+        return (self.reports_folder(phase_slug) if is_public_page(name) else self.private_folder(phase_slug)) / name
+
     def make(self) -> None:
         for folder in (self.root, self.history, self.inbox, self.reports):
             folder.mkdir(parents=True, exist_ok=True)
-        self.orders.mkdir(mode=0o700, exist_ok=True)  # the players' orders: their owner's only
+        for folder in (self.orders, self.private):  # the players' orders and hands: the moderator's only
+            folder.mkdir(mode=PRIVATE_FOLDER, exist_ok=True)
+
+    def make_private_folder(self, phase_slug: str) -> Path:
+        """private/<phase>/, made the moderator's only if it is new (an older game has no private/)."""
+        self.private.mkdir(mode=PRIVATE_FOLDER, exist_ok=True)
+        folder = self.private_folder(phase_slug)
+        folder.mkdir(mode=PRIVATE_FOLDER, exist_ok=True)
+        return folder
+
+    def apply_private_layout(self) -> None:
+        """Move the private reports that an earlier version wrote into reports/<phase>/ to
+        private/<phase>/ (mode 600, in folders of mode 700), so that reports/ holds public
+        pages only and is safe to publish.
+
+        `Game.load` calls it, so an older game is put right by the first command run on it
+        after the upgrade. It moves under the game's lock, and only when the lock is free at
+        once: a busy game is put right by a later command. A report already in private/
+        wins over its older copy. A copy of reports/ published before then still holds them."""
+        if not _private_pages(self.reports):
+            return
+        with file_lock(self.lock_file) as mine:
+            if not mine:
+                return
+            touched: set[Path] = set()
+            for page in _private_pages(self.reports):
+                target = self.make_private_folder(page.parent.name) / page.name
+                try:
+                    if target.exists():
+                        page.unlink()
+                    else:
+                        os.chmod(page, PRIVATE)
+                        os.replace(page, target)
+                except FileNotFoundError:  # moved a moment ago by another command, before it held the lock
+                    continue
+                touched |= {page.parent, target.parent}
+            for folder in sorted(touched):
+                _fsync_directory(folder)
 
     def require(self) -> None:
         if not self.game_file.is_file():
@@ -208,6 +279,25 @@ class GameDirectory:
                 f"{self.root} is not a game directory (no game.toml); create one with "
                 "'adjudicator new DIR --player CIV:EMAIL …'"
             )
+
+
+def _private_pages(reports: Path) -> list[Path]:
+    """The players' pages in the folders of reports/, where an earlier version wrote them (a
+    hidden file is a write under way: left alone). Every command looks, so it is cheap:
+    one `scandir` per phase, no stat of a file."""
+    found: list[Path] = []
+    try:
+        with os.scandir(reports) as entries:
+            phases = [entry.path for entry in entries if entry.is_dir()]
+    except FileNotFoundError:
+        return found
+    for phase in phases:
+        try:
+            with os.scandir(phase) as pages:
+                found += [Path(p.path) for p in pages if not p.name.startswith(".") and not is_public_page(p.name)]
+        except FileNotFoundError:  # rolled back a moment ago
+            continue
+    return sorted(found)
 
 
 def phase_slug(phase_number: int, turn: int, phase: str, prefix: str = "T") -> str:

@@ -967,10 +967,11 @@ class Soak:
         for fmt in formats:
             self.same_report(folder / f"public.{fmt}", lookup if fmt == formats[0] else slug, fmt, None)
         for civ in civs:
-            self.same_report(folder / f"{civ}.txt", slug, "txt", civ)
+            self.same_report(game.directory.private_report(slug, civ), slug, "txt", civ)
         if number + 1 == game.phase_number and game.phase_info.winner is None:  # the forms are for now
             for civ in civs:
-                self.paste_back(game, (folder / f"{civ}.txt").read_text(encoding="utf-8"), f"{slug}/{civ}.txt")
+                text = game.directory.private_report(slug, civ).read_text(encoding="utf-8")
+                self.paste_back(game, text, f"{slug}/{civ}.txt")
 
     def paste_back(self, game: Game, text: str, where: str) -> None:
         """A form sent back as it stands holds no line in error, and each of some of its
@@ -1010,7 +1011,7 @@ class Soak:
         slug = next(directory.history.glob(f"{number:03d}-*.toml")).stem
         files = [*directory.history.glob(f"{number:03d}-*.toml"), *directory.history.glob(f"{number + 1:03d}-*.toml")]
         files += [directory.state_file, directory.orders_folder(slug) / "receipts.toml"]
-        files += sorted((directory.reports / slug).glob("*"))
+        files += sorted((directory.reports / slug).glob("*")) + sorted((directory.private / slug).glob("*"))
         return {str(p.relative_to(directory.root)): p.read_bytes() for p in files if p.is_file()}
 
     def rollback_and_redo(self, number: int, force: bool, dice: str | None) -> None:

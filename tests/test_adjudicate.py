@@ -54,7 +54,8 @@ def test_demo_reports_are_written_per_phase_and_player(demo: Path) -> None:
     folder = demo / "reports" / "006-T02-military"
     public = ["public.txt", "public.md", "public.bbcode", "public.html", "map.svg"]
     private = ["Rome.txt", "Carthage.txt", "Greece.txt", "Babylon.txt", "Egypt.txt"]
-    assert sorted(p.name for p in folder.iterdir()) == sorted([*public, *private])
+    assert sorted(p.name for p in folder.iterdir()) == sorted(public), "reports/ holds the public pages only"
+    assert sorted(p.name for p in (demo / "private" / "006-T02-military").iterdir()) == sorted(private)
     public = " ".join((folder / "public.txt").read_text().split())
     assert "Battle in Cyrenae" in public and "revealed now" in public and "(+1 a die for Hannibal)" in public
 
@@ -109,15 +110,22 @@ def test_rollback_restores_a_phase_and_readjudication_gives_the_same_result(demo
     copy = tmp_path / "demo"
     shutil.copytree(demo, copy)
     before = (copy / "history" / "006-T02-military.toml").read_text()
+    rome = (copy / "private" / "006-T02-military" / "Rome.txt").read_text()
     opening_after = tomllib.loads((copy / "history" / "007-T03-trade.toml").read_text())["position"]
     result = runner.invoke(app, ["rollback", str(copy), "--to", "6"])
     assert result.exit_code == 0, result.output
     assert Game.load(copy).phase_info.label == "T2 military"
     assert not (copy / "history" / "007-T03-trade.toml").exists()
     assert any((copy / "rolled-back").rglob("007-T03-trade.toml")), "nothing is deleted"
+    for folder in ("reports", "private"):  # the phase's own reports too: adjudicating it again writes them
+        assert sorted(p.name for p in (copy / folder).iterdir())[-1] == "005-T02-build", folder
+        assert any((copy / "rolled-back").glob(f"*/{folder}/009-T03-military")), folder
+    (aside,) = (copy / "rolled-back").glob("*/private")
+    assert aside.stat().st_mode & 0o777 == 0o700, "set aside, the hands stay the moderator's"
     again = runner.invoke(app, ["adjudicate", str(copy), "--force", "--all-defaults"])
     assert again.exit_code == 0, again.output
     assert (copy / "history" / "006-T02-military.toml").read_text() == before, "same dice, same result"
+    assert (copy / "private" / "006-T02-military" / "Rome.txt").read_text() == rome
     assert tomllib.loads((copy / "history" / "007-T03-trade.toml").read_text())["position"] == opening_after
 
 

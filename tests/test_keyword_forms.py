@@ -101,7 +101,7 @@ def _played(folder: Path, demo: str, lang: str, phases: int) -> Iterator[tuple[G
         result = adjudicate(Game.load(folder), force=True)
         game = Game.load(folder)
         for civ in game.playing():
-            yield game, civ, (game.directory.reports / result.slug / f"{civ}.txt").read_text(encoding="utf-8")
+            yield game, civ, game.directory.private_report(result.slug, civ).read_text(encoding="utf-8")
 
 
 def _form_lines_pass_check(game: Game, civ: str, report: str, lang: str) -> list[str]:

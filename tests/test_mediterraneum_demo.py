@@ -80,7 +80,7 @@ def test_the_state_card_is_only_in_its_holder_s_report(demo: Path) -> None:
     assert card is not None, "Red founded an empire"
     name = board.states[card].name
     assert name not in told(demo)
-    last = sorted((demo / "reports").iterdir())[-1]
+    last = sorted((demo / "private").iterdir())[-1]
     assert f"Your State card: {name}" in (last / "Red.txt").read_text(encoding="utf-8")
     assert "State card:" not in (last / "Blue.txt").read_text(encoding="utf-8")
 

@@ -1,7 +1,8 @@
 """Issue 27, items 8 to 10: what a player entrusts to the judge stays his.
 
 A crash log holds no secret and only its owner reads it; every file with a player's orders or
-private report is the owner's only (the public reports stay readable: they are published);
+private report is the owner's only (the public reports stay readable: they are published, and
+issue 29 keeps them apart: reports/ holds public pages only, private/ each player's own);
 game.toml's one-line texts hold no control character, and no report gives a reader's terminal
 an escape code or a bell, whatever its source.
 """
@@ -9,6 +10,7 @@ an escape code or a bell, whatever its source.
 from __future__ import annotations
 
 import os
+import shutil
 import stat
 import tempfile
 from collections.abc import Callable, Iterator
@@ -28,7 +30,7 @@ from adjudicator.game import Game
 from adjudicator.phase_reports import PhaseReports, load_record
 from adjudicator.players import parse_player_spec
 from adjudicator.reports import Renderer
-from adjudicator.storage import read_toml
+from adjudicator.storage import file_lock, read_toml
 from tests.conftest import FIVE, player_args
 
 runner = CliRunner()
@@ -149,10 +151,10 @@ def test_stored_orders_and_private_reports_are_the_owners_only(make_game: Callab
         p.relative_to(orders).as_posix(): oct(0o600) for p in stored
     }
     assert mode_of(orders) == 0o700
-    reports = game.directory.reports / "001-T01-trade"
-    private = [reports / f"{civ}.txt" for civ in FIVE]
+    private = [game.directory.private_report("001-T01-trade", civ) for civ in FIVE]
     assert {p.name: oct(mode_of(p)) for p in private} == {p.name: oct(0o600) for p in private}
-    public = [p for p in reports.iterdir() if p.name.startswith(("public.", "map."))]
+    assert mode_of(game.directory.private) == mode_of(private[0].parent) == 0o700
+    public = list((game.directory.reports / "001-T01-trade").iterdir())
     assert len(public) >= 5 and all(mode_of(p) & 0o044 == 0o044 for p in public), "published: readable by all"
     assert mode_of(game.directory.secrets_file) == 0o600
     hands = [game.directory.state_file, game.directory.game_file, *game.directory.root.glob("history/*.toml")]
@@ -173,6 +175,107 @@ def test_the_inbox_keeps_its_records_of_posts_and_mails_for_the_owner_only(
     assert "greece.txt: not used: the password for Greece is wrong" in result.output, result.output
     kept = sorted(game.directory.inbox.iterdir())
     assert len(kept) == 4 and {p.name: oct(mode_of(p)) for p in kept} == {p.name: oct(0o600) for p in kept}
+
+
+# ---- issue 29, item 2: reports/ is the folder to publish, private/ is not -------------------------
+
+PUBLIC_PAGES = {"public.txt", "public.md", "public.bbcode", "public.html", "map.svg", "map.png"}
+PRIVATE_WORDS = ("private report for", "Your hand now:", "Password: ********", "# Orders for")
+
+
+def _adjudicated(game: Game) -> str:
+    """The game after its first phase, with Rome's orders (and password) in his report."""
+    root = str(game.directory.root)
+    orders = "power Rome\npassword rome-secret\noffer wine, tax\ntake commodity\n"
+    assert runner.invoke(app, ["submit", root, "-"], input=orders).exit_code == 0
+    result = runner.invoke(app, ["adjudicate", root, "--force", "--all-defaults"])
+    assert result.exit_code == 0, result.output
+    return "001-T01-trade"
+
+
+def test_reports_holds_public_pages_only_and_private_reports_are_where_the_readme_says(
+    make_game: Callable[..., Game],
+) -> None:
+    game = make_game(map_url="https://example.org/g")  # published: map.png is drawn too
+    slug = _adjudicated(game)
+    published = [p for p in game.directory.reports.rglob("*") if p.is_file()]
+    assert {p.name for p in published} == PUBLIC_PAGES, "every file of reports/ is a public page"
+    for page in published:
+        text = page.read_bytes().decode("utf-8", errors="replace")
+        shown = [words for words in PRIVATE_WORDS if words in text]
+        assert not shown, f"{page.relative_to(game.directory.root)} holds a player's own report: {shown}"
+    readme = (Path(__file__).resolve().parents[1] / "README.md").read_text(encoding="utf-8")
+    assert "`private/NNN-T01-trade/<Civ>.txt`" in readme and "`reports/` holds these public pages only" in readme
+    for civ in FIVE:
+        path = game.directory.root / "private" / slug / f"{civ}.txt"
+        assert path == game.directory.private_report(slug, civ)
+        text = path.read_text(encoding="utf-8")
+        assert f"private report for {civ}" in text and "Your hand now:" in text, civ
+        shown = runner.invoke(app, ["report", str(game.directory.root), "--power", civ])
+        assert shown.exit_code == 0 and shown.stdout == text, f"report --power {civ} is the file"
+    assert "offer wine, tax" in game.directory.private_report(slug, "Rome").read_text(encoding="utf-8")
+
+
+def _as_an_earlier_version_left_it(game: Game, slug: str) -> None:
+    """Its private reports back in reports/<slug>/, readable by all, and no private/ folder."""
+    for path in sorted(game.directory.private_folder(slug).iterdir()):
+        path.replace(game.directory.reports / slug / path.name)
+        (game.directory.reports / slug / path.name).chmod(0o644)
+    game.directory.private_folder(slug).rmdir()
+    game.directory.private.rmdir()
+
+
+def test_an_older_game_s_private_reports_leave_reports_on_the_first_command(
+    make_game: Callable[..., Game],
+) -> None:
+    game = make_game()
+    slug = _adjudicated(game)
+    written = {civ: game.directory.private_report(slug, civ).read_text(encoding="utf-8") for civ in FIVE}
+    _as_an_earlier_version_left_it(game, slug)
+    status = runner.invoke(app, ["status", str(game.directory.root)])
+    assert status.exit_code == 0, status.output
+    assert {p.name for p in (game.directory.reports / slug).iterdir()} == PUBLIC_PAGES - {"map.png"}
+    assert {civ: game.directory.private_report(slug, civ).read_text(encoding="utf-8") for civ in FIVE} == written
+    moved = [game.directory.private_report(slug, civ) for civ in FIVE]
+    assert {p.name: oct(mode_of(p)) for p in moved} == {p.name: oct(0o600) for p in moved}
+    assert mode_of(game.directory.private) == mode_of(game.directory.private_folder(slug)) == 0o700
+    rome = runner.invoke(app, ["report", str(game.directory.root), "--power", "Rome"])
+    assert rome.exit_code == 0 and rome.stdout == written["Rome"]
+    again = runner.invoke(app, ["adjudicate", str(game.directory.root), "--force", "--all-defaults"])
+    assert again.exit_code == 0, again.output
+    assert sorted(p.name for p in game.directory.private.iterdir()) == [slug, "002-T01-build"]
+
+
+def test_an_older_game_is_put_right_by_a_later_command_when_its_lock_is_busy(
+    make_game: Callable[..., Game],
+) -> None:
+    game = make_game()
+    slug = _adjudicated(game)
+    _as_an_earlier_version_left_it(game, slug)
+    with file_lock(game.directory.lock_file) as mine:  # another command is working on the game
+        assert mine
+        Game.load(game.directory.root)
+        assert (game.directory.reports / slug / "Rome.txt").exists(), "nothing moves under another's lock"
+    Game.load(game.directory.root)
+    assert not (game.directory.reports / slug / "Rome.txt").exists()
+    kept = game.directory.private_report(slug, "Rome").read_text(encoding="utf-8")
+    (game.directory.reports / slug / "Rome.txt").write_text("an older copy", encoding="utf-8")
+    Game.load(game.directory.root)
+    assert not (game.directory.reports / slug / "Rome.txt").exists(), "an older copy goes too"
+    assert game.directory.private_report(slug, "Rome").read_text(encoding="utf-8") == kept, "the one in private/ wins"
+
+
+def test_an_older_game_without_a_private_folder_adjudicates_and_rolls_back(
+    make_game: Callable[..., Game],
+) -> None:
+    game = make_game()
+    game.directory.private.rmdir()  # made before private/ existed
+    slug = _adjudicated(game)
+    assert mode_of(game.directory.private) == 0o700 and game.directory.private_report(slug, "Rome").exists()
+    shutil.rmtree(game.directory.private)  # as if its reports had never been made
+    rolled = runner.invoke(app, ["rollback", str(game.directory.root), "--to", "1"])
+    assert rolled.exit_code == 0, rolled.output
+    assert not any(game.directory.reports.iterdir()) and not game.directory.private.exists()
 
 
 # ---- 9. game.toml: one-line texts ---------------------------------------------------------------

@@ -16,7 +16,9 @@ from adjudicator.game import Game
 from adjudicator.players import parse_player_spec
 
 runner = CliRunner()
-GOLDEN = Path(__file__).parent / "golden" / "demo" / "reports"
+GOLDEN = Path(__file__).parent / "golden" / "demo"  # reports/ and private/, as the demo game holds them
+FOLDERS = ("reports", "private")
+FIVE = ("Rome", "Carthage", "Greece", "Babylon", "Egypt")
 
 
 @pytest.fixture(scope="module")
@@ -27,24 +29,32 @@ def demo(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return target
 
 
+def report_files(root: Path) -> list[Path]:
+    """Every report file under root's reports/ and private/, relative to root."""
+    return sorted(p.relative_to(root) for folder in FOLDERS for p in (root / folder).rglob("*") if p.is_file())
+
+
 def test_demo_reports_match_the_golden_files(demo: Path, request: pytest.FixtureRequest) -> None:
-    produced = sorted(p.relative_to(demo / "reports") for p in (demo / "reports").rglob("*") if p.is_file())
+    produced = report_files(demo)
     if request.config.getoption("--update-golden"):
-        shutil.rmtree(GOLDEN, ignore_errors=True)
+        for folder in FOLDERS:
+            shutil.rmtree(GOLDEN / folder, ignore_errors=True)
         for relative in produced:
             (GOLDEN / relative).parent.mkdir(parents=True, exist_ok=True)
-            shutil.copy(demo / "reports" / relative, GOLDEN / relative)
-    expected = sorted(p.relative_to(GOLDEN) for p in GOLDEN.rglob("*") if p.is_file())
+            shutil.copy(demo / relative, GOLDEN / relative)
+    expected = report_files(GOLDEN)
     assert produced == expected, "the set of report files changed (run pytest --update-golden after checking)"
     for relative in produced:
-        assert (demo / "reports" / relative).read_bytes() == (GOLDEN / relative).read_bytes(), f"{relative} differs"
+        assert (demo / relative).read_bytes() == (GOLDEN / relative).read_bytes(), f"{relative} differs"
 
 
 def test_every_phase_has_every_format(demo: Path) -> None:
-    for folder in sorted((demo / "reports").iterdir()):
-        names = {p.name for p in folder.iterdir()}
-        assert {"public.txt", "public.md", "public.bbcode", "public.html", "map.svg"} <= names, folder.name
-        assert {f"{civ}.txt" for civ in ("Rome", "Carthage", "Greece", "Babylon", "Egypt")} <= names
+    phases = sorted(p.name for p in (demo / "reports").iterdir())
+    assert phases == sorted(p.name for p in (demo / "private").iterdir()), "each phase's private reports"
+    for phase in phases:
+        names = {p.name for p in (demo / "reports" / phase).iterdir()}
+        assert names == {"public.txt", "public.md", "public.bbcode", "public.html", "map.svg"}, phase
+        assert {p.name for p in (demo / "private" / phase).iterdir()} == {f"{civ}.txt" for civ in FIVE}, phase
 
 
 def test_plain_text_reports_fit_72_columns(demo: Path) -> None:
@@ -80,12 +90,11 @@ def test_html_report_is_self_contained_with_the_map(demo: Path) -> None:
 def test_private_reports_hold_no_other_hand_and_no_secret(demo: Path) -> None:
     secrets = tomllib.loads((demo / "secrets.toml").read_text())
     words = [*secrets["players"].values(), secrets["dice"]["root"]]
-    for path in (demo / "reports").rglob("*"):
-        if path.is_file():
-            text = path.read_text()
-            assert not any(w in text for w in words), f"{path} shows a secret"
-    for folder in (demo / "reports").iterdir():
-        for report in folder.glob("[A-Z]*.txt"):
+    for relative in report_files(demo):
+        text = (demo / relative).read_text()
+        assert not any(w in text for w in words), f"{relative} shows a secret"
+    for folder in (demo / "private").iterdir():
+        for report in folder.glob("*.txt"):
             civ = report.stem
             text = report.read_text()
             for line in text.splitlines():

@@ -124,7 +124,7 @@ def test_an_empires_form_in_polish_names_cards_choices_and_titles_in_polish(tmp_
     French `trade`, which must not stop a Polish title line from reading `tytuł handlowy`."""
     result = CliRunner().invoke(app, ["demo", str(tmp_path / "g"), "--lang", "pl", "--ruleset", "empires"])
     assert result.exit_code == 0, result.output
-    forms = "\n".join(p.read_text(encoding="utf-8") for p in (tmp_path / "g" / "reports").glob("*/*.txt"))
+    forms = "\n".join(p.read_text(encoding="utf-8") for p in (tmp_path / "g" / "private").glob("*/*.txt"))
     assert "# tytuł handlowy do " in forms and "# tytuł wojskowy do " in forms
     assert "# weź towar" in forms and "# weź cokolwiek" in forms
     assert "# title " not in forms and " commodity" not in forms

@@ -236,7 +236,7 @@ def test_the_demo_plays_in_another_language_to_the_same_end(tmp_path: Path) -> N
     written = (first / "Rome.txt").read_text(encoding="utf-8")
     assert "Partie: demo" in written and "offrir " in written and "prendre " in written, written
     assert "rome-secret" not in written
-    last = sorted((tmp_path / "fr" / "reports").iterdir())[-1]
+    last = sorted((tmp_path / "fr" / "private").iterdir())[-1]
     assert "Ordres pour" in (last / "Rome.txt").read_text(encoding="utf-8")
 
 
