@@ -693,7 +693,7 @@ class Soak:
             elif channel == "mail" and self.past_deadline:  # kept aside as late; `accept-late` may take it
                 posts.append(Post(civ, text, "late mail", counts=False))
             else:
-                posts.append(Post(civ, text, channel, counts=True))
+                posts.append(Post(civ, text, channel, counts=not self.foreign_secret(game, civ, text)))
 
     def orders_text(
         self, game: Game, civ: str, kind: str, *, power_line: bool = True, wrong: bool = False, mail: bool = False
@@ -760,6 +760,12 @@ class Soak:
         path = game.directory.orders_folder(game.slug) / f"{civ}.txt"
         return path.read_text(encoding="utf-8") if path.exists() else None
 
+    def foreign_secret(self, game: Game, civ: str, text: str) -> bool:
+        """The text's password header holds another secret than the player's (a junk line such
+        as `pass pass` is one): `check`, `submit` and `collect` refuse it alike (issue 29)."""
+        password = parse_submission(text, game.parser, game.ruleset.is_order, headers_only=True).password
+        return password is not None and password != self.secrets[civ]
+
     def is_empty(self, game: Game, text: str) -> bool:
         """No order line at all (only headers, blanks, comments, quotes), or none that is an
         order (an Empires text may hold only junk when the player took nothing from his form)."""
@@ -771,6 +777,7 @@ class Soak:
         file.write_text(text, encoding="utf-8")
         before = self.stored(game, civ)
         empty = self.is_empty(game, text)
+        must_refuse = must_refuse or self.foreign_secret(game, civ, text)  # `pass pass`: a password, and wrong
         allowed = (SubmissionError,) if empty or must_refuse else ()
         how = f"submit orders.txt{f' --power {power}' if power else ''} ({civ}{', no order lines' if empty else ''})"
         outcome = self.call(how, commands.submit_orders, self.path, str(file), power, True, refusals=allowed)
