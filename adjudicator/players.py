@@ -6,6 +6,7 @@ once at creation and kept in secrets.toml (mode 600) for the moderator.
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import hmac
 import re
@@ -157,7 +158,12 @@ def hash_secret(secret: str, salt: bytes | None = None) -> str:
     return f"scrypt${_SCRYPT['n']}${_SCRYPT['r']}${_SCRYPT['p']}${salt.hex()}${digest.hex()}"
 
 
+@functools.lru_cache(maxsize=256)
 def verify_secret(secret: str, stored: str) -> bool:
+    """Whether `secret` is the one `stored` hashes. Each answer is kept for the process: scrypt
+    costs 60-80 ms on purpose, and the same player's text is checked again by `check`, `submit`
+    and each phase of a demo (the wrong guesses a stranger may make are bounded apart, by the
+    throttle: limits.PASSWORD_FAILURES)."""
     try:
         scheme, n, r, p, salt, digest = stored.split("$")
         if scheme != "scrypt":
