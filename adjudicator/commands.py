@@ -24,7 +24,7 @@ from adjudicator.intake.forum import post_text
 from adjudicator.orders import written_in
 from adjudicator.outcome import Outcome
 from adjudicator.passwords import without_secret
-from adjudicator.players import PlayerSpec, parse_player_spec
+from adjudicator.players import PlayerSpec, SecretChecks, parse_player_spec
 from adjudicator.reports import Renderer
 from adjudicator.resources import shipped_folder
 from adjudicator.rulesets import Ruleset, find_ruleset
@@ -165,12 +165,15 @@ def submit_orders(path: Path, file: str, power: str | None, vouch: bool = False)
     return submit_text(path, read_orders_file(file), power, vouch)
 
 
-def submit_text(path: Path, text: str, power: str | None, vouch: bool = False) -> Outcome:
-    """`vouch`: the moderator took these orders himself, so no password line is needed."""
+def submit_text(
+    path: Path, text: str, power: str | None, vouch: bool = False, checks: SecretChecks | None = None
+) -> Outcome:
+    """`vouch`: the moderator took these orders himself, so no password line is needed;
+    `checks`: the secrets this run has checked already (the demo submits many texts)."""
     game = Game.load(path)
     with game_lock(game.directory):
         checked = _checked(game, text, power)
-        check_password(game, checked, vouch)
+        check_password(game, checked, vouch, checks)
         stored = store_submission(game, checked, text, source="moderator (adjudicator submit)")
     shown = stored.relative_to(game.directory.root)
     return Outcome(_receipt(game, checked, shown), ok=checked.errors == 0)
@@ -266,10 +269,12 @@ def demo(path: Path | None, ruleset: str | None, lang: str = SOURCE) -> Outcome:
     shown = [f"Created the demo game in {target} (dice seeded publicly from {spec['dice_seed']!r})."]
     if lang != SOURCE:
         shown.append(f"Its players write their orders and read their reports in {LANGUAGES[lang]} ({lang}).")
+    checks = SecretChecks()  # each player's password checked once, not once a phase
     for phase in sorted(p for p in (source / "phases").iterdir() if p.is_dir()):
         for orders in sorted(phase.glob("*.txt")):
             lines = orders.read_text(encoding="utf-8").splitlines()
-            submit_text(target, "".join(written_in(game.parser, line, lang) + "\n" for line in lines), None, vouch=True)
+            text = "".join(written_in(game.parser, line, lang) + "\n" for line in lines)
+            submit_text(target, text, None, vouch=True, checks=checks)
         game = Game.load(target)
         result = adjudicate(game, force=True)
         shown.append(

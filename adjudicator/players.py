@@ -6,12 +6,11 @@ once at creation and kept in secrets.toml (mode 600) for the moderator.
 
 from __future__ import annotations
 
-import functools
 import hashlib
 import hmac
 import re
 import secrets
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from email.headerregistry import Address
 
 from adjudicator.controls import control_character
@@ -63,6 +62,21 @@ class Player:
         """Whether a forum post by `author` is this player's (names compared as the boards do:
         case and runs of spaces aside)."""
         return bool(self.forum) and forum_name(self.forum) == forum_name(author)
+
+
+@dataclass
+class SecretChecks:
+    """The secrets one run of a command (a `collect`, a demo) has checked: each distinct (player,
+    secret) costs one scrypt check per run. Held in memory for the run only, never written
+    anywhere, and keyed by the secret's SHA-256, never the secret."""
+
+    results: dict[tuple[str, str, bytes], bool] = field(default_factory=dict)
+
+    def accepts(self, player: Player, secret: str) -> bool:
+        key = (player.civ, player.secret_hash, hashlib.sha256(secret.encode()).digest())
+        if key not in self.results:
+            self.results[key] = player.accepts(secret)
+        return self.results[key]
 
 
 def parse_player(f: Fields) -> Player:
@@ -158,12 +172,7 @@ def hash_secret(secret: str, salt: bytes | None = None) -> str:
     return f"scrypt${_SCRYPT['n']}${_SCRYPT['r']}${_SCRYPT['p']}${salt.hex()}${digest.hex()}"
 
 
-@functools.lru_cache(maxsize=256)
 def verify_secret(secret: str, stored: str) -> bool:
-    """Whether `secret` is the one `stored` hashes. Each answer is kept for the process: scrypt
-    costs 60-80 ms on purpose, and the same player's text is checked again by `check`, `submit`
-    and each phase of a demo (the wrong guesses a stranger may make are bounded apart, by the
-    throttle: limits.PASSWORD_FAILURES)."""
     try:
         scheme, n, r, p, salt, digest = stored.split("$")
         if scheme != "scrypt":

@@ -237,7 +237,7 @@ class _Run:
     held: Mapping[str, str] = field(default_factory=dict)  # games whose mail stays on the server, and why
 
     def __post_init__(self) -> None:
-        self.checks = PasswordChecks(Throttle(self.now or utc_now()))
+        self.checks = PasswordChecks(throttle=Throttle(self.now or utc_now()))
 
     def answer(self, game: Game, outcome: Outcome) -> bool:
         """Queue the reply to one mail in the game's outbox/ at once (before the mail counts as

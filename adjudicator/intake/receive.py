@@ -8,7 +8,6 @@ message (after a crash, or because the server offered it again) counts it only o
 
 from __future__ import annotations
 
-import hashlib
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import datetime
@@ -27,7 +26,7 @@ from adjudicator.limits import MAIL_HEADER_BYTES, PASSWORD_FAILURES
 from adjudicator.orders import TooManyOrders, parse_submission
 from adjudicator.passwords import redact_passwords
 from adjudicator.player_requests import Answer, answer_requests
-from adjudicator.players import Player, mail_address
+from adjudicator.players import SecretChecks, mail_address
 from adjudicator.schedule import is_late, utc_now
 from adjudicator.storage import PRIVATE, read_toml, write_bytes_atomic, write_text_atomic, write_toml_atomic
 from adjudicator.submissions import CheckedSubmission, check_submission, order_files, store_submission
@@ -56,19 +55,11 @@ class UnreadableMail(AdjudicatorError):
 
 
 @dataclass
-class PasswordChecks:
-    """The passwords one collect run has verified: each distinct (player, password) costs
-    one scrypt check per run. Held in memory for the run only, never written anywhere. The
-    throttle says when an address has guessed too often to be checked at all."""
+class PasswordChecks(SecretChecks):
+    """The passwords one collect run has verified (`SecretChecks`), and the throttle that says
+    when an address has guessed too often to be checked at all."""
 
-    throttle: Throttle
-    results: dict[tuple[str, str, bytes], bool] = field(default_factory=dict)
-
-    def accepts(self, player: Player, password: str) -> bool:
-        key = (player.civ, player.secret_hash, hashlib.sha256(password.encode()).digest())
-        if key not in self.results:
-            self.results[key] = player.accepts(password)
-        return self.results[key]
+    throttle: Throttle = field(kw_only=True)
 
 
 def _one_line(text: str) -> str:
@@ -166,7 +157,7 @@ def receive(
     if already_done(game.directory.inbox, key):
         return Outcome(key, "duplicate", "this mail was received before", mail=mail)
     keep_raw(game.directory.inbox, raw, key)
-    checks = checks or PasswordChecks(Throttle(received))
+    checks = checks or PasswordChecks(throttle=Throttle(received))
     return _record(game, _read_orders(game, key, mail, received, checks), received, answer)
 
 
