@@ -180,6 +180,16 @@ def queue(outbox: Path, messages: Sequence[tuple[str, EmailMessage]], *, again: 
     return paths
 
 
+def read_queued(path: Path) -> EmailMessage:
+    """A mail this program queued in outbox/ (so a well-formed one), read back to be sent."""
+    import email
+    import email.policy
+
+    message = email.message_from_bytes(path.read_bytes(), policy=email.policy.default)
+    assert isinstance(message, EmailMessage)
+    return message
+
+
 def pending(outbox: Path) -> list[Path]:
     """The mails in outbox/ not sent yet."""
     return sorted(outbox.glob("*.eml")) if outbox.is_dir() else []
@@ -193,9 +203,6 @@ def _sending(outbox: Path, wait_seconds: float = 30.0) -> AbstractContextManager
 def send_queued(settings: SmtpSettings, outbox: Path) -> int:
     """Send every mail waiting in outbox/ and move each to outbox/sent/ once the server took
     it; a mail another process sent meanwhile is not sent again. Returns how many were sent."""
-    import email
-    import email.policy
-
     if not pending(outbox):
         return 0
     try:  # before connecting: a password not exported stops the sending, never what came before it
@@ -218,9 +225,7 @@ def send_queued(settings: SmtpSettings, outbox: Path) -> int:
                 if settings.user:
                     client.login(settings.user, password)
                 for path in pending(outbox):
-                    message = email.message_from_bytes(path.read_bytes(), policy=email.policy.default)
-                    assert isinstance(message, EmailMessage)
-                    client.send_message(as_sent(message, settings))
+                    client.send_message(as_sent(read_queued(path), settings))
                     target = outbox / SENT_FOLDER / path.name
                     target.parent.mkdir(parents=True, exist_ok=True)
                     os.replace(path, target)

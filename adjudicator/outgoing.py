@@ -2,17 +2,14 @@
 
 from __future__ import annotations
 
-import email
-import email.policy
 from collections.abc import Mapping
 from datetime import timedelta
 from email.message import EmailMessage
-from pathlib import Path
 
 from adjudicator.game import Game
 from adjudicator.i18n import t
 from adjudicator.intake.collect import ROOT_SETTINGS, game_smtp, moderator_address, moderator_name, to_player
-from adjudicator.mailer import as_sent, mail_identity, make_message, pending, queue, send_queued
+from adjudicator.mailer import as_sent, mail_identity, make_message, pending, queue, read_queued, send_queued
 from adjudicator.phase_reports import PhaseReports, load_record, record_label
 from adjudicator.reports import Renderer
 from adjudicator.submissions import missing_orders
@@ -116,12 +113,6 @@ def reminder_messages(game: Game, before: timedelta | None = None) -> list[Outgo
     return messages
 
 
-def _read(path: Path) -> EmailMessage:
-    message = email.message_from_bytes(path.read_bytes(), policy=email.policy.default)
-    assert isinstance(message, EmailMessage)
-    return message
-
-
 def deliver(game: Game, messages: list[Outgoing], label: str, dry_run: bool) -> str:
     """Queue in outbox/ (or outbox/dry-run/ only), then send what waits when [delivery.smtp]
     is set. A mail already queued or sent (same game, phase, kind, recipient) is not queued again."""
@@ -130,7 +121,7 @@ def deliver(game: Game, messages: list[Outgoing], label: str, dry_run: bool) -> 
         return "nothing to send"
     if dry_run:  # what `send` would send: these, and what waits in outbox/, as each would leave
         settings = game_smtp(game)
-        waiting = [(path.stem, _read(path)) for path in pending(outbox)]
+        waiting = [(path.stem, read_queued(path)) for path in pending(outbox)]
         if settings is not None:
             waiting = [(identity, as_sent(message, settings)) for identity, message in waiting]
         paths = queue(outbox / DRY_RUN_FOLDER, [*messages, *waiting], again=True)
