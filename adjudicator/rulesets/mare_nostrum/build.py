@@ -70,27 +70,28 @@ class BuildTurn:
     influence_placed: set[ProvinceId]
 
 
+# R6.2, R9: the cards that lower a piece's price, and the price each gives the pieces it lowers.
+# No two lower the same piece, so a piece has at most one discount.
+DISCOUNTS: dict[str, dict[Piece, int]] = {
+    "Mausoleum": MAUSOLEUM_COST,
+    "Julius Caesar": {Piece.LEGION: 2, Piece.FORTRESS: 2},
+    "Pericles": {Piece.TRIREME: 2},
+}
+
+
 def piece_cost(piece: Piece, owned: Container[str], free_influence: bool = False) -> int:
     """R6.2's price of one piece to a player owning the cards `owned` (the Mausoleum, Caesar,
     Pericles; Hammurabi's free marker when `free_influence`). The one answer the order form, the
     check and the engine give: a form once showed Caesar's legion at 3 and charged 2 (issue 28)."""
     if piece is Piece.INFLUENCE and free_influence:
         return 0
-    cost = PIECE_COST[piece]
-    if "Mausoleum" in owned and piece in MAUSOLEUM_COST:
-        cost = MAUSOLEUM_COST[piece]
-    if "Julius Caesar" in owned and piece in (Piece.LEGION, Piece.FORTRESS):
-        cost = 2
-    if "Pericles" in owned and piece is Piece.TRIREME:
-        cost = 2
-    return cost
+    card = discount_card(piece, owned)
+    return DISCOUNTS[card][piece] if card is not None else PIECE_COST[piece]
 
 
 def discount_card(piece: Piece, owned: Container[str]) -> str | None:
     """The card that lowers this piece's price for its owner, to name beside the price."""
-    cards = {"Mausoleum": tuple(MAUSOLEUM_COST), "Julius Caesar": (Piece.LEGION, Piece.FORTRESS)}
-    cards["Pericles"] = (Piece.TRIREME,)
-    return next((card for card, pieces in cards.items() if card in owned and piece in pieces), None)
+    return next((card for card, prices in DISCOUNTS.items() if card in owned and piece in prices), None)
 
 
 def card_cost(card: str) -> int:

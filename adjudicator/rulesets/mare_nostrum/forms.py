@@ -5,7 +5,7 @@ offers an order that would be refused)."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Container
 
 from adjudicator.i18n import Msg, t
 from adjudicator.rulesets.mare_nostrum.board import Board
@@ -100,7 +100,7 @@ def _build(board: Board, position: Position, me: Civ) -> list[Candidate]:
     return lines
 
 
-def _price_note(piece: Piece, cost: int, owned: Sequence[str], free: bool) -> Msg:
+def _price_note(piece: Piece, cost: int, owned: Container[str], free: bool) -> Msg:
     """The price as the engine will charge it, naming the card that lowers it."""
     if free and piece is Piece.INFLUENCE:
         return t("free: Hammurabi's first influence marker of the phase (R6.2)")
