@@ -10,7 +10,6 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
-from functools import partial
 from types import MappingProxyType
 
 from adjudicator.dice import Dice, choose_index
@@ -20,7 +19,7 @@ from adjudicator.rulesets.empires.board import Board, Title
 from adjudicator.rulesets.empires.model import TABLE_ORDER, PlayerState, Position
 from adjudicator.rulesets.empires.orders import Give, Offer, Order, Take, TradeSide
 from adjudicator.rulesets.payment import TAX
-from adjudicator.rulesets.picking import best_pick
+from adjudicator.rulesets.picking import pick_by_lines
 
 Token = tuple[str, bool]  # (kind, legendary)
 DEFAULT_SIDE = 3  # ED4: without an order, the available side nearest 3, the lower on a tie
@@ -240,15 +239,8 @@ def _pick(
     def offered(source: str) -> list[Token]:
         return chain.face_up[source]
 
-    for index, pref in enumerate(prefs):
-        where = [s for s in sources if s == pref.source] if pref.source else sources
-        found = best_pick(where, offered, rank, partial(_matches, pref.choice))
-        if found is not None:
-            del prefs[index]
-            return found[0], found[1], t("line %(line)s", line=pref.line)
-    found = best_pick(sources, offered, rank)
-    assert found is not None, "a source always has a face-up token"
-    return found[0], found[1], t("default (ED18)")
+    source, token, line = pick_by_lines(sources, offered, rank, prefs, _matches)
+    return source, token, t("line %(line)s", line=line.line) if line is not None else t("default (ED18)")
 
 
 def _matches(choice: str, token: Token) -> bool:

@@ -11,7 +11,7 @@ except to choose cards for a player who offered too few (or nothing).
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 
 from adjudicator.dice import Dice, choose_index
@@ -21,7 +21,7 @@ from adjudicator.rulesets.mare_nostrum.components import COMMODITY_CARDS, TAX, C
 from adjudicator.rulesets.mare_nostrum.orders import Give, Offer, Order, Take, TradeSize, UlyssesForce
 from adjudicator.rulesets.mare_nostrum.roles import table_order_from
 from adjudicator.rulesets.mare_nostrum.working import Working
-from adjudicator.rulesets.picking import best_pick
+from adjudicator.rulesets.picking import pick_by_lines
 
 DEFAULT_TRADE_SIZE = 3  # D15
 
@@ -203,15 +203,8 @@ def _choose(w: Working, picker: Civ, sources: list[Civ], chain: _Chain, prefs: l
     def offered(source: Civ) -> list[str]:
         return chain.face_up[source]
 
-    for index, pref in enumerate(prefs):
-        where = [s for s in sources if s == pref.source] if pref.source else sources
-        found = best_pick(where, offered, rank, _accepts(pref.choice))
-        if found is not None:
-            del prefs[index]
-            return found[0], found[1], _why(pref)
-    found = best_pick(sources, offered, rank)
-    assert found is not None, "a source always has a face-up card"
-    return found[0], found[1], t("default choice")
+    source, card, line = pick_by_lines(sources, offered, rank, prefs, _accepts)
+    return source, card, _why(line) if line is not None else t("default choice")
 
 
 def _why(pref: Take) -> str:
@@ -222,13 +215,9 @@ def _why(pref: Take) -> str:
     return t("line %(line)s", line=pref.line)
 
 
-def _accepts(choice: str) -> Callable[[str], bool]:
-    """Which cards a `take` line's choice takes: any, any commodity, or the card it names."""
-    if choice == "any":
-        return lambda card: True
-    if choice == "commodity":
-        return lambda card: card != TAX
-    return lambda card: card == choice
+def _accepts(choice: str, card: str) -> bool:
+    """Whether a `take` line's choice takes this card: any, any commodity, or the card it names."""
+    return choice == "any" or (choice == "commodity" and card != TAX) or card == choice
 
 
 def _compensate(w: Working, director: Civ, chain: _Chain, orders: Sequence[Order], events: list[Event]) -> None:
