@@ -13,8 +13,8 @@ from typing import Annotated, ParamSpec, TypeVar
 
 import typer
 
+from adjudicator.game.schedule import example_moment
 from adjudicator.outcome import Outcome
-from adjudicator.schedule import example_moment
 
 P = ParamSpec("P")
 R = TypeVar("R")
@@ -92,7 +92,7 @@ def _friendly(command: Callable[P, Outcome]) -> Callable[P, None]:
 
     @functools.wraps(command)
     def run(*args: P.args, **kwargs: P.kwargs) -> None:
-        from adjudicator.errors import AdjudicatorError
+        from adjudicator.core.errors import AdjudicatorError
 
         try:
             outcome = command(*args, **kwargs)
@@ -100,7 +100,7 @@ def _friendly(command: Callable[P, Outcome]) -> Callable[P, None]:
             _print_error(f"error: {error}")
             raise typer.Exit(1) from None
         except Exception as error:
-            from adjudicator.crashlog import one_line, write_crash_log
+            from adjudicator.core.crashlog import one_line, write_crash_log
 
             directory = kwargs.get("directory")
             log = write_crash_log(directory if isinstance(directory, Path) else None, error)
@@ -127,7 +127,7 @@ def _started(context: typer.Context) -> float:
 def _print(text: str) -> None:
     """A line or more for the moderator's terminal, which no player's text (an order line, a
     mail's subject, a name) may give an escape code, a bell or a carriage return."""
-    from adjudicator.controls import without_controls
+    from adjudicator.core.controls import without_controls
 
     typer.echo(without_controls(text))
 
@@ -135,7 +135,7 @@ def _print(text: str) -> None:
 def _print_error(text: str) -> None:
     from rich.console import Console
 
-    from adjudicator.controls import without_controls
+    from adjudicator.core.controls import without_controls
 
     # no markup and no emoji: Rich would make `CIV:EMAIL:SECRET` read `CIV✉SECRET`
     Console(stderr=True, soft_wrap=True, highlight=False, emoji=False).print(without_controls(text), markup=False)

@@ -17,20 +17,15 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
-from adjudicator.errors import BoardError, DataError, GameFileError, UsageError
-from adjudicator.game import Game, Settings, default_board_path, load_board
-from adjudicator.i18n import LANGUAGES, SOURCE, check_language
-from adjudicator.intake.forum import post_text
-from adjudicator.orders import written_in
-from adjudicator.outcome import Outcome
-from adjudicator.passwords import without_secret
-from adjudicator.players import PlayerSpec, SecretChecks, parse_player_spec
-from adjudicator.reports import Renderer
-from adjudicator.resources import shipped_folder
-from adjudicator.rulesets import Ruleset, find_ruleset
-from adjudicator.schedule import check_zone
-from adjudicator.storage import PRIVATE, GameDirectory, game_lock, read_toml, write_toml_atomic
-from adjudicator.submissions import (
+from adjudicator.core.errors import BoardError, DataError, GameFileError, UsageError
+from adjudicator.core.i18n import LANGUAGES, SOURCE, check_language
+from adjudicator.core.passwords import without_secret
+from adjudicator.core.resources import shipped_folder
+from adjudicator.game.game import Game, Settings, default_board_path, load_board
+from adjudicator.game.players import PlayerSpec, SecretChecks, parse_player_spec
+from adjudicator.game.schedule import check_zone
+from adjudicator.game.storage import PRIVATE, GameDirectory, game_lock, read_toml, write_toml_atomic
+from adjudicator.game.submissions import (
     CheckedSubmission,
     MissingPower,
     check_password,
@@ -38,6 +33,11 @@ from adjudicator.submissions import (
     store_submission,
     submitted,
 )
+from adjudicator.intake.forum import post_text
+from adjudicator.language.reading import written_in
+from adjudicator.outcome import Outcome
+from adjudicator.reports.render import Renderer
+from adjudicator.rulesets import Ruleset, find_ruleset
 
 
 def read_orders_file(file: str) -> str:
@@ -109,7 +109,7 @@ def create_game(
         site=str(site) if site is not None else "",
         lang=lang,
     )
-    from adjudicator.outgoing import deliver, welcome_messages
+    from adjudicator.delivery.outgoing import deliver, welcome_messages
 
     mailed = deliver(game, welcome_messages(game, secrets_by_civ), "welcome", dry_run=False)
     created = _renderer(game).render("created.txt.j2", game=game, secrets=secrets_by_civ, state=game.state_data())
@@ -125,8 +125,8 @@ def state(path: Path, as_json: bool) -> Outcome:
 
 
 def status(path: Path, now: datetime | None = None) -> Outcome:
-    from adjudicator.absences import load as load_absences
-    from adjudicator.hosting_state import paused
+    from adjudicator.game.absences import load as load_absences
+    from adjudicator.game.pause import paused
     from adjudicator.intake.receive import inbox_flags
 
     game = Game.load(path)
@@ -213,7 +213,7 @@ def board_show(file: Path | None, ruleset_name: str | None) -> Outcome:
 
 def show_rules(number: str | None, ruleset_name: str | None, lang: str = SOURCE) -> Outcome:
     """The ruleset's rules (docs/), or the one clause a message cites, e.g. R6.4 or D5."""
-    from adjudicator.rulebook import rules_page, rules_text
+    from adjudicator.reports.rulebook import rules_page, rules_text
 
     ruleset, lang = find_ruleset(ruleset_name), check_language(lang)
     if ruleset_name is None and number is not None:
@@ -228,7 +228,7 @@ def show_rules(number: str | None, ruleset_name: str | None, lang: str = SOURCE)
 def _ruleset_citing(number: str) -> Ruleset[Any, Any, Any] | None:
     """The ruleset whose rules have this clause (`E8.3` is Empires'), so that `rules E8.3` needs
     no --ruleset; the first ruleset's when several have it."""
-    from adjudicator.rulebook import rules_text
+    from adjudicator.reports.rulebook import rules_text
     from adjudicator.rulesets import REGISTRY
 
     for name in REGISTRY:
@@ -255,7 +255,7 @@ def demo(path: Path | None, ruleset: str | None, lang: str = SOURCE) -> Outcome:
     """Play the shipped example game of a ruleset into a fresh folder: create it, then for each
     scripted phase enter every player's orders and adjudicate, as a moderator would. In another
     language the players write their orders with its keywords and read its reports."""
-    from adjudicator.adjudication import adjudicate
+    from adjudicator.hosting.adjudication import adjudicate
 
     lang = check_language(lang)
     source = _demo_folder(find_ruleset(ruleset).name)
@@ -307,9 +307,9 @@ def adjudicate_phase(
     """`started`: when the moderator ran the command; a phase resolved by another command
     since then is not followed by a second one (two `adjudicate` typed at once). `--force` on a
     phase nobody sent orders for needs `all_defaults` too (`adjudicate --force` typed twice)."""
-    from adjudicator.adjudication import adjudicate, check_not_blind
-    from adjudicator.dice import parse_dice_list
-    from adjudicator.schedule import utc_now
+    from adjudicator.core.dice import parse_dice_list
+    from adjudicator.game.schedule import utc_now
+    from adjudicator.hosting.adjudication import adjudicate, check_not_blind
 
     game = Game.load(path)
     if force and not all_defaults:
@@ -330,7 +330,7 @@ def adjudicate_phase(
 
 def build_site(path: Path, out: Path | None) -> Outcome:
     """The campaign site, in OUT or in the folder game.toml names."""
-    from adjudicator import site
+    from adjudicator.reports import site
 
     game = Game.load(path)
     folder = out if out is not None else site.site_folder(game)
@@ -347,7 +347,7 @@ def show_report(path: Path, phase: str | None, fmt: str, power: str | None, map_
     """A report of an adjudicated phase: the public one in a format, or a player's private one."""
     from dataclasses import replace
 
-    from adjudicator.phase_reports import PICTURE, PhaseReports, load_record
+    from adjudicator.reports.phase import PICTURE, PhaseReports, load_record
 
     game = Game.load(path)
     if map_url is not None:  # this once, as if game.toml said so
@@ -370,8 +370,8 @@ def collect_mail(path: Path, imap: bool, folder: Path | None) -> Outcome:
 
 
 def send_reports(path: Path, dry_run: bool) -> Outcome:
-    from adjudicator.outgoing import deliver, report_messages
-    from adjudicator.phase_reports import adjudicated_slugs
+    from adjudicator.delivery.outgoing import deliver, report_messages
+    from adjudicator.reports.phase import adjudicated_slugs
 
     game = Game.load(path)
     reports = report_messages(game) if adjudicated_slugs(game) else []  # else what waits: the welcome mails
@@ -379,16 +379,16 @@ def send_reports(path: Path, dry_run: bool) -> Outcome:
 
 
 def send_reminders(path: Path, dry_run: bool) -> Outcome:
-    from adjudicator.outgoing import deliver, reminder_messages
+    from adjudicator.delivery.outgoing import deliver, reminder_messages
 
     game = Game.load(path)
     return Outcome(deliver(game, reminder_messages(game), "reminder", dry_run))
 
 
 def set_deadline(path: Path, when: str) -> Outcome:
-    from adjudicator.schedule import parse_moment
-    from adjudicator.site import refresh_site
-    from adjudicator.submissions import missing_orders
+    from adjudicator.game.schedule import parse_moment
+    from adjudicator.game.submissions import missing_orders
+    from adjudicator.reports.site import refresh_site
 
     game = Game.load(path)
     moment = parse_moment(when, game.settings.schedule.zone)
@@ -459,7 +459,7 @@ def resume_game(path: Path) -> Outcome:
 
 
 def replay_game(path: Path) -> Outcome:
-    from adjudicator.adjudication import replay
+    from adjudicator.hosting.adjudication import replay
 
     phases, problems = replay(Game.load(path))
     if problems:
@@ -468,7 +468,7 @@ def replay_game(path: Path) -> Outcome:
 
 
 def rollback_game(path: Path, to: int) -> Outcome:
-    from adjudicator.adjudication import rollback
+    from adjudicator.hosting.adjudication import rollback
 
     return Outcome(rollback(Game.load(path), to))
 

@@ -23,12 +23,12 @@ from typing import Any
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from adjudicator.adjudication import adjudicate, replay  # noqa: E402
-from adjudicator.dice import ChainDice  # noqa: E402
-from adjudicator.game import Game  # noqa: E402
-from adjudicator.orders import OrderParser, parse_submission  # noqa: E402
-from adjudicator.players import parse_player_spec  # noqa: E402
-from adjudicator.submissions import check_submission, store_submission  # noqa: E402
+from adjudicator.core.dice import ChainDice  # noqa: E402
+from adjudicator.game.game import Game  # noqa: E402
+from adjudicator.game.players import parse_player_spec  # noqa: E402
+from adjudicator.game.submissions import check_submission, store_submission  # noqa: E402
+from adjudicator.hosting.adjudication import adjudicate, replay  # noqa: E402
+from adjudicator.language.reading import OrderParser, parse_submission  # noqa: E402
 from tests.random_play import BOARD, RULESET, random_orders  # noqa: E402
 
 FIVE = ["Rome", "Carthage", "Greece", "Babylon", "Egypt"]
@@ -184,7 +184,7 @@ def build_long_game(folder: Path, turns: int) -> Game:
 def bench_site(game_folder: Path, repeat: int) -> tuple[float, float, float]:
     """The campaign site of the long game: (a full build, a rebuild after one more phase, a
     rebuild with nothing changed), in ms. The one-phase rebuild is what `adjudicate` adds."""
-    from adjudicator.site import build_site
+    from adjudicator.reports.site import build_site
 
     out = game_folder.parent / "site"
     fulls = []

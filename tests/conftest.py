@@ -7,8 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from adjudicator.game import Game
-from adjudicator.players import parse_player_spec
+from adjudicator.game.game import Game
+from adjudicator.game.players import parse_player_spec
 
 FIVE = ("Rome", "Carthage", "Greece", "Babylon", "Egypt")
 

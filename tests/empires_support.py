@@ -6,8 +6,8 @@ import functools
 import tomllib
 from pathlib import Path
 
-from adjudicator.dice import ScriptedDice
-from adjudicator.resources import package_file
+from adjudicator.core.dice import ScriptedDice
+from adjudicator.core.resources import package_file
 from adjudicator.rulesets.empires.board import Board, parse_board
 from adjudicator.rulesets.empires.model import Position
 from adjudicator.rulesets.empires.setup import new_position

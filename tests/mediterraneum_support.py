@@ -8,16 +8,16 @@ import tomllib
 from collections.abc import Sequence
 from pathlib import Path
 
-from adjudicator.dice import ChainDice, Dice
-from adjudicator.events import Event
-from adjudicator.orders import OrderParser, parse_submission
-from adjudicator.resources import package_file
+from adjudicator.core.dice import ChainDice, Dice
+from adjudicator.core.events import Event
+from adjudicator.core.resources import package_file
+from adjudicator.language.reading import OrderParser, parse_submission
 from adjudicator.rulesets.mediterraneum.board import Board, parse_board
+from adjudicator.rulesets.mediterraneum.engine import resolve_phase
 from adjudicator.rulesets.mediterraneum.model import Options, Position
 from adjudicator.rulesets.mediterraneum.orders import ORDER_TYPES, Order
 from adjudicator.rulesets.mediterraneum.setup import new_position
 from adjudicator.rulesets.mediterraneum.transformer import OrderTransformer
-from adjudicator.rulesets.mediterraneum.turns import resolve_phase
 from adjudicator.rulesets.mediterraneum.validate import validate_orders
 
 THREE = ("Red", "Blue", "Green")

@@ -7,7 +7,7 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from adjudicator.game import default_board_path, load_board
+from adjudicator.game.game import default_board_path, load_board
 from adjudicator.rulesets import find_ruleset
 from adjudicator.rulesets.mare_nostrum.components import CARD_TOTALS, GENERAL_HEROES, WONDERS, Civ
 from adjudicator.rulesets.mare_nostrum.setup import setup_area
@@ -216,7 +216,7 @@ def empires_orders(rng: random.Random, game: Any, civ: str) -> list[str]:
     is refused), maybe in the form's order (ranked offers and takes), maybe his turn order
     if he leads the phase (E3.3, ED16: a partial one too), now and then a line of another
     player's form or one that is wrong."""
-    from adjudicator.forms import order_form
+    from adjudicator.reports.order_form import order_form
 
     form = [line.order for line in order_form(game, game.position, civ)]
     chosen = rng.sample(form, min(len(form), rng.randint(1, 9))) or [f"sequence {civ}"]  # an order line, as 2003's
@@ -295,7 +295,7 @@ def mediterraneum_orders(rng: random.Random, game: Any, civ: str) -> list[str]:
     often a trader's and conqueror's plan (`mediterraneum_plan`: sail to where the cargo is
     wanted and sell, found the empire when it is affordable, march on cities), now and then a
     bid of his own, a line of another player's form or one that is wrong."""
-    from adjudicator.forms import order_form
+    from adjudicator.reports.order_form import order_form
 
     position = game.position
     form = [line.order for line in order_form(game, position, civ)]

@@ -58,15 +58,15 @@ from typing import Any, NoReturn
 from unittest import mock
 
 from adjudicator import commands
-from adjudicator.dice_proof import check_published
-from adjudicator.errors import AdjudicatorError, UsageError
-from adjudicator.game import Game
-from adjudicator.orders import STOP_WORDS, parse_submission, written_in
-from adjudicator.phase_reports import FORMATS
+from adjudicator.core.dice_proof import check_published
+from adjudicator.core.errors import AdjudicatorError, UsageError
+from adjudicator.game.game import Game
+from adjudicator.game.storage import GameDirectory, compact, read_toml
+from adjudicator.game.submissions import SubmissionError, check_submission, submitted
+from adjudicator.language.reading import STOP_WORDS, parse_submission, written_in
+from adjudicator.reports.phase import FORMATS
+from adjudicator.reports.site import build_site, site_folder
 from adjudicator.rulesets.mare_nostrum.components import CARD_TOTALS, UNIT_STOCK
-from adjudicator.site import build_site, site_folder
-from adjudicator.storage import GameDirectory, compact, read_toml
-from adjudicator.submissions import SubmissionError, check_submission, submitted
 from tests.random_play import (
     BUYABLE,
     empires_huge_lines,
@@ -417,7 +417,7 @@ class Soak:
             if self.p.setup == "advanced":
                 options.append("setup=advanced")
         root = hashlib.sha256(f"soak/{self.p.seed}".encode()).digest()
-        with mock.patch("adjudicator.dice.new_root", return_value=root):  # reproducible dice
+        with mock.patch("adjudicator.core.dice.new_root", return_value=root):  # reproducible dice
             self.call(
                 f"new {self.path.name} --ruleset {self.p.ruleset} --mode {self.p.mode}"
                 + "".join(f" --option {option}" for option in options),
@@ -460,8 +460,8 @@ class Soak:
         want card, armies (some next to cities, one inside a city it took, one aboard); ships
         with goods or art aboard; the tax stone on the chart; the trade cards that open auctions
         and hurt on top of the deck; maybe a storm and an auction waiting for bids."""
-        from adjudicator.dice import ChainDice
-        from adjudicator.game import default_board_path, load_board
+        from adjudicator.core.dice import ChainDice
+        from adjudicator.game.game import default_board_path, load_board
         from adjudicator.rulesets import find_ruleset
         from adjudicator.rulesets.mediterraneum import model as mm
         from adjudicator.rulesets.mediterraneum.board import COAST, BuildingKind, CardKind

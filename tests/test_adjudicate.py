@@ -10,7 +10,7 @@ import pytest
 from typer.testing import CliRunner
 
 from adjudicator.cli import app
-from adjudicator.game import Game
+from adjudicator.game.game import Game
 
 runner = CliRunner()
 
@@ -146,7 +146,7 @@ def test_a_finished_game_refuses_to_go_on(make_game: Callable[..., Game], tmp_pa
     for player in data["players"].values():
         del player["stock"]
     position.write_text(json.dumps({k: v for k, v in data.items() if v is not None}))
-    from adjudicator.players import parse_player_spec
+    from adjudicator.game.players import parse_player_spec
     from tests.conftest import FIVE, player_args
 
     won, _ = Game.create(tmp_path / "won", [parse_player_spec(p) for p in player_args(FIVE)], position_file=position)

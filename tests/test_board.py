@@ -10,9 +10,9 @@ from typing import Any
 import pytest
 import tomli_w
 
-from adjudicator.errors import BoardError, DataError
-from adjudicator.game import default_board_path
-from adjudicator.names import normalise
+from adjudicator.core.errors import BoardError, DataError
+from adjudicator.core.names import normalise
+from adjudicator.game.game import default_board_path
 from adjudicator.rulesets import find_ruleset
 from adjudicator.rulesets.mare_nostrum.board import parse_board
 

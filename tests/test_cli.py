@@ -16,7 +16,7 @@ import pytest
 from typer.testing import CliRunner
 
 from adjudicator.cli import app
-from adjudicator.game import Game
+from adjudicator.game.game import Game
 from tests.conftest import FIVE, player_args
 
 runner = CliRunner()
@@ -337,8 +337,8 @@ def test_state_round_trip_is_identical(game: Game) -> None:
 
 
 def test_lock_stops_a_second_writer(game: Game) -> None:
-    from adjudicator.errors import GameLockedError
-    from adjudicator.storage import game_lock
+    from adjudicator.core.errors import GameLockedError
+    from adjudicator.game.storage import game_lock
 
     with game_lock(game.directory), pytest.raises(GameLockedError, match="another adjudicator process"):
         with game_lock(game.directory, wait_seconds=0.1):
@@ -346,7 +346,7 @@ def test_lock_stops_a_second_writer(game: Game) -> None:
 
 
 def test_atomic_write_leaves_no_temporary_files(tmp_path: Path) -> None:
-    from adjudicator.storage import write_text_atomic
+    from adjudicator.game.storage import write_text_atomic
 
     target = tmp_path / "x.toml"
     write_text_atomic(target, "a = 1\n")

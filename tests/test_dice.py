@@ -15,10 +15,10 @@ from hypothesis import given
 from hypothesis import strategies as st
 from typer.testing import CliRunner
 
-from adjudicator import dice, dice_proof
 from adjudicator.cli import app
-from adjudicator.errors import DiceError
-from adjudicator.game import Game
+from adjudicator.core import dice, dice_proof
+from adjudicator.core.errors import DiceError
+from adjudicator.game.game import Game
 
 ROOT = bytes(range(32))
 

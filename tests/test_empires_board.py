@@ -11,8 +11,8 @@ from typing import Any
 
 import pytest
 
-from adjudicator.errors import BoardError, DataError
-from adjudicator.resources import package_file
+from adjudicator.core.errors import BoardError, DataError
+from adjudicator.core.resources import package_file
 from adjudicator.rulesets.empires.board import START_RESOURCES, CityKind, TileKind, Title, parse_board
 
 Data = dict[str, Any]

@@ -14,7 +14,7 @@ import pytest
 from typer.testing import CliRunner
 
 from adjudicator.cli import app
-from adjudicator.pictures import svg_to_png
+from adjudicator.reports.picture import svg_to_png
 
 runner = CliRunner()
 PLAYERS = ["Rome:rome@example.org:rome-secret", "Greece:greece@example.org:greece-secret",
@@ -101,11 +101,11 @@ def test_random_games_from_the_forms_report_every_phase(tmp_path: Path, seed: in
     import hashlib
     import random
 
-    from adjudicator.adjudication import adjudicate
-    from adjudicator.forms import order_form
-    from adjudicator.game import Game
-    from adjudicator.players import parse_player_spec
-    from adjudicator.submissions import check_submission, store_submission
+    from adjudicator.game.game import Game
+    from adjudicator.game.players import parse_player_spec
+    from adjudicator.game.submissions import check_submission, store_submission
+    from adjudicator.hosting.adjudication import adjudicate
+    from adjudicator.reports.order_form import order_form
 
     rng = random.Random(seed)
     specs = [parse_player_spec(p) for p in PLAYERS]
@@ -250,7 +250,7 @@ def test_the_public_report_names_the_token_that_evens_out_the_trade(tmp_path: Pa
 @pytest.mark.parametrize("lang", ["", ".pl", ".hu", ".fr", ".es"])
 def test_the_rules_page_tells_how_to_create_an_empires_game(lang: str, tmp_path: Path) -> None:
     """Issue 28: the page's status gives the command that creates a game, and it works."""
-    from adjudicator.resources import shipped_folder
+    from adjudicator.core.resources import shipped_folder
 
     page = (shipped_folder("docs") / f"rules-empires{lang}.md").read_text(encoding="utf-8")
     (status,) = [p for p in page.split("\n\n") if p.startswith("**") and "--ruleset empires" in p]

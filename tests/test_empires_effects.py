@@ -8,7 +8,7 @@ from types import MappingProxyType
 
 import pytest
 
-from adjudicator.dice import ScriptedDice
+from adjudicator.core.dice import ScriptedDice
 from adjudicator.rulesets.empires.board import Board, Title
 from adjudicator.rulesets.empires.military import resolve_military
 from adjudicator.rulesets.empires.model import Phase, Position
@@ -16,7 +16,7 @@ from adjudicator.rulesets.empires.orders import Conquest, Move, Offer, TradeSide
 from adjudicator.rulesets.empires.production import produce
 from adjudicator.rulesets.empires.purchase import purchase_order
 from adjudicator.rulesets.empires.trade import resolve_trade
-from adjudicator.rulesets.payment import TAX
+from adjudicator.rulesets.kit.payment import TAX
 from tests.empires_support import empires_board, opening_position
 
 

@@ -7,13 +7,13 @@ import random
 
 import pytest
 
-from adjudicator.dice import ChainDice, ScriptedDice
+from adjudicator.core.dice import ChainDice, ScriptedDice
 from adjudicator.rulesets.empires.board import Board
 from adjudicator.rulesets.empires.engine import due, resolve_phase
 from adjudicator.rulesets.empires.model import Phase, Position
 from adjudicator.rulesets.empires.orders import Build, Buy, Move, Offer, Order, Sail, Take, TradeSide
 from adjudicator.rulesets.empires.setup import new_position
-from adjudicator.rulesets.payment import TAX
+from adjudicator.rulesets.kit.payment import TAX
 from tests.empires_support import FIVE, empires_board
 from tests.soak_invariants import empires_position_problems
 

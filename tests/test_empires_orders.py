@@ -9,10 +9,10 @@ from types import MappingProxyType
 
 import pytest
 
-from adjudicator.dice import ScriptedDice
-from adjudicator.orders import OrderLine, OrderParser, parse_submission
+from adjudicator.core.dice import ScriptedDice
+from adjudicator.language.reading import OrderLine, OrderParser, parse_submission
 from adjudicator.rulesets.empires.board import Board
-from adjudicator.rulesets.empires.forms import form_candidates
+from adjudicator.rulesets.empires.candidates import form_candidates
 from adjudicator.rulesets.empires.model import Phase, Position, SeaState
 from adjudicator.rulesets.empires.orders import Order
 from adjudicator.rulesets.empires.setup import new_position

@@ -8,13 +8,13 @@ from types import MappingProxyType
 
 import pytest
 
-from adjudicator.dice import ScriptedDice
-from adjudicator.events import Event
+from adjudicator.core.dice import ScriptedDice
+from adjudicator.core.events import Event
 from adjudicator.rulesets.empires.board import Board, Title
 from adjudicator.rulesets.empires.model import Position
 from adjudicator.rulesets.empires.orders import Build, Buy, Order, TurnOrder
 from adjudicator.rulesets.empires.purchase import resolve_purchase
-from adjudicator.rulesets.payment import TAX
+from adjudicator.rulesets.kit.payment import TAX
 from tests.empires_support import empires_board, opening_position
 
 Orders = dict[str, list[Order]]

@@ -7,13 +7,13 @@ from types import MappingProxyType
 
 import pytest
 
-from adjudicator.dice import ScriptedDice
-from adjudicator.errors import UsageError
+from adjudicator.core.dice import ScriptedDice
+from adjudicator.core.errors import UsageError
 from adjudicator.rulesets.empires.board import Board, CityKind, TileKind, Title
 from adjudicator.rulesets.empires.model import Phase, Position, ProvinceState
 from adjudicator.rulesets.empires.production import LEGENDARY_CHOICE, produce
 from adjudicator.rulesets.empires.setup import new_position
-from adjudicator.rulesets.payment import TAX
+from adjudicator.rulesets.kit.payment import TAX
 from tests.empires_support import FIVE, empires_board, opening_position
 
 

@@ -9,14 +9,14 @@ from types import MappingProxyType
 
 import pytest
 
-from adjudicator.dice import ScriptedDice
-from adjudicator.events import Event
+from adjudicator.core.dice import ScriptedDice
+from adjudicator.core.events import Event
 from adjudicator.rulesets.empires.board import Board, Title
 from adjudicator.rulesets.empires.model import Position
 from adjudicator.rulesets.empires.orders import Give, Offer, Order, Take, TradeSide
 from adjudicator.rulesets.empires.setup import new_position
 from adjudicator.rulesets.empires.trade import resolve_trade
-from adjudicator.rulesets.payment import TAX
+from adjudicator.rulesets.kit.payment import TAX
 from tests.empires_support import FIVE, empires_board, opening_position
 
 

@@ -10,16 +10,16 @@ from pathlib import Path
 import pytest
 
 import adjudicator
-from adjudicator.adjudication import adjudicate
 from adjudicator.commands import submit_orders
-from adjudicator.forms import order_form
-from adjudicator.game import Game
-from adjudicator.i18n import t, term
-from adjudicator.orders import OrderLine, Piece
-from adjudicator.players import parse_player_spec
-from adjudicator.resources import shipped_folder
-from adjudicator.storage import read_toml
-from adjudicator.submissions import SubmissionError, check_submission
+from adjudicator.core.i18n import t, term
+from adjudicator.core.resources import shipped_folder
+from adjudicator.game.game import Game
+from adjudicator.game.players import parse_player_spec
+from adjudicator.game.storage import read_toml
+from adjudicator.game.submissions import SubmissionError, check_submission
+from adjudicator.hosting.adjudication import adjudicate
+from adjudicator.language.reading import OrderLine, Piece
+from adjudicator.reports.order_form import order_form
 
 DEMO = shipped_folder("games") / "demo"
 ORDER_LINE = re.compile(r"^# (?P<order>[a-z][^#]*?)\s*(#.*)?$")  # '# build legion in Roma   # costs 3'

@@ -12,7 +12,7 @@ import pytest
 from typer.testing import CliRunner
 
 from adjudicator.cli import app
-from adjudicator.game import Game
+from adjudicator.game.game import Game
 from adjudicator.intake.collect import collect
 from adjudicator.intake.forum import post_text
 

@@ -18,7 +18,7 @@ from typer.testing import CliRunner
 
 from adjudicator.cli import app
 from adjudicator.commands import collect_mail
-from adjudicator.game import Game
+from adjudicator.game.game import Game
 from adjudicator.intake.threads import ThreadError, parse_bgg_thread, parse_phpbb_topic
 
 runner = CliRunner()

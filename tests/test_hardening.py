@@ -19,9 +19,9 @@ from typer.testing import CliRunner
 
 from adjudicator import commands
 from adjudicator.cli import app
-from adjudicator.game import Game
-from adjudicator.phase_reports import PhaseReports
-from adjudicator.rulesets.payment import plan_payment
+from adjudicator.game.game import Game
+from adjudicator.reports.phase import PhaseReports
+from adjudicator.rulesets.kit.payment import plan_payment
 from tests.conftest import player_args
 from tests.random_play import random_orders
 
@@ -290,7 +290,7 @@ def test_an_advanced_setup_where_a_player_holds_nothing_replays_identically(tmp_
 
 def test_a_very_long_unknown_name_is_not_compared_with_every_spelling(monkeypatch: pytest.MonkeyPatch) -> None:
     """Found by the soak: did-you-mean ran an edit distance per known name, 36 µs per character."""
-    from adjudicator import names
+    from adjudicator.core import names
 
     compared: list[tuple[str, str]] = []
     real = names.similarity

@@ -21,18 +21,25 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from typer.testing import CliRunner
 
-import adjudicator.limits as limits
+import adjudicator.core.limits as limits
 import tests.test_mail_jams as jams
 from adjudicator.cli import app
-from adjudicator.errors import AdjudicatorError
-from adjudicator.game import Game
+from adjudicator.core.errors import AdjudicatorError
+from adjudicator.core.passwords import redact_passwords
+from adjudicator.game.game import Game
+from adjudicator.game.players import mail_address
 from adjudicator.intake import mail as mail_module
 from adjudicator.intake.collect import collect
 from adjudicator.intake.mail import MailRejected, check_shape, cut_quoted_reply, parse_mail
 from adjudicator.intake.markup import defused_html
-from adjudicator.orders import OrderParser, PasswordHeader, Piece, TooManyOrders, bounded_number, parse_submission
-from adjudicator.passwords import redact_passwords
-from adjudicator.players import mail_address
+from adjudicator.language.reading import (
+    OrderParser,
+    PasswordHeader,
+    Piece,
+    TooManyOrders,
+    bounded_number,
+    parse_submission,
+)
 from adjudicator.rulesets import find_ruleset
 from tests.mail_servers import SmtpServer
 from tests.test_mail import ROME_OK, deliver, mail
@@ -360,7 +367,7 @@ def test_the_orders_a_password_opens_go_to_the_registered_address_only(
 
 def _verified(monkeypatch: pytest.MonkeyPatch) -> list[str]:
     """Every password checked against a secret's hash from now on (scrypt's work)."""
-    import adjudicator.players as players
+    import adjudicator.game.players as players
 
     checked: list[str] = []
     real = players.verify_secret

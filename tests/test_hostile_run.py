@@ -19,8 +19,8 @@ from typer.testing import CliRunner
 
 import tests.test_mail_jams as jams
 from adjudicator.cli import app
-from adjudicator.game import Game
-from adjudicator.players import parse_player_spec
+from adjudicator.game.game import Game
+from adjudicator.game.players import parse_player_spec
 from tests.conftest import FIVE, player_args
 from tests.mail_servers import USER, SmtpServer
 from tests.test_mail import deliver, mail, mailbox, settings_toml

@@ -19,12 +19,12 @@ from pathlib import Path
 import pytest
 
 from adjudicator.commands import demo
-from adjudicator.game import Game
+from adjudicator.core.resources import shipped_folder
+from adjudicator.game.game import Game
+from adjudicator.game.players import parse_player_spec
+from adjudicator.game.storage import read_toml
 from adjudicator.hosting.run import run_pass
-from adjudicator.players import parse_player_spec
-from adjudicator.resources import shipped_folder
 from adjudicator.rulesets.mare_nostrum import MareNostrum
-from adjudicator.storage import read_toml
 from tests.mail_servers import SmtpServer, imap_server, smtp_server
 from tests.test_mail import deliver, mail, mailbox, settings_toml
 
@@ -407,7 +407,7 @@ def test_the_reports_tell_the_next_deadline(hosted: Hosted) -> None:
 
 def test_resume_warns_of_a_passed_deadline_and_keeps_a_broken_game_paused(hosted: Hosted) -> None:
     from adjudicator.commands import pause_game, resume_game
-    from adjudicator.errors import UsageError
+    from adjudicator.core.errors import UsageError
 
     folder = hosted.root / "demo"
     hosted.game.set_deadline(datetime(2020, 1, 1, tzinfo=UTC))

@@ -11,9 +11,9 @@ from pathlib import Path
 import pytest
 
 from adjudicator import commands
-from adjudicator.game import Game
-from adjudicator.players import parse_player_spec
-from adjudicator.submissions import check_submission
+from adjudicator.game.game import Game
+from adjudicator.game.players import parse_player_spec
+from adjudicator.game.submissions import check_submission
 from tests.conftest import FIVE, player_args
 from tests.test_forum_posts import BGG_POST, BROWSER_COPY, PHPBB_BOLD_AND_QUOTE, PHPBB_CODE_AMONG_CHATTER
 from tests.test_mail_reading import (

@@ -13,8 +13,8 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from adjudicator.dice import ChainDice
-from adjudicator.orders import OrderParser, parse_submission
+from adjudicator.core.dice import ChainDice
+from adjudicator.language.reading import OrderParser, parse_submission
 from adjudicator.rulesets.mare_nostrum.components import CARD_TOTALS, UNIT_STOCK
 from tests.random_play import BOARD, RULESET, random_orders
 

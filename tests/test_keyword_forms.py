@@ -13,12 +13,15 @@ from pathlib import Path
 
 import pytest
 
-from adjudicator.adjudication import adjudicate
 from adjudicator.commands import submit_orders
-from adjudicator.forms import order_form
-from adjudicator.game import Game
-from adjudicator.names import normalise
-from adjudicator.orders import (
+from adjudicator.core.names import normalise
+from adjudicator.core.resources import shipped_folder
+from adjudicator.game.game import Game
+from adjudicator.game.players import parse_player_spec
+from adjudicator.game.storage import read_toml
+from adjudicator.game.submissions import check_submission
+from adjudicator.hosting.adjudication import adjudicate
+from adjudicator.language.reading import (
     PREFERRED,
     STOP_WORDS,
     OrderParser,
@@ -28,11 +31,8 @@ from adjudicator.orders import (
     foreign_keywords,
     split_pieces,
 )
-from adjudicator.players import parse_player_spec
-from adjudicator.resources import shipped_folder
+from adjudicator.reports.order_form import order_form
 from adjudicator.rulesets import find_ruleset
-from adjudicator.storage import read_toml
-from adjudicator.submissions import check_submission
 
 TABLE: Mapping[str, Mapping[str, list[str]]] = read_toml(shipped_folder("grammar") / "keywords.toml")
 GRAMMARS = ("mare_nostrum", "empires", "mediterraneum")

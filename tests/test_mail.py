@@ -15,9 +15,9 @@ from imapclient import IMAPClient
 from typer.testing import CliRunner
 
 from adjudicator.cli import app
-from adjudicator.game import Game
+from adjudicator.game.game import Game
+from adjudicator.game.players import parse_player_spec
 from adjudicator.intake.collect import collect
-from adjudicator.players import parse_player_spec
 from tests.conftest import FIVE, player_args
 from tests.mail_servers import PASSWORD, USER, SmtpServer, imap_server, smtp_server
 

@@ -28,7 +28,7 @@ import pytest
 from hypothesis import HealthCheck, Phase, Verbosity, example, given, settings
 from hypothesis import strategies as st
 
-from adjudicator.errors import AdjudicatorError
+from adjudicator.core.errors import AdjudicatorError
 from adjudicator.intake.receive import read_mail
 
 ROOT = Path(__file__).resolve().parent.parent

@@ -20,14 +20,14 @@ from typing import Any
 import pytest
 from typer.testing import CliRunner
 
+import adjudicator.game.players as players_module
+import adjudicator.game.storage as storage_module
 import adjudicator.intake.collect as collect_module
-import adjudicator.players as players_module
-import adjudicator.storage as storage_module
 from adjudicator.cli import app
-from adjudicator.game import Game
+from adjudicator.game.game import Game
+from adjudicator.game.players import parse_player_spec
 from adjudicator.intake.collect import collect
 from adjudicator.intake.imap import ImapSettings, Mailbox
-from adjudicator.players import parse_player_spec
 from tests.conftest import FIVE, player_args
 from tests.mail_servers import (
     PASSWORD,

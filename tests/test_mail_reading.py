@@ -17,7 +17,7 @@ import pytest
 from typer.testing import CliRunner
 
 from adjudicator.cli import app
-from adjudicator.game import Game
+from adjudicator.game.game import Game
 from adjudicator.intake.collect import collect
 from adjudicator.intake.mail import parse_mail, unflow
 from tests.mail_servers import PASSWORD, USER, SmtpServer, imap_server, smtp_server

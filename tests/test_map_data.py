@@ -14,8 +14,8 @@ from typing import Any
 
 import pytest
 
-from adjudicator.errors import DataError
-from adjudicator.game import default_board_path
+from adjudicator.core.errors import DataError
+from adjudicator.game.game import default_board_path
 from adjudicator.rulesets import find_ruleset
 from adjudicator.rulesets.empires import board as empires_board
 from adjudicator.rulesets.mare_nostrum import board as mare_nostrum_board

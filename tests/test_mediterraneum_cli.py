@@ -18,8 +18,8 @@ import tomli_w
 from typer.testing import CliRunner
 
 from adjudicator.cli import app
-from adjudicator.dice import ChainDice
-from adjudicator.game import Game
+from adjudicator.core.dice import ChainDice
+from adjudicator.game.game import Game
 from adjudicator.rulesets import find_ruleset
 from adjudicator.rulesets.mediterraneum.board import GOALS
 from adjudicator.rulesets.mediterraneum.model import goals_of
@@ -121,10 +121,10 @@ def test_a_bad_option_is_one_sentence(tmp_path: Path) -> None:
 def test_random_games_from_the_forms_report_every_phase(tmp_path: Path, seed: int) -> None:
     """The player to move pastes back a random part of his form (everyone bids in an auction),
     for six rounds: every phase's reports render and nothing is logged as an internal error."""
-    from adjudicator.adjudication import adjudicate
-    from adjudicator.forms import order_form
-    from adjudicator.players import parse_player_spec
-    from adjudicator.submissions import check_submission, store_submission
+    from adjudicator.game.players import parse_player_spec
+    from adjudicator.game.submissions import check_submission, store_submission
+    from adjudicator.hosting.adjudication import adjudicate
+    from adjudicator.reports.order_form import order_form
 
     rng = random.Random(seed)
     specs = [parse_player_spec(p) for p in PLAYERS]

@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-from adjudicator.resources import shipped_folder
+from adjudicator.core.resources import shipped_folder
 
 runner = CliRunner()
 SOURCE = shipped_folder("games") / "demo-mediterraneum"
@@ -71,7 +71,7 @@ def test_the_demo_tells_its_story(demo: Path, beat: str) -> None:
 
 
 def test_the_state_card_is_only_in_its_holder_s_report(demo: Path) -> None:
-    from adjudicator.game import Game
+    from adjudicator.game.game import Game
     from adjudicator.rulesets.mediterraneum.board import Board
 
     game = Game.load(demo)

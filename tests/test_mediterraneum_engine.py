@@ -6,7 +6,7 @@ from dataclasses import replace
 
 import pytest
 
-from adjudicator.dice import ScriptedDice
+from adjudicator.core.dice import ScriptedDice
 from adjudicator.rulesets.mediterraneum.board import CITIES, RESIDENCES, check_board, placements_possible
 from adjudicator.rulesets.mediterraneum.model import Phase, Ship, Status
 from adjudicator.rulesets.mediterraneum.position import position_from_data, position_to_data
@@ -104,7 +104,7 @@ def test_the_stone_moves_at_its_owners_turns_and_taxes_on_odd_spaces() -> None:
     ],
 )  # fmt: skip
 def test_orders_print_back_to_the_same_order(line: str) -> None:
-    from adjudicator.orders import Piece
+    from adjudicator.language.reading import Piece
 
     order = parser().parse_line(Piece(1, line))
     again = parser().parse_line(Piece(1, order.to_text()))

@@ -14,10 +14,10 @@ from typing import Any
 
 import pytest
 
-from adjudicator.dice import ChainDice
-from adjudicator.pictures import svg_to_png
-from adjudicator.reports import Renderer
-from adjudicator.resources import package_file
+from adjudicator.core.dice import ChainDice
+from adjudicator.core.resources import package_file
+from adjudicator.reports.picture import svg_to_png
+from adjudicator.reports.render import Renderer
 from adjudicator.rulesets.mediterraneum.board import Board
 from adjudicator.rulesets.mediterraneum.mapview import abbreviations, ink, map_data
 from adjudicator.rulesets.mediterraneum.model import Army, Options, Position, Ship, Status

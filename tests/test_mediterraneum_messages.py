@@ -11,15 +11,15 @@ import tomli_w
 from typer.testing import CliRunner
 
 from adjudicator.cli import app
-from adjudicator.dice import ScriptedDice
-from adjudicator.errors import DataError
-from adjudicator.reports import Renderer
+from adjudicator.core.dice import ScriptedDice
+from adjudicator.core.errors import DataError
+from adjudicator.game.storage import without_none
+from adjudicator.reports.render import Renderer
 from adjudicator.rulesets import find_ruleset
+from adjudicator.rulesets.mediterraneum.engine import resolve_phase
 from adjudicator.rulesets.mediterraneum.geography import ship_neighbours, space_name
 from adjudicator.rulesets.mediterraneum.model import Options
 from adjudicator.rulesets.mediterraneum.orders import Order
-from adjudicator.rulesets.mediterraneum.turns import resolve_phase
-from adjudicator.storage import without_none
 from tests.mediterraneum_support import THREE, board, opening, orders
 from tests.rules.runner import load_cases, run_case
 from tests.test_report_sentences import _report_context
@@ -96,7 +96,7 @@ def test_the_receipt_reads_an_empty_ship_s_second_space_by_the_game_s_options() 
 
 
 def _lines(text: str) -> Any:
-    from adjudicator.orders import parse_submission
+    from adjudicator.language.reading import parse_submission
     from adjudicator.rulesets.mediterraneum.orders import ORDER_TYPES
     from tests.mediterraneum_support import parser
 

@@ -26,16 +26,16 @@ from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import Any
 
-from adjudicator.dice import ChainDice, Dice
-from adjudicator.events import Event
-from adjudicator.forms import order_form
-from adjudicator.game import Game
-from adjudicator.orders import OrderLine
-from adjudicator.players import parse_player_spec
+from adjudicator.core.dice import ChainDice, Dice
+from adjudicator.core.events import Event
+from adjudicator.game.game import Game
+from adjudicator.game.players import parse_player_spec
+from adjudicator.game.submissions import check_submission
+from adjudicator.language.reading import OrderLine
+from adjudicator.reports.order_form import order_form
+from adjudicator.rulesets.mediterraneum.engine import resolve_phase
 from adjudicator.rulesets.mediterraneum.model import Options, Position
 from adjudicator.rulesets.mediterraneum.orders import Bid, Order, from_roman
-from adjudicator.rulesets.mediterraneum.turns import resolve_phase
-from adjudicator.submissions import check_submission
 from tests.random_play import mediterraneum_orders
 from tests.soak import Params, Soak
 
@@ -204,8 +204,8 @@ def misplaced(rng: random.Random, game: Game, line: str) -> str:
 
 def offered(position: Position, colour: str) -> dict[str, str]:
     """The form's lines as the generic form code keeps them (each accepted alone), with notes."""
-    from adjudicator.orders import Piece
-    from adjudicator.rulesets.mediterraneum.forms import form_candidates
+    from adjudicator.language.reading import Piece
+    from adjudicator.rulesets.mediterraneum.candidates import form_candidates
     from adjudicator.rulesets.mediterraneum.validate import validate_orders
     from tests.mediterraneum_support import board, parser
 
@@ -267,7 +267,7 @@ def fragment(**data: Any) -> Position:
 
 
 def receipt(position: Position, text: str) -> list[OrderLine[Order]]:
-    from adjudicator.orders import parse_submission
+    from adjudicator.language.reading import parse_submission
     from adjudicator.rulesets.mediterraneum.orders import ORDER_TYPES
     from adjudicator.rulesets.mediterraneum.validate import validate_orders
     from tests.mediterraneum_support import board, parser

@@ -9,7 +9,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from adjudicator.orders import (
+from adjudicator.core.passwords import redact_passwords
+from adjudicator.language.problems import OrderSyntaxError
+from adjudicator.language.reading import (
     GameHeader,
     OrderParser,
     PasswordHeader,
@@ -20,8 +22,6 @@ from adjudicator.orders import (
     plain_text,
     split_pieces,
 )
-from adjudicator.passwords import redact_passwords
-from adjudicator.problems import OrderSyntaxError
 from adjudicator.rulesets.mare_nostrum.components import Piece as Item
 from adjudicator.rulesets.mare_nostrum.components import Unit
 from adjudicator.rulesets.mare_nostrum.orders import (

@@ -9,7 +9,7 @@ from itertools import combinations
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from adjudicator.rulesets.payment import plan_payment, set_problem
+from adjudicator.rulesets.kit.payment import plan_payment, set_problem
 
 COMMODITIES = ["wine", "fish", "gold", "oil", "gems"]
 COSTS = [0, 2, 3, 5, 6]

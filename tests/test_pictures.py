@@ -18,12 +18,12 @@ from typing import Any
 import pytest
 from typer.testing import CliRunner
 
-from adjudicator.adjudication import adjudicate
 from adjudicator.cli import app
-from adjudicator.game import Game
-from adjudicator.phase_reports import PhaseReports, load_record
-from adjudicator.pictures import svg_to_png
-from adjudicator.reports import Renderer
+from adjudicator.game.game import Game
+from adjudicator.hosting.adjudication import adjudicate
+from adjudicator.reports.phase import PhaseReports, load_record
+from adjudicator.reports.picture import svg_to_png
+from adjudicator.reports.render import Renderer
 
 runner = CliRunner()
 

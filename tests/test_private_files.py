@@ -23,14 +23,14 @@ import pytest
 import tomli_w
 from typer.testing import CliRunner
 
-from adjudicator import crashlog
 from adjudicator.cli import app
-from adjudicator.errors import GameFileError, UsageError
-from adjudicator.game import Game
-from adjudicator.phase_reports import PhaseReports, load_record
-from adjudicator.players import parse_player_spec
-from adjudicator.reports import Renderer
-from adjudicator.storage import file_lock, read_toml
+from adjudicator.core import crashlog
+from adjudicator.core.errors import GameFileError, UsageError
+from adjudicator.game.game import Game
+from adjudicator.game.players import parse_player_spec
+from adjudicator.game.storage import file_lock, read_toml
+from adjudicator.reports.phase import PhaseReports, load_record
+from adjudicator.reports.render import Renderer
 from tests.conftest import FIVE, player_args
 
 runner = CliRunner()

@@ -16,9 +16,9 @@ import tomli_w
 from typer.testing import CliRunner
 
 from adjudicator.cli import app
-from adjudicator.game import default_board_path
+from adjudicator.game.game import default_board_path
+from adjudicator.game.storage import read_toml
 from adjudicator.rulesets import find_ruleset
-from adjudicator.storage import read_toml
 from tests.mail_servers import PASSWORD, USER, imap_server, smtp_server
 
 README = Path(__file__).resolve().parents[1] / "README.md"

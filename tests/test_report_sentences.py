@@ -7,9 +7,9 @@ from typing import Any
 
 import pytest
 
-from adjudicator.dice import ChainDice
-from adjudicator.game import default_board_path, load_board
-from adjudicator.reports import Renderer
+from adjudicator.core.dice import ChainDice
+from adjudicator.game.game import default_board_path, load_board
+from adjudicator.reports.render import Renderer
 from adjudicator.rulesets import REGISTRY, find_ruleset
 from tests.rules.runner import load_cases, run_case
 

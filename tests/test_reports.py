@@ -12,8 +12,8 @@ import pytest
 from typer.testing import CliRunner
 
 from adjudicator.cli import app
-from adjudicator.game import Game
-from adjudicator.players import parse_player_spec
+from adjudicator.game.game import Game
+from adjudicator.game.players import parse_player_spec
 
 runner = CliRunner()
 GOLDEN = Path(__file__).parent / "golden" / "demo"  # reports/ and private/, as the demo game holds them

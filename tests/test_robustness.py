@@ -16,10 +16,10 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from adjudicator import storage
-from adjudicator.adjudication import adjudicate
-from adjudicator.errors import AdjudicatorError
-from adjudicator.game import Game, default_board_path
+from adjudicator.core.errors import AdjudicatorError
+from adjudicator.game import storage
+from adjudicator.game.game import Game, default_board_path
+from adjudicator.hosting.adjudication import adjudicate
 from adjudicator.intake.mail import MailRejected, parse_mail
 from adjudicator.intake.receive import receive
 from adjudicator.rulesets import find_ruleset
@@ -65,7 +65,7 @@ def test_any_mail_reads_or_is_rejected_with_a_reason(headers: list[bytes], body:
 
 @pytest.fixture(scope="module")
 def fuzz_game(tmp_path_factory: pytest.TempPathFactory) -> Game:
-    from adjudicator.players import parse_player_spec
+    from adjudicator.game.players import parse_player_spec
     from tests.conftest import FIVE, player_args
 
     game, _ = Game.create(tmp_path_factory.mktemp("fuzz") / "g", [parse_player_spec(p) for p in player_args(FIVE)])
@@ -121,7 +121,7 @@ def _mutate(data: Any, path: tuple[Any, ...], junk: Any, delete: bool) -> Any:
 
 
 def _opening_state() -> dict[str, Any]:
-    from adjudicator.dice import ChainDice
+    from adjudicator.core.dice import ChainDice
 
     position, _ = RULESET.new_position(
         BOARD, ["Rome", "Carthage", "Greece", "Babylon", "Egypt"], ChainDice("f", 0, bytes(32)), {}

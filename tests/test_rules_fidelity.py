@@ -13,7 +13,7 @@ import pytest
 from typer.testing import CliRunner
 
 from adjudicator.cli import app
-from adjudicator.game import Game
+from adjudicator.game.game import Game
 from tests.conftest import player_args
 
 runner = CliRunner()

@@ -13,10 +13,10 @@ import tomli_w
 from typer.testing import CliRunner
 
 from adjudicator.cli import app
-from adjudicator.errors import GameFileError
-from adjudicator.game import Game
-from adjudicator.settings_check import check_intake_file
-from adjudicator.storage import without_none, write_toml_atomic
+from adjudicator.core.errors import GameFileError
+from adjudicator.game.game import Game
+from adjudicator.game.settings_check import check_intake_file
+from adjudicator.game.storage import without_none, write_toml_atomic
 
 runner = CliRunner()
 FOUR = ("Rome", "Carthage", "Greece", "Egypt")  # R2.3: Babylon is neutral

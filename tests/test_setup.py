@@ -10,8 +10,8 @@ import pytest
 from typer.testing import CliRunner
 
 from adjudicator.cli import app
-from adjudicator.errors import UsageError
-from adjudicator.game import Game
+from adjudicator.core.errors import UsageError
+from adjudicator.game.game import Game
 from tests.conftest import FIVE, player_args
 
 # R2.1 per civilization: province -> (cities, caravans, fortresses)

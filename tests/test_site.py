@@ -17,8 +17,8 @@ import tomli_w
 from typer.testing import CliRunner
 
 from adjudicator.cli import app
-from adjudicator.game import Game
-from adjudicator.site import MANIFEST, build_site
+from adjudicator.game.game import Game
+from adjudicator.reports.site import MANIFEST, build_site
 
 runner = CliRunner()
 CRAWLER = Path(__file__).parent / "data" / "crawl.html"
@@ -213,7 +213,7 @@ def test_standings_count_an_occupied_caravan_for_the_occupier(demo_game: Path) -
 def test_the_shipped_dice_proof_needs_only_the_standard_library() -> None:
     import ast
 
-    import adjudicator.dice_proof as proof
+    import adjudicator.core.dice_proof as proof
 
     tree = ast.parse(Path(proof.__file__).read_text(encoding="utf-8"))
     imported = {a.name.split(".")[0] for n in ast.walk(tree) if isinstance(n, ast.Import) for a in n.names}

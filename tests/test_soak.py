@@ -60,7 +60,7 @@ def test_the_soak_sees_a_building_under_another_players_units() -> None:
     """The R6.3 invariant can fail: a caravan that appears beside an Egyptian legion."""
     import copy
 
-    from adjudicator.dice import ScriptedDice
+    from adjudicator.core.dice import ScriptedDice
     from tests.random_play import BOARD, RULESET
     from tests.soak_invariants import transition_problems
 
@@ -84,8 +84,8 @@ def test_the_soak_sees_a_lost_card_and_a_crowded_sea_in_mediterraneum() -> None:
     sea, an army aboard a ship its owner has not."""
     import dataclasses
 
-    from adjudicator.dice import ChainDice
-    from adjudicator.game import default_board_path, load_board
+    from adjudicator.core.dice import ChainDice
+    from adjudicator.game.game import default_board_path, load_board
     from adjudicator.rulesets import find_ruleset
     from adjudicator.rulesets.mediterraneum.model import Army, Ship
     from tests.soak_invariants import mediterraneum_position_problems

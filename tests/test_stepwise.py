@@ -7,7 +7,7 @@ from collections.abc import Callable
 from typer.testing import CliRunner
 
 from adjudicator.cli import app
-from adjudicator.game import Game
+from adjudicator.game.game import Game
 
 runner = CliRunner()
 

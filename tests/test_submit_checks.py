@@ -13,11 +13,11 @@ from typing import Any
 
 import pytest
 
-from adjudicator.game import Game, default_board_path, load_board
-from adjudicator.orders import OrderLine
-from adjudicator.reports import Renderer
+from adjudicator.game.game import Game, default_board_path, load_board
+from adjudicator.game.submissions import check_submission
+from adjudicator.language.reading import OrderLine
+from adjudicator.reports.render import Renderer
 from adjudicator.rulesets import find_ruleset
-from adjudicator.submissions import check_submission
 from tests.rules.runner import run_case
 from tests.test_validate import (
     BUILD,

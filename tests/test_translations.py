@@ -15,10 +15,10 @@ import pytest
 import tomli_w
 from typer.testing import CliRunner
 
-from adjudicator import i18n
 from adjudicator.cli import app
-from adjudicator.errors import UsageError
-from adjudicator.i18n import LANGUAGES, Msg, check_language, tn
+from adjudicator.core import i18n
+from adjudicator.core.errors import UsageError
+from adjudicator.core.i18n import LANGUAGES, Msg, check_language, tn
 from tests.test_mail import mail
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
@@ -190,7 +190,7 @@ def test_a_private_report_and_its_form_are_in_the_player_s_language(tmp_path: Pa
 )
 def test_orders_written_in_another_language_mean_the_english_ones(ruleset: str, foreign: str, english: str) -> None:
     """Keywords of pl, hu, fr and es (grammar/keywords.toml), with or without their accents."""
-    from adjudicator.orders import OrderParser, Piece
+    from adjudicator.language.reading import OrderParser, Piece
     from adjudicator.rulesets import find_ruleset
 
     rules = find_ruleset(ruleset)
@@ -200,7 +200,7 @@ def test_orders_written_in_another_language_mean_the_english_ones(ruleset: str, 
 
 def test_a_name_holding_a_foreign_keyword_is_left_as_written() -> None:
     """Only a line that is not English as it stands is read with its keywords in English."""
-    from adjudicator.orders import OrderParser, Piece
+    from adjudicator.language.reading import OrderParser, Piece
     from adjudicator.rulesets import find_ruleset
 
     rules = find_ruleset("mare-nostrum")
@@ -212,9 +212,9 @@ def test_a_name_holding_a_foreign_keyword_is_left_as_written() -> None:
 def test_every_language_s_password_words_are_masked() -> None:
     """A password header in another language ("Hasło: …") is masked in what is stored and
     echoed, like the English one: the masking knows every word of keywords.toml for it."""
-    from adjudicator.names import normalise
-    from adjudicator.passwords import PASSWORD_WORDS, redact_passwords
-    from adjudicator.resources import shipped_folder
+    from adjudicator.core.names import normalise
+    from adjudicator.core.passwords import PASSWORD_WORDS, redact_passwords
+    from adjudicator.core.resources import shipped_folder
 
     with (shipped_folder("grammar") / "keywords.toml").open("rb") as handle:
         table = tomllib.load(handle)
@@ -243,13 +243,13 @@ def test_the_demo_plays_in_another_language_to_the_same_end(tmp_path: Path) -> N
 def test_a_password_s_secret_is_never_read_as_keywords() -> None:
     """ "hasło rome-sekret" is the secret rome-sekret: were its words mapped like an order's, a
     wrong secret holding a translated keyword would pass for the right one."""
-    from adjudicator.orders import Piece, in_english, in_keywords, keywords_of
+    from adjudicator.language.reading import Piece, in_english, in_keywords, keywords_of
 
     keywords = keywords_of("mare_nostrum")
     assert in_english("hasło rome-sekret", keywords) == "password rome-sekret"
     assert in_english("Jelszó: kup-legion", keywords) == "password: kup-legion"
     assert in_keywords("password rome-secret", {"password": "hasło", "secret": "sekret"}) == "hasło rome-secret"
-    from adjudicator.orders import OrderParser
+    from adjudicator.language.reading import OrderParser
     from tests.random_play import RULESET
 
     parser: OrderParser[object] = OrderParser(RULESET.grammar, RULESET.transformer())
@@ -277,7 +277,7 @@ def test_each_rules_page_in_each_language_has_every_clause_of_the_english_one(pa
     numbers the messages cite, in the same order."""
     import re
 
-    from adjudicator.resources import shipped_folder
+    from adjudicator.core.resources import shipped_folder
 
     english = (shipped_folder("docs") / f"{page}.md").read_text(encoding="utf-8")
     translated = (shipped_folder("docs") / f"{page}.{lang}.md").read_text(encoding="utf-8")
@@ -286,7 +286,7 @@ def test_each_rules_page_in_each_language_has_every_clause_of_the_english_one(pa
 
 
 def test_a_rules_request_is_answered_in_the_player_s_language() -> None:
-    from adjudicator.rulebook import rules_text
+    from adjudicator.reports.rulebook import rules_text
     from adjudicator.rulesets import find_ruleset
 
     english = rules_text(find_ruleset("mare-nostrum"), "R5.2")
@@ -300,8 +300,8 @@ def test_a_rules_request_is_answered_in_the_player_s_language() -> None:
 def test_a_syntax_error_in_another_language_names_the_order_and_is_translated() -> None:
     """`oferuj wino,, metal` is a broken 'offer' order, not an unknown word: the player gets the
     form to write it as, in his language; `mot de passe` is the French password header."""
-    from adjudicator.orders import OrderParser, PasswordHeader, Piece
-    from adjudicator.problems import OrderSyntaxError
+    from adjudicator.language.problems import OrderSyntaxError
+    from adjudicator.language.reading import OrderParser, PasswordHeader, Piece
     from tests.random_play import RULESET
 
     parser: OrderParser[object] = OrderParser(RULESET.grammar, RULESET.transformer())
@@ -369,9 +369,9 @@ def test_the_help_answer_and_a_syntax_error_show_the_forms_in_the_player_s_langu
 
 
 def test_a_syntax_error_s_form_keeps_its_translations_through_the_receipts_file() -> None:
-    from adjudicator.i18n import decode, encode
-    from adjudicator.orders import OrderParser, Piece
-    from adjudicator.problems import OrderSyntaxError
+    from adjudicator.core.i18n import decode, encode
+    from adjudicator.language.problems import OrderSyntaxError
+    from adjudicator.language.reading import OrderParser, Piece
     from tests.random_play import RULESET
 
     parser: OrderParser[object] = OrderParser(RULESET.grammar, RULESET.transformer())
@@ -385,7 +385,7 @@ def test_a_syntax_error_s_form_keeps_its_translations_through_the_receipts_file(
 def test_a_set_s_problem_is_worded_for_each_game_and_language() -> None:
     from collections import Counter
 
-    from adjudicator.rulesets.payment import TOKEN_SETS, set_problem
+    from adjudicator.rulesets.kit.payment import TOKEN_SETS, set_problem
 
     mixed = set_problem(Counter({"tax": 1, "wine": 1}), 2, TOKEN_SETS)
     assert mixed is not None and "tokens" in mixed and "jetons impôt" in mixed.render("fr")
@@ -431,9 +431,9 @@ def test_the_site_s_dice_page_and_dice_json_give_purposes_in_the_game_s_language
 ) -> None:
     import json
 
-    from adjudicator.dice_proof import check_published
-    from adjudicator.game import Game
-    from adjudicator.site import build_site
+    from adjudicator.core.dice_proof import check_published
+    from adjudicator.game.game import Game
+    from adjudicator.reports.site import build_site
 
     out = tmp_path / "site"
     build_site(Game.load(french_game), out)

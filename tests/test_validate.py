@@ -13,11 +13,11 @@ from typing import Any
 
 import pytest
 
-from adjudicator.game import Game, Settings, default_board_path, load_board
-from adjudicator.players import Player, parse_player_spec
+from adjudicator.game.game import Game, Settings, default_board_path, load_board
+from adjudicator.game.players import Player, parse_player_spec
+from adjudicator.game.storage import GameDirectory
+from adjudicator.game.submissions import check_submission
 from adjudicator.rulesets import find_ruleset
-from adjudicator.storage import GameDirectory
-from adjudicator.submissions import check_submission
 from tests.conftest import FIVE, player_args
 
 Tweak = Callable[[dict[str, Any]], None]

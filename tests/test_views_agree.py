@@ -27,15 +27,15 @@ from typing import Any
 
 import pytest
 
-from adjudicator.dice import ChainDice
-from adjudicator.errors import UsageError
-from adjudicator.events import Event
-from adjudicator.forms import order_form
-from adjudicator.game import Game, default_board_path, load_board
-from adjudicator.orders import OrderLine
-from adjudicator.players import parse_player_spec
+from adjudicator.core.dice import ChainDice
+from adjudicator.core.errors import UsageError
+from adjudicator.core.events import Event
+from adjudicator.game.game import Game, default_board_path, load_board
+from adjudicator.game.players import parse_player_spec
+from adjudicator.game.submissions import check_submission
+from adjudicator.language.reading import OrderLine
+from adjudicator.reports.order_form import order_form
 from adjudicator.rulesets import find_ruleset
-from adjudicator.submissions import check_submission
 from tests.random_play import empires_orders, mediterraneum_orders, random_orders
 from tests.test_validate import at_phase, combine, game_with, holds, make_opening_state
 

@@ -55,7 +55,7 @@ def test_wheel_contains_the_shipped_folders(wheel: Path) -> None:
         "adjudicator/fonts/LICENSE",
         "adjudicator/templates/mare-nostrum/map-geographic.svg.j2",
         "adjudicator/templates/site/index.html.j2",
-        "adjudicator/dice_proof.py",
+        "adjudicator/core/dice_proof.py",
         "adjudicator/py.typed",
         "adjudicator/docs/rules.md",
         "adjudicator/docs/rules-empires.md",

@@ -26,8 +26,8 @@ from babel.messages.pofile import read_po, write_po
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from adjudicator.i18n import DOMAIN, LANGUAGES, SOURCE  # noqa: E402
-from adjudicator.syntax_forms import PartKind, form_parts, placeholders  # noqa: E402
+from adjudicator.core.i18n import DOMAIN, LANGUAGES, SOURCE  # noqa: E402
+from adjudicator.language.written_forms import PartKind, form_parts, placeholders  # noqa: E402
 
 LOCALE = ROOT / "adjudicator" / "locale"
 KEYWORDS = {"t": None, "tn": (1, 2), "_": None, "gettext": None, "ngettext": (1, 2)}
@@ -60,7 +60,7 @@ def _grammar_labels() -> Iterator[tuple[str, str, str]]:
 def _terms() -> Iterator[tuple[str, str, str]]:
     """(ruleset, kind, name) for every word of a game that players read in their language
     (`Ruleset.terms` of each shipped board): its cards, goods and phases."""
-    from adjudicator.game import default_board_path, load_board
+    from adjudicator.game.game import default_board_path, load_board
     from adjudicator.rulesets import REGISTRY
 
     for name, ruleset in REGISTRY.items():

@@ -6,12 +6,12 @@ from __future__ import annotations
 from datetime import datetime
 from pathlib import Path
 
-from adjudicator import hosting_state as state
-from adjudicator.errors import AdjudicatorError, UsageError
-from adjudicator.game import Game
-from adjudicator.hosting_state import Pause
-from adjudicator.schedule import utc_now
-from adjudicator.submissions import missing_orders
+from adjudicator.core.errors import AdjudicatorError, UsageError
+from adjudicator.game import pause as state
+from adjudicator.game.game import Game
+from adjudicator.game.pause import Pause
+from adjudicator.game.schedule import utc_now
+from adjudicator.game.submissions import missing_orders
 
 
 def pause_game(folder: Path, reason: str, now: datetime | None = None) -> str:

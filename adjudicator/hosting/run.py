@@ -20,12 +20,26 @@ from datetime import datetime
 from pathlib import Path
 from typing import Any
 
-from adjudicator import hosting_state as state
-from adjudicator.controls import shown_name
-from adjudicator.crashlog import one_line, write_crash_log
-from adjudicator.errors import AdjudicatorError, UsageError
-from adjudicator.game import Game
-from adjudicator.hosting_state import Pause
+from adjudicator.core.controls import shown_name
+from adjudicator.core.crashlog import one_line, write_crash_log
+from adjudicator.core.errors import AdjudicatorError, UsageError
+from adjudicator.delivery.mailer import (
+    DeliveryError,
+    SmtpSettings,
+    UnsendableError,
+    mail_identity,
+    make_message,
+    pending,
+    queue,
+    send_queued,
+)
+from adjudicator.delivery.outgoing import reminder_messages, report_messages
+from adjudicator.game import pause as state
+from adjudicator.game.game import Game
+from adjudicator.game.pause import Pause
+from adjudicator.game.schedule import utc_now
+from adjudicator.game.storage import file_lock, game_lock
+from adjudicator.game.submissions import missing_orders, submitted
 from adjudicator.intake.collect import (
     CollectBusyError,
     CollectReport,
@@ -38,21 +52,7 @@ from adjudicator.intake.collect import (
 )
 from adjudicator.intake.imap import ImapError
 from adjudicator.intake.threads import THREAD_SUFFIXES
-from adjudicator.mailer import (
-    DeliveryError,
-    SmtpSettings,
-    UnsendableError,
-    mail_identity,
-    make_message,
-    pending,
-    queue,
-    send_queued,
-)
-from adjudicator.outgoing import reminder_messages, report_messages
-from adjudicator.phase_reports import adjudicated_slugs
-from adjudicator.schedule import utc_now
-from adjudicator.storage import file_lock, game_lock
-from adjudicator.submissions import missing_orders, submitted
+from adjudicator.reports.phase import adjudicated_slugs
 
 MAX_PHASES_PER_PASS = 50  # a stepwise turn whose orders all came early resolves step after step
 DROP_FOLDER = "drop"  # post files (.txt, .eml, saved threads) to collect, in the root and in each game
@@ -280,7 +280,7 @@ def _host_game(game: Game, started: float, now: datetime, report: GameReport) ->
             if due is None:
                 break
             reason, force = due
-            from adjudicator.adjudication import adjudicate
+            from adjudicator.hosting.adjudication import adjudicate
 
             result = adjudicate(game, force=force, now=now, started=started)
             report.actions.append(f"{result.label} adjudicated ({reason})")

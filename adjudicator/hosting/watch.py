@@ -20,13 +20,13 @@ from typing import Any
 
 from imapclient.exceptions import IMAPClientError
 
-from adjudicator.crashlog import one_line, write_crash_log
-from adjudicator.errors import AdjudicatorError
-from adjudicator.game import Game
+from adjudicator.core.crashlog import one_line, write_crash_log
+from adjudicator.core.errors import AdjudicatorError
+from adjudicator.game.game import Game
+from adjudicator.game.schedule import utc_now
 from adjudicator.hosting.run import game_folders, run_pass
 from adjudicator.intake.collect import has_own_mailbox, mailbox_settings
 from adjudicator.intake.imap import ImapError, ImapSettings, Mailbox
-from adjudicator.schedule import utc_now
 
 IDLE_RENEW_SECONDS = 25 * 60  # RFC 2177: re-issue IDLE at least every 29 minutes
 BACKOFF_FIRST, BACKOFF_MAX = 1.0, 300.0

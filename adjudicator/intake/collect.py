@@ -11,12 +11,37 @@ from datetime import datetime
 from email.message import EmailMessage
 from pathlib import Path
 
-from adjudicator.controls import shown_name
-from adjudicator.crashlog import one_line, write_crash_log
-from adjudicator.errors import AdjudicatorError, DataError, GameFileError, UsageError
-from adjudicator.fields import Fields
-from adjudicator.game import Game
-from adjudicator.i18n import t
+from adjudicator.core.controls import shown_name
+from adjudicator.core.crashlog import one_line, write_crash_log
+from adjudicator.core.errors import AdjudicatorError, DataError, GameFileError, UsageError
+from adjudicator.core.fields import Fields
+from adjudicator.core.i18n import t
+from adjudicator.core.passwords import without_secret
+from adjudicator.delivery.mailer import (
+    DeliveryError,
+    SmtpSettings,
+    mail_identity,
+    make_message,
+    pending,
+    placeholder_address,
+    queue,
+    send_queued,
+)
+from adjudicator.game.game import Game
+from adjudicator.game.players import Player
+from adjudicator.game.schedule import utc_now
+from adjudicator.game.settings_check import check_intake_file
+from adjudicator.game.storage import (
+    PRIVATE,
+    GameDirectory,
+    deferred_directory_sync,
+    file_lock,
+    game_lock,
+    read_toml,
+    write_bytes_atomic,
+    write_toml_atomic,
+)
+from adjudicator.game.submissions import counted
 from adjudicator.intake.imap import ImapError, ImapSettings, Mailbox
 from adjudicator.intake.mail import MailRejected, MailText, message_key
 from adjudicator.intake.posts import PostReport, take_file, take_thread
@@ -32,33 +57,8 @@ from adjudicator.intake.receive import (
 )
 from adjudicator.intake.threads import THREAD_SUFFIXES
 from adjudicator.intake.throttle import Throttle
-from adjudicator.mailer import (
-    DeliveryError,
-    SmtpSettings,
-    mail_identity,
-    make_message,
-    pending,
-    placeholder_address,
-    queue,
-    send_queued,
-)
-from adjudicator.orders import TooManyOrders, parse_submission
-from adjudicator.passwords import without_secret
-from adjudicator.players import Player
-from adjudicator.reports import Renderer
-from adjudicator.schedule import utc_now
-from adjudicator.settings_check import check_intake_file
-from adjudicator.storage import (
-    PRIVATE,
-    GameDirectory,
-    deferred_directory_sync,
-    file_lock,
-    game_lock,
-    read_toml,
-    write_bytes_atomic,
-    write_toml_atomic,
-)
-from adjudicator.submissions import counted
+from adjudicator.language.reading import TooManyOrders, parse_submission
+from adjudicator.reports.render import Renderer
 
 ROOT_SETTINGS = "intake.toml"
 MARK_BATCH = 50  # mails saved before their folders are fsynced and the server is told, at once

@@ -12,10 +12,10 @@ from dataclasses import dataclass
 from imapclient import IMAPClient
 from imapclient.exceptions import IMAPClientError, LoginError
 
-from adjudicator.errors import AdjudicatorError
-from adjudicator.fields import Fields
-from adjudicator.mailer import check_security, secret_from_env
-from adjudicator.settings_check import IMAP_KEYS
+from adjudicator.core.errors import AdjudicatorError
+from adjudicator.core.fields import Fields
+from adjudicator.delivery.mailer import check_security, secret_from_env
+from adjudicator.game.settings_check import IMAP_KEYS
 
 
 class ImapError(AdjudicatorError):

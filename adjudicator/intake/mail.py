@@ -29,10 +29,9 @@ from email.policy import compat32
 from email.utils import parseaddr
 from html.parser import HTMLParser
 
-from adjudicator.errors import AdjudicatorError
-from adjudicator.i18n import t
-from adjudicator.intake.markup import defused_html
-from adjudicator.limits import (
+from adjudicator.core.errors import AdjudicatorError
+from adjudicator.core.i18n import t
+from adjudicator.core.limits import (
     MAIL_ADDRESSES,
     MAIL_BYTES,
     MAIL_DEPTH,
@@ -43,8 +42,9 @@ from adjudicator.limits import (
     MAIL_PARTS,
     TEXT_CHARS,
 )
-from adjudicator.orders import end_of_orders, is_header_line, plain_text
-from adjudicator.players import mail_address
+from adjudicator.game.players import mail_address
+from adjudicator.intake.markup import defused_html
+from adjudicator.language.reading import end_of_orders, is_header_line, plain_text
 
 # The line a mail client puts above the mail being answered. Gmail and phones wrap a long one
 # ("On Mon, 3 Mar 2027 at 18:00, Anna <" / "anna@example.org> wrote:"), hence a second line;

@@ -17,18 +17,18 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
 
-from adjudicator.controls import shown_name
-from adjudicator.errors import AdjudicatorError, message_of
-from adjudicator.game import Game
+from adjudicator.core.controls import shown_name
+from adjudicator.core.errors import AdjudicatorError, message_of
+from adjudicator.core.limits import POST_CHARS
+from adjudicator.game.game import Game
+from adjudicator.game.schedule import utc_now
+from adjudicator.game.storage import PRIVATE, game_lock, read_toml, write_toml_atomic
+from adjudicator.game.submissions import check_password, check_submission, counted, store_submission
 from adjudicator.intake.forum import post_text
 from adjudicator.intake.mail import message_key
 from adjudicator.intake.receive import already_done, inbox_paths, keep_raw
 from adjudicator.intake.threads import ThreadError, ThreadPost, read_thread
-from adjudicator.limits import POST_CHARS
-from adjudicator.orders import TooManyOrders, parse_submission
-from adjudicator.schedule import utc_now
-from adjudicator.storage import PRIVATE, game_lock, read_toml, write_toml_atomic
-from adjudicator.submissions import check_password, check_submission, counted, store_submission
+from adjudicator.language.reading import TooManyOrders, parse_submission
 
 
 @dataclass

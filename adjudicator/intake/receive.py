@@ -17,19 +17,19 @@ from email.policy import compat32
 from email.utils import parseaddr
 from pathlib import Path
 
-from adjudicator.errors import AdjudicatorError, message_of
-from adjudicator.game import Game
-from adjudicator.i18n import Msg, t
+from adjudicator.core.errors import AdjudicatorError, message_of
+from adjudicator.core.i18n import Msg, t
+from adjudicator.core.limits import MAIL_HEADER_BYTES, PASSWORD_FAILURES
+from adjudicator.core.passwords import redact_passwords
+from adjudicator.game.game import Game
+from adjudicator.game.players import SecretChecks, mail_address
+from adjudicator.game.schedule import is_late, utc_now
+from adjudicator.game.storage import PRIVATE, read_toml, write_bytes_atomic, write_text_atomic, write_toml_atomic
+from adjudicator.game.submissions import CheckedSubmission, check_submission, order_files, store_submission
 from adjudicator.intake.mail import MailRejected, MailText, message_key, parse_mail
+from adjudicator.intake.requests import Answer, answer_requests
 from adjudicator.intake.throttle import Throttle
-from adjudicator.limits import MAIL_HEADER_BYTES, PASSWORD_FAILURES
-from adjudicator.orders import TooManyOrders, parse_submission
-from adjudicator.passwords import redact_passwords
-from adjudicator.player_requests import Answer, answer_requests
-from adjudicator.players import SecretChecks, mail_address
-from adjudicator.schedule import is_late, utc_now
-from adjudicator.storage import PRIVATE, read_toml, write_bytes_atomic, write_text_atomic, write_toml_atomic
-from adjudicator.submissions import CheckedSubmission, check_submission, order_files, store_submission
+from adjudicator.language.reading import TooManyOrders, parse_submission
 
 
 @dataclass(frozen=True, slots=True)

@@ -23,9 +23,9 @@ from email.utils import parsedate_to_datetime
 from html.parser import HTMLParser
 from pathlib import Path
 
-from adjudicator.errors import AdjudicatorError
+from adjudicator.core.errors import AdjudicatorError
+from adjudicator.core.limits import THREAD_BYTES, THREAD_POSTS
 from adjudicator.intake.markup import defused_html
-from adjudicator.limits import THREAD_BYTES, THREAD_POSTS
 
 THREAD_SUFFIXES = frozenset({".xml", ".html", ".htm"})
 

@@ -13,16 +13,16 @@ from collections import Counter
 from dataclasses import dataclass, field
 from datetime import datetime
 
-from adjudicator.errors import AdjudicatorError
-from adjudicator.game import Game
-from adjudicator.limits import (
+from adjudicator.core.errors import AdjudicatorError
+from adjudicator.core.limits import (
     PASSWORD_FAILURES,
     PASSWORD_WINDOW,
     REPLIES_PER_ADDRESS,
     REPLIES_PER_GAME,
     REPLY_WINDOW,
 )
-from adjudicator.storage import read_toml
+from adjudicator.game.game import Game
+from adjudicator.game.storage import read_toml
 
 
 @dataclass

@@ -13,12 +13,12 @@ from typing import Any, Generic, Protocol, TypeVar
 
 from lark import Token, Transformer
 
-from adjudicator.dice import Dice
-from adjudicator.errors import UsageError
-from adjudicator.events import Event
-from adjudicator.i18n import LANGUAGES, Msg, t, term
-from adjudicator.names import Match, normalise
-from adjudicator.orders import OrderLine
+from adjudicator.core.dice import Dice
+from adjudicator.core.errors import UsageError
+from adjudicator.core.events import Event
+from adjudicator.core.i18n import LANGUAGES, Msg, t, term
+from adjudicator.core.names import Match, normalise
+from adjudicator.language.reading import OrderLine
 
 BoardT = TypeVar("BoardT")
 PositionT = TypeVar("PositionT")

@@ -46,13 +46,13 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
-from adjudicator.dice import ScriptedDice
-from adjudicator.events import Event
-from adjudicator.game import default_board_path, load_board
-from adjudicator.i18n import decode
-from adjudicator.orders import OrderParser, parse_submission
+from adjudicator.core.dice import ScriptedDice
+from adjudicator.core.events import Event
+from adjudicator.core.i18n import decode
+from adjudicator.game.game import default_board_path, load_board
+from adjudicator.game.storage import without_none
+from adjudicator.language.reading import OrderParser, parse_submission
 from adjudicator.rulesets import find_ruleset
-from adjudicator.storage import without_none
 
 CASES = Path(__file__).parent / "cases"
 DEFAULT_RULESET = "mare-nostrum"

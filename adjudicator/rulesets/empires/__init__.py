@@ -7,15 +7,15 @@ from typing import Any
 
 from lark import Token, Transformer
 
-from adjudicator.dice import Dice
-from adjudicator.errors import DataError
-from adjudicator.events import Event
-from adjudicator.names import Match
-from adjudicator.orders import OrderLine
+from adjudicator.core.dice import Dice
+from adjudicator.core.errors import DataError
+from adjudicator.core.events import Event
+from adjudicator.core.names import Match
+from adjudicator.language.reading import OrderLine
 from adjudicator.rulesets import BoardResource, PhaseInfo, Standing
 from adjudicator.rulesets.empires.board import PLAYER_COUNTS, Board, Title, parse_board
+from adjudicator.rulesets.empires.candidates import form_candidates
 from adjudicator.rulesets.empires.engine import due, resolve_phase
-from adjudicator.rulesets.empires.forms import form_candidates
 from adjudicator.rulesets.empires.model import Phase, Position
 from adjudicator.rulesets.empires.orders import ORDER_PHASES, Order, TurnOrder
 from adjudicator.rulesets.empires.position import position_from_data, position_to_data

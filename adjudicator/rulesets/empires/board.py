@@ -14,12 +14,12 @@ from dataclasses import dataclass, field, replace
 from enum import StrEnum
 from typing import Any
 
-from adjudicator.errors import BoardError
-from adjudicator.fields import Fields
-from adjudicator.names import NameIndex
-from adjudicator.rulesets.graph import PlaceGraph, Sea, geo_position, graph_problems, parse_sea
-from adjudicator.rulesets.lookup import name_index
-from adjudicator.rulesets.payment import TAX
+from adjudicator.core.errors import BoardError
+from adjudicator.core.fields import Fields
+from adjudicator.core.names import NameIndex
+from adjudicator.rulesets.kit.graph import PlaceGraph, Sea, geo_position, graph_problems, parse_sea
+from adjudicator.rulesets.kit.lookup import name_index
+from adjudicator.rulesets.kit.payment import TAX
 
 START_RESOURCES = 9  # every empire screen gives nine resources (E2)
 PLAYER_COUNTS = (3, 4, 5)

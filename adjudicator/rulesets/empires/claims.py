@@ -7,7 +7,7 @@ from collections.abc import Sequence
 from dataclasses import replace
 from types import MappingProxyType
 
-from adjudicator.events import Event, event
+from adjudicator.core.events import Event, event
 from adjudicator.rulesets.empires.board import Board, CityKind, Title
 from adjudicator.rulesets.empires.model import Position
 

@@ -5,9 +5,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass, replace
 
-from adjudicator.dice import Dice
-from adjudicator.events import Event, event
-from adjudicator.i18n import Msg, t
+from adjudicator.core.dice import Dice
+from adjudicator.core.events import Event, event
+from adjudicator.core.i18n import Msg, t
 from adjudicator.rulesets.empires.board import Board, Effect
 from adjudicator.rulesets.empires.model import Position, ProvinceState, SeaState
 

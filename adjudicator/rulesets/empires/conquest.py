@@ -10,14 +10,14 @@ from collections.abc import Sequence
 from dataclasses import replace
 from types import MappingProxyType
 
-from adjudicator.dice import Dice, choose_index
-from adjudicator.events import Event, event
-from adjudicator.i18n import t
+from adjudicator.core.dice import Dice, choose_index
+from adjudicator.core.events import Event, event
+from adjudicator.core.i18n import t
 from adjudicator.rulesets.empires.board import Board, CityKind
 from adjudicator.rulesets.empires.geography import borders_empire
 from adjudicator.rulesets.empires.model import Position, ProvinceState, frozen_counts
 from adjudicator.rulesets.empires.orders import Conquest, Move, Order
-from adjudicator.rulesets.payment import TAX
+from adjudicator.rulesets.kit.payment import TAX
 
 # NOTE: a building a conqueror would sack (E8.6), in "no %(building)s to sack"; "legendary" is the legendary city.
 BUILDING_WORDS = {"city": t("city"), "market": t("market"), "temple": t("temple"), "legendary": t("legendary")}

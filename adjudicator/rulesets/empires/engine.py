@@ -8,8 +8,8 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import replace
 
-from adjudicator.dice import Dice
-from adjudicator.events import Event, event
+from adjudicator.core.dice import Dice
+from adjudicator.core.events import Event, event
 from adjudicator.rulesets.empires.board import Board, Title
 from adjudicator.rulesets.empires.claims import claim_titles, titles_winner
 from adjudicator.rulesets.empires.military import (

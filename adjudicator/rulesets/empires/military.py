@@ -13,9 +13,9 @@ from collections.abc import Mapping, Sequence
 from dataclasses import replace
 from types import MappingProxyType
 
-from adjudicator.dice import Dice
-from adjudicator.events import Event, event
-from adjudicator.i18n import t
+from adjudicator.core.dice import Dice
+from adjudicator.core.events import Event, event
+from adjudicator.core.i18n import t
 from adjudicator.rulesets.empires.board import Board, Title
 from adjudicator.rulesets.empires.claims import capital_victory
 from adjudicator.rulesets.empires.combat import Side, fight, land_losses, sea_losses

@@ -12,7 +12,7 @@ from enum import StrEnum
 from types import MappingProxyType
 
 from adjudicator.rulesets.empires.board import Board, CityKind, Effect, Title
-from adjudicator.rulesets.payment import TAX
+from adjudicator.rulesets.kit.payment import TAX
 
 _EMPTY: Mapping[str, int] = MappingProxyType({})
 

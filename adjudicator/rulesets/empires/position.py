@@ -11,11 +11,11 @@ from collections.abc import Mapping
 from types import MappingProxyType
 from typing import Any
 
-from adjudicator.errors import DataError
-from adjudicator.fields import Fields
+from adjudicator.core.errors import DataError
+from adjudicator.core.fields import Fields
 from adjudicator.rulesets.empires.board import Board, Title
 from adjudicator.rulesets.empires.model import Phase, PlayerState, Position, ProvinceState, SeaState
-from adjudicator.rulesets.payment import TAX
+from adjudicator.rulesets.kit.payment import TAX
 
 _KEYS = frozenset(
     {

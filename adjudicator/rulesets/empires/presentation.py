@@ -6,12 +6,12 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from adjudicator.i18n import Msg, t, term, tn
+from adjudicator.core.i18n import Msg, t, term, tn
+from adjudicator.reports.maps import baked_map
 from adjudicator.rulesets.empires.board import Board, Title
 from adjudicator.rulesets.empires.geography import covered
 from adjudicator.rulesets.empires.position import position_from_data
 from adjudicator.rulesets.empires.standings import PALETTE
-from adjudicator.rulesets.map_data import baked_map
 
 SHIPPED_MAPS = {"mare-nostrum-empires-2016": "empires-2016"}  # board id -> boards/<name>.map.json
 # NOTE: the three titles of Mare Nostrum: Empires (E9).

@@ -10,12 +10,12 @@ from collections import Counter
 from collections.abc import Mapping
 from dataclasses import replace
 
-from adjudicator.dice import Dice, choose_index
-from adjudicator.events import Event, event
-from adjudicator.i18n import t
+from adjudicator.core.dice import Dice, choose_index
+from adjudicator.core.events import Event, event
+from adjudicator.core.i18n import t
 from adjudicator.rulesets.empires.board import Board, CityKind
 from adjudicator.rulesets.empires.model import Position, frozen_counts
-from adjudicator.rulesets.payment import TAX
+from adjudicator.rulesets.kit.payment import TAX
 
 LEGENDARY_CHOICE = "legendary"  # standing[empire]["legendary:<province>"] = "good" | "tax" (E4.3; default tax)
 

@@ -13,9 +13,9 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from types import MappingProxyType
 
-from adjudicator.dice import Dice, choose_index
-from adjudicator.events import Event, event
-from adjudicator.i18n import t, term, tn
+from adjudicator.core.dice import Dice, choose_index
+from adjudicator.core.events import Event, event
+from adjudicator.core.i18n import t, term, tn
 from adjudicator.rulesets.empires.board import Board, CityKind, TileKind, Title
 from adjudicator.rulesets.empires.claims import capital_victory
 from adjudicator.rulesets.empires.geography import borders_empire, covered, provinces_of
@@ -23,7 +23,7 @@ from adjudicator.rulesets.empires.model import COPY_CHOICE, PlayerState, Positio
 from adjudicator.rulesets.empires.orders import Build, Buy, Copy, Order, TurnOrder
 from adjudicator.rulesets.empires.presentation import listed
 from adjudicator.rulesets.empires.trade import table_order_from
-from adjudicator.rulesets.payment import TAX, TOKEN_SETS, plan_payment, set_problem
+from adjudicator.rulesets.kit.payment import TAX, TOKEN_SETS, plan_payment, set_problem
 
 TRACK_SPACES = 5  # E2.4, E6.7
 TILES_TO_WIN = 5  # E10.1: the fifth hero or wonder, the starting hero included

@@ -19,10 +19,10 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 
-from adjudicator.events import Event
-from adjudicator.i18n import t
-from adjudicator.orders import OrderLine
-from adjudicator.problems import Rejection
+from adjudicator.core.events import Event
+from adjudicator.core.i18n import t
+from adjudicator.language.problems import Rejection
+from adjudicator.language.reading import OrderLine
 from adjudicator.rulesets.empires.board import Board
 from adjudicator.rulesets.empires.conquest import conversions
 from adjudicator.rulesets.empires.geography import chain_coasts

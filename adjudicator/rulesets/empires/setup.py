@@ -8,10 +8,10 @@ from collections.abc import Sequence
 from dataclasses import replace
 from types import MappingProxyType
 
-from adjudicator.dice import Dice, choose_index
-from adjudicator.errors import UsageError
-from adjudicator.events import Event, event
-from adjudicator.i18n import t
+from adjudicator.core.dice import Dice, choose_index
+from adjudicator.core.errors import UsageError
+from adjudicator.core.events import Event, event
+from adjudicator.core.i18n import t
 from adjudicator.rulesets.empires.board import Board, Empire, TileKind, Title
 from adjudicator.rulesets.empires.model import TABLE_ORDER, Phase, PlayerState, Position, ProvinceState, SeaState
 from adjudicator.rulesets.empires.purchase import TRACK_SPACES

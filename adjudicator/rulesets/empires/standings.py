@@ -3,7 +3,7 @@ legendary cities, heroes and wonders, titles) and what a round is built from."""
 
 from __future__ import annotations
 
-from adjudicator.i18n import t
+from adjudicator.core.i18n import t
 from adjudicator.rulesets import Standing
 from adjudicator.rulesets.empires.board import Board
 from adjudicator.rulesets.empires.claims import capitals_held

@@ -12,14 +12,14 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from types import MappingProxyType
 
-from adjudicator.dice import Dice, choose_index
-from adjudicator.events import Event, event
-from adjudicator.i18n import t, term
+from adjudicator.core.dice import Dice, choose_index
+from adjudicator.core.events import Event, event
+from adjudicator.core.i18n import t, term
 from adjudicator.rulesets.empires.board import Board, Title
 from adjudicator.rulesets.empires.model import TABLE_ORDER, PlayerState, Position
 from adjudicator.rulesets.empires.orders import Give, Offer, Order, Take, TradeSide
-from adjudicator.rulesets.payment import TAX
-from adjudicator.rulesets.picking import pick_by_lines
+from adjudicator.rulesets.kit.payment import TAX
+from adjudicator.rulesets.kit.picking import pick_by_lines
 
 Token = tuple[str, bool]  # (kind, legendary)
 DEFAULT_SIDE = 3  # ED4: without an order, the available side nearest 3, the lower on a tie

@@ -15,10 +15,10 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 from typing import TypeVar
 
-from adjudicator.i18n import t, term
-from adjudicator.names import NameIndex, normalise
-from adjudicator.orders import OrderLine
-from adjudicator.problems import Rejection
+from adjudicator.core.i18n import t, term
+from adjudicator.core.names import NameIndex, normalise
+from adjudicator.language.problems import Rejection
+from adjudicator.language.reading import OrderLine
 from adjudicator.rulesets.empires.board import Board, CityKind, Title
 from adjudicator.rulesets.empires.conquest import choice_dropped, conquest_choices
 from adjudicator.rulesets.empires.military import sail_problem
@@ -46,8 +46,8 @@ from adjudicator.rulesets.empires.purchase import BUILDINGS as BUILT_PIECES
 from adjudicator.rulesets.empires.purchase import site_problem, tile_problem
 from adjudicator.rulesets.empires.rehearsal import rehearse
 from adjudicator.rulesets.empires.trade import side_played
-from adjudicator.rulesets.lookup import Refused, find_name
-from adjudicator.rulesets.payment import TAX
+from adjudicator.rulesets.kit.lookup import Refused, find_name
+from adjudicator.rulesets.kit.payment import TAX
 
 K = TypeVar("K")
 # E5.3: what a `take` line may name instead of a token, as players of each language write it

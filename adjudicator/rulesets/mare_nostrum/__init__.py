@@ -7,15 +7,15 @@ from typing import Any
 
 from lark import Token, Transformer
 
-from adjudicator.dice import Dice
-from adjudicator.events import Event
-from adjudicator.names import Match
-from adjudicator.orders import OrderLine
+from adjudicator.core.dice import Dice
+from adjudicator.core.events import Event
+from adjudicator.core.names import Match
+from adjudicator.language.reading import OrderLine
 from adjudicator.rulesets import BoardResource, PhaseInfo, Standing
 from adjudicator.rulesets.mare_nostrum.board import Board, parse_board
+from adjudicator.rulesets.mare_nostrum.candidates import form_candidates
 from adjudicator.rulesets.mare_nostrum.components import CARD_TOTALS, PLAYER_COUNTS, Civ, Phase
 from adjudicator.rulesets.mare_nostrum.engine import LEADER, resolve_phase
-from adjudicator.rulesets.mare_nostrum.forms import form_candidates
 from adjudicator.rulesets.mare_nostrum.model import Position
 from adjudicator.rulesets.mare_nostrum.options import parse_options
 from adjudicator.rulesets.mare_nostrum.orders import ORDER_PHASES, Order, TurnSequence

@@ -10,10 +10,10 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from adjudicator.errors import BoardError
-from adjudicator.fields import Fields
-from adjudicator.names import NameIndex
-from adjudicator.rulesets.graph import PlaceGraph, geo_position, graph_problems
+from adjudicator.core.errors import BoardError
+from adjudicator.core.fields import Fields
+from adjudicator.core.names import NameIndex
+from adjudicator.rulesets.kit.graph import PlaceGraph, geo_position, graph_problems
 from adjudicator.rulesets.mare_nostrum.components import (
     CIV_ALIASES,
     COMMODITY_CARDS,

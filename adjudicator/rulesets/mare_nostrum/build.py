@@ -7,8 +7,9 @@ from collections import Counter
 from collections.abc import Container, Sequence
 from dataclasses import dataclass
 
-from adjudicator.events import Event, event
-from adjudicator.i18n import t, term
+from adjudicator.core.events import Event, event
+from adjudicator.core.i18n import t, term
+from adjudicator.rulesets.kit.payment import CardSet, plan_payment, set_problem
 from adjudicator.rulesets.mare_nostrum.board import Board
 from adjudicator.rulesets.mare_nostrum.components import (
     BUILDING_SUPPLY,
@@ -32,7 +33,6 @@ from adjudicator.rulesets.mare_nostrum.components import (
 from adjudicator.rulesets.mare_nostrum.geography import borders_held
 from adjudicator.rulesets.mare_nostrum.orders import Build, Buy, CardCount, Exchange, Keep, Order
 from adjudicator.rulesets.mare_nostrum.working import Working
-from adjudicator.rulesets.payment import CardSet, plan_payment, set_problem
 
 MAUSOLEUM_COST = {Piece.CITY: 2, Piece.CARAVAN: 2, Piece.TEMPLE: 5, Piece.MARKET: 5}
 

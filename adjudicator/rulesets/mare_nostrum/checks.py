@@ -8,10 +8,10 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import TypeVar
 
-from adjudicator.i18n import t, term
-from adjudicator.names import NameIndex
-from adjudicator.problems import Rejection
-from adjudicator.rulesets.lookup import Refused, find_name
+from adjudicator.core.i18n import t, term
+from adjudicator.core.names import NameIndex
+from adjudicator.language.problems import Rejection
+from adjudicator.rulesets.kit.lookup import Refused, find_name
 from adjudicator.rulesets.mare_nostrum.board import Board
 from adjudicator.rulesets.mare_nostrum.components import (
     CARD_ALIASES,

@@ -6,9 +6,9 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Mapping, Sequence
 
-from adjudicator.dice import Dice
-from adjudicator.events import Event, EventValue, event
-from adjudicator.i18n import t
+from adjudicator.core.dice import Dice
+from adjudicator.core.events import Event, EventValue, event
+from adjudicator.core.i18n import t
 from adjudicator.rulesets.mare_nostrum.board import Board
 from adjudicator.rulesets.mare_nostrum.components import Civ, ProvinceId, SeaId, Unit
 from adjudicator.rulesets.mare_nostrum.working import Working, WorkingProvince

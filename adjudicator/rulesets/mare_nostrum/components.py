@@ -7,7 +7,7 @@ from enum import StrEnum
 from types import MappingProxyType
 from typing import Final, NewType
 
-from adjudicator.i18n import Msg, t
+from adjudicator.core.i18n import Msg, t
 
 Civ = NewType("Civ", str)
 ProvinceId = NewType("ProvinceId", str)

@@ -10,8 +10,8 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import replace
 
-from adjudicator.dice import Dice
-from adjudicator.events import Event, event
+from adjudicator.core.dice import Dice
+from adjudicator.core.events import Event, event
 from adjudicator.rulesets.mare_nostrum.board import Board
 from adjudicator.rulesets.mare_nostrum.build import apply_build_turn, apply_end_of_build
 from adjudicator.rulesets.mare_nostrum.components import Civ, Phase, Role

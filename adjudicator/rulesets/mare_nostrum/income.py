@@ -6,7 +6,7 @@ from collections import Counter
 from collections.abc import Mapping
 from dataclasses import replace
 
-from adjudicator.events import Event, event
+from adjudicator.core.events import Event, event
 from adjudicator.rulesets.mare_nostrum.components import COMMODITY_CARDS, TAX, Civ
 from adjudicator.rulesets.mare_nostrum.model import Position, ProvinceState
 from adjudicator.rulesets.mare_nostrum.roles import table_order_from

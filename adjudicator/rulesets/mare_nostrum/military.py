@@ -10,9 +10,9 @@ from collections.abc import Mapping, Sequence
 from dataclasses import replace
 from itertools import combinations, pairwise
 
-from adjudicator.dice import Dice
-from adjudicator.events import Event, event
-from adjudicator.i18n import t, term, tn
+from adjudicator.core.dice import Dice
+from adjudicator.core.events import Event, event
+from adjudicator.core.i18n import t, term, tn
 from adjudicator.rulesets.mare_nostrum.board import Board
 from adjudicator.rulesets.mare_nostrum.combat import fight_land, fight_sea, tidy
 from adjudicator.rulesets.mare_nostrum.components import PIECE_NAMES, TAX, UNIT_STOCK, Civ, ProvinceId, SeaId, Unit

@@ -6,7 +6,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from adjudicator.fields import Fields
+from adjudicator.core.fields import Fields
 
 CHOICES = {
     "roles_each": ("turn", "phase"),  # D1: roles reassigned every turn (default) or every phase

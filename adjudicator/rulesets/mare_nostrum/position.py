@@ -10,8 +10,8 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from adjudicator.errors import DataError
-from adjudicator.fields import Fields
+from adjudicator.core.errors import DataError
+from adjudicator.core.fields import Fields
 from adjudicator.rulesets.mare_nostrum.board import Board
 from adjudicator.rulesets.mare_nostrum.components import (
     CARD_TOTALS,

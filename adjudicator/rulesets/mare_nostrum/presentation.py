@@ -6,8 +6,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from adjudicator.i18n import t, term, tn
-from adjudicator.rulesets.map_data import baked_map
+from adjudicator.core.i18n import t, term, tn
+from adjudicator.reports.maps import baked_map
 from adjudicator.rulesets.mare_nostrum.board import Board
 from adjudicator.rulesets.mare_nostrum.components import PIECE_NAMES, listed
 

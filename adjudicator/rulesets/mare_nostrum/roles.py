@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 
-from adjudicator.dice import Dice
-from adjudicator.events import Event, event
-from adjudicator.i18n import t
+from adjudicator.core.dice import Dice
+from adjudicator.core.events import Event, event
+from adjudicator.core.i18n import t
 from adjudicator.rulesets.mare_nostrum.components import ROLE_NAMES, TABLE_ORDER, Civ, Role
 from adjudicator.rulesets.mare_nostrum.model import Position
 

@@ -6,10 +6,10 @@ from collections.abc import Mapping, Sequence
 from dataclasses import replace
 from typing import Any
 
-from adjudicator.dice import Dice
-from adjudicator.errors import DataError
-from adjudicator.events import Event, event
-from adjudicator.i18n import t
+from adjudicator.core.dice import Dice
+from adjudicator.core.errors import DataError
+from adjudicator.core.events import Event, event
+from adjudicator.core.i18n import t
 from adjudicator.rulesets.mare_nostrum.board import Board, Civilization
 from adjudicator.rulesets.mare_nostrum.build import (
     BuildTurn,

@@ -3,7 +3,7 @@ count (provinces and their buildings, heroes and wonders) and the cards in hand.
 
 from __future__ import annotations
 
-from adjudicator.i18n import t
+from adjudicator.core.i18n import t
 from adjudicator.rulesets import Standing
 from adjudicator.rulesets.mare_nostrum.board import Board
 from adjudicator.rulesets.mare_nostrum.income import holder

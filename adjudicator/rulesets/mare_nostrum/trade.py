@@ -14,14 +14,14 @@ from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 
-from adjudicator.dice import Dice, choose_index
-from adjudicator.events import Event, event
-from adjudicator.i18n import t, term
+from adjudicator.core.dice import Dice, choose_index
+from adjudicator.core.events import Event, event
+from adjudicator.core.i18n import t, term
+from adjudicator.rulesets.kit.picking import pick_by_lines
 from adjudicator.rulesets.mare_nostrum.components import COMMODITY_CARDS, TAX, Civ, Role
 from adjudicator.rulesets.mare_nostrum.orders import Give, Offer, Order, Take, TradeSize, UlyssesForce
 from adjudicator.rulesets.mare_nostrum.roles import table_order_from
 from adjudicator.rulesets.mare_nostrum.working import Working
-from adjudicator.rulesets.picking import pick_by_lines
 
 DEFAULT_TRADE_SIZE = 3  # D15
 

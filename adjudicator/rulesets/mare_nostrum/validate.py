@@ -13,9 +13,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import replace
 
-from adjudicator.i18n import t
-from adjudicator.orders import OrderLine
-from adjudicator.rulesets.lookup import Refused
+from adjudicator.core.i18n import t
+from adjudicator.language.reading import OrderLine
+from adjudicator.rulesets.kit.lookup import Refused
 from adjudicator.rulesets.mare_nostrum.board import Board
 from adjudicator.rulesets.mare_nostrum.checks import Context
 from adjudicator.rulesets.mare_nostrum.components import (

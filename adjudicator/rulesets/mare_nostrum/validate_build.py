@@ -5,8 +5,9 @@ from __future__ import annotations
 from collections import Counter
 from dataclasses import replace
 
-from adjudicator.i18n import t, term, tn
-from adjudicator.names import NameIndex
+from adjudicator.core.i18n import t, term, tn
+from adjudicator.core.names import NameIndex
+from adjudicator.rulesets.kit.payment import can_pay, set_problem
 from adjudicator.rulesets.mare_nostrum.build import card_cost, frees_influence, piece_cost, under_enemy_units
 from adjudicator.rulesets.mare_nostrum.checks import Context
 from adjudicator.rulesets.mare_nostrum.components import (
@@ -31,7 +32,6 @@ from adjudicator.rulesets.mare_nostrum.orders import (
     TurnSequence,
 )
 from adjudicator.rulesets.mare_nostrum.setup import setup_area
-from adjudicator.rulesets.payment import can_pay, set_problem
 
 # ---- Build (R6) ----------------------------------------------------------------------
 

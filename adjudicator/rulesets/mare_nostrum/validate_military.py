@@ -6,8 +6,8 @@ from collections.abc import Sequence
 from dataclasses import replace
 from itertools import pairwise
 
-from adjudicator.i18n import t, tn
-from adjudicator.names import NameIndex
+from adjudicator.core.i18n import t, tn
+from adjudicator.core.names import NameIndex
 from adjudicator.rulesets.mare_nostrum.checks import Context
 from adjudicator.rulesets.mare_nostrum.components import (
     ROLE_ALIASES,

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from adjudicator.i18n import t, tn
+from adjudicator.core.i18n import t, tn
 from adjudicator.rulesets.mare_nostrum.checks import Context, take_index
 from adjudicator.rulesets.mare_nostrum.components import (
     Role,

@@ -9,15 +9,16 @@ from typing import Any
 
 from lark import Token, Transformer
 
-from adjudicator.dice import Dice
-from adjudicator.errors import DataError
-from adjudicator.events import Event
-from adjudicator.fields import Fields
-from adjudicator.names import Match
-from adjudicator.orders import OrderLine
+from adjudicator.core.dice import Dice
+from adjudicator.core.errors import DataError
+from adjudicator.core.events import Event
+from adjudicator.core.fields import Fields
+from adjudicator.core.names import Match
+from adjudicator.language.reading import OrderLine
 from adjudicator.rulesets import BoardResource, PhaseInfo, Standing
 from adjudicator.rulesets.mediterraneum.board import PLAYER_COUNTS, Board, parse_board
-from adjudicator.rulesets.mediterraneum.forms import form_candidates
+from adjudicator.rulesets.mediterraneum.candidates import form_candidates
+from adjudicator.rulesets.mediterraneum.engine import due, resolve_phase
 from adjudicator.rulesets.mediterraneum.model import Options, Phase, Position
 from adjudicator.rulesets.mediterraneum.orders import ORDER_TYPES, WAREHOUSE, Order
 from adjudicator.rulesets.mediterraneum.position import position_from_data, position_to_data
@@ -25,7 +26,6 @@ from adjudicator.rulesets.mediterraneum.presentation import place_names, report_
 from adjudicator.rulesets.mediterraneum.setup import new_position
 from adjudicator.rulesets.mediterraneum.standings import standings
 from adjudicator.rulesets.mediterraneum.transformer import OrderTransformer
-from adjudicator.rulesets.mediterraneum.turns import due, resolve_phase
 from adjudicator.rulesets.mediterraneum.validate import validate_orders
 
 # M12.4, each option's default and the values allowed: the goal set (T:137, T:139); 0 passes of

@@ -13,11 +13,11 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Any
 
-from adjudicator.errors import BoardError
-from adjudicator.fields import Fields
-from adjudicator.names import NameIndex
-from adjudicator.rulesets.graph import PlaceGraph, Sea, geo_position, graph_problems, parse_sea
-from adjudicator.rulesets.lookup import name_index
+from adjudicator.core.errors import BoardError
+from adjudicator.core.fields import Fields
+from adjudicator.core.names import NameIndex
+from adjudicator.rulesets.kit.graph import PlaceGraph, Sea, geo_position, graph_problems, parse_sea
+from adjudicator.rulesets.kit.lookup import name_index
 
 PLAYER_COUNTS = (2, 3, 4, 5, 6)  # M1: two Residenz cards each from twelve
 CITIES = 40  # T:8

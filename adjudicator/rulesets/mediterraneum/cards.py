@@ -7,9 +7,9 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import replace
 
-from adjudicator.dice import Dice
-from adjudicator.events import Event, event
-from adjudicator.i18n import Msg, t, term
+from adjudicator.core.dice import Dice
+from adjudicator.core.events import Event, event
+from adjudicator.core.i18n import Msg, t, term
 from adjudicator.rulesets.mediterraneum.board import Board, CardKind, TradeCard
 from adjudicator.rulesets.mediterraneum.chance import blue, highest, pick, shuffled
 from adjudicator.rulesets.mediterraneum.model import (

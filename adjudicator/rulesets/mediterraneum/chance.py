@@ -6,8 +6,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TypeVar
 
-from adjudicator.dice import Dice, choose_index
-from adjudicator.i18n import t
+from adjudicator.core.dice import Dice, choose_index
+from adjudicator.core.i18n import t
 from adjudicator.rulesets.mediterraneum.board import Board
 
 T = TypeVar("T")

@@ -5,12 +5,12 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from adjudicator.i18n import t
+from adjudicator.core.i18n import t
 from adjudicator.rulesets.mediterraneum.board import BuildingKind
-from adjudicator.rulesets.mediterraneum.context import Turn
 from adjudicator.rulesets.mediterraneum.model import Army, Status, lowest_free, tax_round_began, taxing
 from adjudicator.rulesets.mediterraneum.orders import WAREHOUSE, Build, Found, Patron, RaiseArmy, Upgrade
 from adjudicator.rulesets.mediterraneum.prices import cost
+from adjudicator.rulesets.mediterraneum.turn_state import Turn
 
 
 def found(turn: Turn, order: Found) -> None:

@@ -18,9 +18,9 @@ import math
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
-from adjudicator.i18n import Msg, t, term, tn
-from adjudicator.resources import package_file
-from adjudicator.rulesets.map_data import baked_map
+from adjudicator.core.i18n import Msg, t, term, tn
+from adjudicator.core.resources import package_file
+from adjudicator.reports.maps import baked_map
 from adjudicator.rulesets.mediterraneum.board import COAST, Board
 from adjudicator.rulesets.mediterraneum.model import HARBOUR, Army, Position, Ship, Status, city_of_space, storm_sea
 

@@ -10,7 +10,7 @@ from dataclasses import dataclass, field, replace
 from enum import StrEnum
 from types import MappingProxyType
 
-from adjudicator.i18n import Msg, t
+from adjudicator.core.i18n import Msg, t
 from adjudicator.rulesets.mediterraneum.board import COAST, GOALS, Board, BuildingKind, CardKind
 
 HARBOUR = "harbour"

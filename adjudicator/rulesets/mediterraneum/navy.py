@@ -5,17 +5,17 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from adjudicator.dice import Dice
-from adjudicator.i18n import t
+from adjudicator.core.dice import Dice
+from adjudicator.core.i18n import t
 from adjudicator.rulesets.mediterraneum import trading
 from adjudicator.rulesets.mediterraneum.board import COAST, Against
 from adjudicator.rulesets.mediterraneum.chance import blue
-from adjudicator.rulesets.mediterraneum.context import Turn
 from adjudicator.rulesets.mediterraneum.geography import ship_neighbours, space_id, space_name
 from adjudicator.rulesets.mediterraneum.model import Ship, city_of_space, storm_sea
 from adjudicator.rulesets.mediterraneum.orders import Capture, Embark, Land, Mount, Sail
 from adjudicator.rulesets.mediterraneum.prices import HORSES, horse_aboard
 from adjudicator.rulesets.mediterraneum.trading import sink
+from adjudicator.rulesets.mediterraneum.turn_state import Turn
 from adjudicator.rulesets.mediterraneum.war import army_of, duel, foreign, moves_used, set_army, tactic_bonus, use_move
 
 

@@ -6,7 +6,7 @@ every part it may change; a refusal, by its message, reads only the checks made 
 
 from __future__ import annotations
 
-from adjudicator.i18n import Msg
+from adjudicator.core.i18n import Msg
 from adjudicator.rulesets.mediterraneum.orders import (
     Attack,
     Build,

@@ -7,8 +7,8 @@ from collections.abc import Mapping
 from types import MappingProxyType
 from typing import Any
 
-from adjudicator.errors import DataError
-from adjudicator.fields import Fields
+from adjudicator.core.errors import DataError
+from adjudicator.core.fields import Fields
 from adjudicator.rulesets.mediterraneum.board import Board
 from adjudicator.rulesets.mediterraneum.model import (
     Army,

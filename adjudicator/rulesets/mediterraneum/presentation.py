@@ -8,7 +8,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from adjudicator.i18n import t, term
+from adjudicator.core.i18n import t, term
 from adjudicator.rulesets.mediterraneum.board import GOALS, Board
 from adjudicator.rulesets.mediterraneum.geography import space_name
 from adjudicator.rulesets.mediterraneum.mapview import joined, map_data

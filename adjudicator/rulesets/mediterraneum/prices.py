@@ -4,7 +4,7 @@ its line comes, from the money left then."""
 
 from __future__ import annotations
 
-from adjudicator.i18n import Msg, t
+from adjudicator.core.i18n import Msg, t
 from adjudicator.rulesets.mediterraneum.board import Board
 from adjudicator.rulesets.mediterraneum.model import Army, Position, Ship, city_of_space
 from adjudicator.rulesets.mediterraneum.orders import (

@@ -23,16 +23,16 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
-from adjudicator.dice import Dice
-from adjudicator.events import Event
-from adjudicator.i18n import Msg, t, tn
-from adjudicator.problems import Rejection
+from adjudicator.core.dice import Dice
+from adjudicator.core.events import Event
+from adjudicator.core.i18n import Msg, t, tn
+from adjudicator.language.problems import Rejection
 from adjudicator.rulesets.mediterraneum.board import Board
-from adjudicator.rulesets.mediterraneum.context import Turn
 from adjudicator.rulesets.mediterraneum.model import Options, Position
 from adjudicator.rulesets.mediterraneum.orders import CardTo, March, Order, Sail
 from adjudicator.rulesets.mediterraneum.parts import ALL, ANY_ARMY, ANY_SHIP, PURSES, reads, reads_of_refusal, writes
-from adjudicator.rulesets.mediterraneum.turn import carry_out, hand_on_cards, lines, open_turn
+from adjudicator.rulesets.mediterraneum.player_turn import carry_out, hand_on_cards, lines, open_turn
+from adjudicator.rulesets.mediterraneum.turn_state import Turn
 
 
 @dataclass(frozen=True, slots=True)

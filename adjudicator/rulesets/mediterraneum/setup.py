@@ -6,14 +6,14 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from types import MappingProxyType
 
-from adjudicator.dice import Dice
-from adjudicator.errors import UsageError
-from adjudicator.events import Event, event
-from adjudicator.i18n import t
+from adjudicator.core.dice import Dice
+from adjudicator.core.errors import UsageError
+from adjudicator.core.events import Event, event
+from adjudicator.core.i18n import t
 from adjudicator.rulesets.mediterraneum.board import PLAYER_COUNTS, Board, place_disks
 from adjudicator.rulesets.mediterraneum.chance import highest, shuffled
+from adjudicator.rulesets.mediterraneum.engine import start_turn
 from adjudicator.rulesets.mediterraneum.model import CityState, Decks, Options, Phase, PlayerState, Position, Status
-from adjudicator.rulesets.mediterraneum.turns import start_turn
 
 
 def new_position(board: Board, colours: Sequence[str], dice: Dice, options: Options) -> tuple[Position, list[Event]]:

@@ -3,7 +3,7 @@ of a State card count (M12.1), which say nothing of the card itself."""
 
 from __future__ import annotations
 
-from adjudicator.i18n import t
+from adjudicator.core.i18n import t
 from adjudicator.rulesets import Standing
 from adjudicator.rulesets.mediterraneum.board import Board
 from adjudicator.rulesets.mediterraneum.model import Position, goal_points

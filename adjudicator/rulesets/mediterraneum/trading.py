@@ -7,12 +7,11 @@ from __future__ import annotations
 from dataclasses import replace
 from types import MappingProxyType
 
-from adjudicator.dice import Dice
-from adjudicator.events import event
-from adjudicator.i18n import Msg, t, term
+from adjudicator.core.dice import Dice
+from adjudicator.core.events import event
+from adjudicator.core.i18n import Msg, t, term
 from adjudicator.rulesets.mediterraneum.board import COAST
 from adjudicator.rulesets.mediterraneum.chance import black, blue
-from adjudicator.rulesets.mediterraneum.context import Turn
 from adjudicator.rulesets.mediterraneum.geography import ship_neighbours, space_id, space_name
 from adjudicator.rulesets.mediterraneum.model import (
     HARBOUR,
@@ -38,6 +37,7 @@ from adjudicator.rulesets.mediterraneum.orders import (
     cargo_text,
     roman,
 )
+from adjudicator.rulesets.mediterraneum.turn_state import Turn
 
 OWNED = (Status.PROVINCE, Status.CAPITAL)
 

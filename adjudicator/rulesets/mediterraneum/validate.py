@@ -11,11 +11,11 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 from typing import TypeVar
 
-from adjudicator.i18n import Msg, t
-from adjudicator.names import NameIndex, normalise
-from adjudicator.orders import OrderLine
-from adjudicator.problems import Rejection
-from adjudicator.rulesets.lookup import Refused, find_name
+from adjudicator.core.i18n import Msg, t
+from adjudicator.core.names import NameIndex, normalise
+from adjudicator.language.problems import Rejection
+from adjudicator.language.reading import OrderLine
+from adjudicator.rulesets.kit.lookup import Refused, find_name
 from adjudicator.rulesets.mediterraneum.board import COAST, Board, CardKind
 from adjudicator.rulesets.mediterraneum.geography import land_of_army, marches_to, ship_neighbours, space_id, space_name
 from adjudicator.rulesets.mediterraneum.model import Army, Options, Phase, Position, Ship, Status

@@ -4,7 +4,7 @@ the last space the second time."""
 
 from __future__ import annotations
 
-from adjudicator.events import Event, event
+from adjudicator.core.events import Event, event
 from adjudicator.rulesets.mediterraneum.board import GOALS, Board
 from adjudicator.rulesets.mediterraneum.model import Options, Position, goal_points, goals_of
 

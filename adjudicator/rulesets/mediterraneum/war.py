@@ -5,15 +5,15 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from adjudicator.dice import Dice
-from adjudicator.i18n import Msg, t
+from adjudicator.core.dice import Dice
+from adjudicator.core.i18n import Msg, t
 from adjudicator.rulesets.mediterraneum.board import Against
 from adjudicator.rulesets.mediterraneum.cards import discard
 from adjudicator.rulesets.mediterraneum.chance import blue, pick
-from adjudicator.rulesets.mediterraneum.context import Turn
 from adjudicator.rulesets.mediterraneum.geography import land_of_army, marches_to
 from adjudicator.rulesets.mediterraneum.model import Army, Status, defence, lift_wants
 from adjudicator.rulesets.mediterraneum.orders import Attack, March
+from adjudicator.rulesets.mediterraneum.turn_state import Turn
 
 NEED = {"unowned": 4, "province": 5, "capital": 6}  # T:78-80
 MOST_MOVES = 2  # cavalry's two land spaces (T:96)

@@ -1,0 +1,341 @@
+"""The game directory on disk: layout, TOML read/write, atomic replace and the lock.
+
+Every write goes to a temporary file in the same folder, is fsynced and then renamed over
+the target, so a crash leaves either the old file or the new one, never half of one. The
+folder is then fsynced so that the rename itself is on disk; inside
+`deferred_directory_sync()` that last step is done once per folder when the block ends.
+"""
+
+from __future__ import annotations
+
+import errno
+import fcntl
+import json
+import os
+import re
+import tempfile
+import time
+import tomllib
+from collections.abc import Iterator, Mapping
+from contextlib import contextmanager
+from contextvars import ContextVar
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import tomli_w
+
+from adjudicator.core.errors import GameFileError, GameLockedError, UsageError
+
+# The folders whose renames wait for their fsync, while a deferred_directory_sync() block runs
+# in this context (None outside one). Scoped to the block, never a cache across calls.
+_PENDING_FOLDERS: ContextVar[set[Path] | None] = ContextVar("pending_folder_syncs", default=None)
+
+GAME_ID = re.compile(r"^[a-z0-9][a-z0-9-]{0,62}$")
+
+
+def check_game_id(game_id: str) -> str:
+    """Game ids become file names and mail tags, so they are plain slugs."""
+    if not GAME_ID.match(game_id):
+        raise UsageError(
+            f"'{game_id}' is not a usable game id; use lower-case letters, digits and "
+            "hyphens (at most 63), starting with a letter or digit"
+        )
+    return game_id
+
+
+def without_none(value: Any) -> Any:
+    """TOML has no null: a key whose value is None is left out (and read back as None)."""
+    if isinstance(value, Mapping):
+        return {k: without_none(v) for k, v in value.items() if v is not None}
+    if isinstance(value, list | tuple):
+        return [without_none(v) for v in value]
+    return value
+
+
+def compact(value: Any) -> Any:
+    """A position as a file holds it: empty tables, empty lists, false and null left out, since
+    reading puts them back. Files stay short to read by eye and fast to parse."""
+    if isinstance(value, Mapping):
+        kept = {k: compact(v) for k, v in value.items()}
+        return {k: v for k, v in kept.items() if not (v is None or v is False or v == {} or v == [])}
+    if isinstance(value, list | tuple):
+        return [compact(v) for v in value]
+    return value
+
+
+def read_toml(path: Path) -> dict[str, Any]:
+    try:
+        with path.open("rb") as handle:
+            return tomllib.load(handle)
+    except FileNotFoundError:
+        raise GameFileError(path, "file not found") from None
+    except tomllib.TOMLDecodeError as error:
+        raise GameFileError(path, f"not valid TOML ({error})") from None
+
+
+def read_document(path: Path) -> dict[str, Any]:
+    """A position or board given by the moderator: TOML, or JSON when it ends in .json."""
+    if path.suffix.lower() != ".json":
+        return read_toml(path)
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+    except FileNotFoundError:
+        raise GameFileError(path, "file not found") from None
+    except (json.JSONDecodeError, UnicodeDecodeError) as error:
+        raise GameFileError(path, f"not valid JSON ({error})") from None
+    if not isinstance(data, dict):
+        raise GameFileError(path, "the top level must be an object")
+    return data
+
+
+PRIVATE = 0o600  # a file that holds player data (hands, addresses, orders): the moderator's only
+PRIVATE_FOLDER = 0o700  # a folder of such files (orders/, private/)
+
+
+def is_public_page(name: str) -> bool:
+    """Whether a page of a phase's reports is for everyone (public.*, map.*): made to be
+    published, so it goes to reports/<phase>/, readable by all. Every other page (<Civ>.txt)
+    is a player's own: private/<phase>/, the moderator's only."""
+    return name.startswith(("public.", "map."))
+
+
+def write_bytes_atomic(path: Path, data: bytes, mode: int = 0o644) -> None:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    descriptor, temporary = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
+    try:
+        os.fchmod(descriptor, mode)
+        with os.fdopen(descriptor, "wb") as handle:
+            handle.write(data)
+            handle.flush()
+            os.fsync(handle.fileno())
+        os.replace(temporary, path)
+    except BaseException:
+        Path(temporary).unlink(missing_ok=True)
+        raise
+    pending = _PENDING_FOLDERS.get()
+    if pending is None:
+        _fsync_directory(path.parent)
+    else:
+        pending.add(path.parent)
+
+
+def write_text_atomic(path: Path, text: str, mode: int = 0o644) -> None:
+    write_bytes_atomic(path, text.encode("utf-8"), mode)
+
+
+def write_toml_atomic(path: Path, data: Mapping[str, Any], mode: int = 0o644, header: str = "") -> None:
+    text = tomli_w.dumps(without_none(data))
+    write_text_atomic(path, header + text, mode)
+
+
+@contextmanager
+def deferred_directory_sync() -> Iterator[None]:
+    """Many atomic writes, each folder fsynced once at the end instead of after every write.
+
+    Inside the block every write still goes to a temporary file that is fsynced before it is
+    renamed over the target (a crash leaves the old file or the new one, whole), and what a
+    write leaves is read back at once by this process. What waits is only the fsync of the
+    folder that makes the rename itself durable: it is done once per folder when the block
+    ends, however it ends. So leave the block before telling anyone (an IMAP server) that what
+    was written is safe. A nested block joins the outer one."""
+    if _PENDING_FOLDERS.get() is not None:
+        yield
+        return
+    pending: set[Path] = set()
+    token = _PENDING_FOLDERS.set(pending)
+    try:
+        yield
+    finally:
+        _PENDING_FOLDERS.reset(token)
+        for folder in sorted(pending):
+            if folder.is_dir():
+                _fsync_directory(folder)
+
+
+def _fsync_directory(folder: Path) -> None:
+    descriptor = os.open(folder, os.O_RDONLY)
+    try:
+        os.fsync(descriptor)
+    finally:
+        os.close(descriptor)
+
+
+@dataclass(frozen=True, slots=True)
+class GameDirectory:
+    """Where each file of a game lives (DESIGN.md, "Game directory")."""
+
+    root: Path
+
+    @property
+    def game_file(self) -> Path:
+        return self.root / "game.toml"
+
+    @property
+    def state_file(self) -> Path:
+        return self.root / "state.toml"
+
+    @property
+    def secrets_file(self) -> Path:
+        return self.root / "secrets.toml"
+
+    @property
+    def lock_file(self) -> Path:
+        return self.root / ".lock"
+
+    @property
+    def history(self) -> Path:
+        return self.root / "history"
+
+    @property
+    def orders(self) -> Path:
+        return self.root / "orders"
+
+    @property
+    def inbox(self) -> Path:
+        return self.root / "inbox"
+
+    @property
+    def reports(self) -> Path:
+        """The public reports, one folder per phase: the folder to publish (`map_url`)."""
+        return self.root / "reports"
+
+    @property
+    def private(self) -> Path:
+        """The private reports (each player's hand and orders), one folder per phase; never
+        published, so it sits beside reports/, not in it."""
+        return self.root / "private"
+
+    @property
+    def phase_folders(self) -> tuple[Path, ...]:
+        """The folders that hold one file or folder per phase (`NNN-…`), which a rollback moves aside."""
+        return (self.history, self.orders, self.reports, self.private)
+
+    def history_file(self, phase_slug: str) -> Path:
+        return self.history / f"{phase_slug}.toml"
+
+    def orders_folder(self, phase_slug: str) -> Path:
+        return self.orders / phase_slug
+
+    def reports_folder(self, phase_slug: str) -> Path:
+        return self.reports / phase_slug
+
+    def private_folder(self, phase_slug: str) -> Path:
+        return self.private / phase_slug
+
+    def private_report(self, phase_slug: str, civ: str) -> Path:
+        """private/<phase>/<Civ>.txt: the player's report of that phase."""
+        return self.private_folder(phase_slug) / f"{civ}.txt"
+
+    def page_file(self, phase_slug: str, name: str) -> Path:
+        """Where a page of a phase's reports is written: a public one in reports/, a player's in private/."""
+        return (self.reports_folder(phase_slug) if is_public_page(name) else self.private_folder(phase_slug)) / name
+
+    def make(self) -> None:
+        for folder in (self.root, self.history, self.inbox, self.reports):
+            folder.mkdir(parents=True, exist_ok=True)
+        for folder in (self.orders, self.private):  # the players' orders and hands: the moderator's only
+            folder.mkdir(mode=PRIVATE_FOLDER, exist_ok=True)
+
+    def make_private_folder(self, phase_slug: str) -> Path:
+        """private/<phase>/, made the moderator's only if it is new (an older game has no private/)."""
+        self.private.mkdir(mode=PRIVATE_FOLDER, exist_ok=True)
+        folder = self.private_folder(phase_slug)
+        folder.mkdir(mode=PRIVATE_FOLDER, exist_ok=True)
+        return folder
+
+    def apply_private_layout(self) -> None:
+        """Move the private reports that an earlier version wrote into reports/<phase>/ to
+        private/<phase>/ (mode 600, in folders of mode 700), so that reports/ holds public
+        pages only and is safe to publish.
+
+        `Game.load` calls it, so an older game is put right by the first command run on it
+        after the upgrade. It moves under the game's lock, and only when the lock is free at
+        once: a busy game is put right by a later command. A report already in private/
+        wins over its older copy. A copy of reports/ published before then still holds them."""
+        if not _private_pages(self.reports):
+            return
+        with file_lock(self.lock_file) as mine:
+            if not mine:
+                return
+            touched: set[Path] = set()
+            for page in _private_pages(self.reports):
+                target = self.make_private_folder(page.parent.name) / page.name
+                try:
+                    if target.exists():
+                        page.unlink()
+                    else:
+                        os.chmod(page, PRIVATE)
+                        os.replace(page, target)
+                except FileNotFoundError:  # moved a moment ago by another command, before it held the lock
+                    continue
+                touched |= {page.parent, target.parent}
+            for folder in sorted(touched):
+                _fsync_directory(folder)
+
+    def require(self) -> None:
+        if not self.game_file.is_file():
+            raise UsageError(
+                f"{self.root} is not a game directory (no game.toml); create one with "
+                "'adjudicator new DIR --player CIV:EMAIL …'"
+            )
+
+
+def _private_pages(reports: Path) -> list[Path]:
+    """The players' pages in the folders of reports/, where an earlier version wrote them (a
+    hidden file is a write under way: left alone). Every command looks, so it is cheap:
+    one `scandir` per phase, no stat of a file."""
+    found: list[Path] = []
+    try:
+        with os.scandir(reports) as entries:
+            phases = [entry.path for entry in entries if entry.is_dir()]
+    except FileNotFoundError:
+        return found
+    for phase in phases:
+        try:
+            with os.scandir(phase) as pages:
+                found += [Path(p.path) for p in pages if not p.name.startswith(".") and not is_public_page(p.name)]
+        except FileNotFoundError:  # rolled back a moment ago
+            continue
+    return sorted(found)
+
+
+def phase_slug(phase_number: int, turn: int, phase: str, prefix: str = "T") -> str:
+    """`007-T03-build`: sorts by running number and says what the phase was."""
+    return f"{phase_number:03d}-{prefix}{turn:02d}-{phase}"
+
+
+@contextmanager
+def game_lock(directory: GameDirectory, wait_seconds: float = 10.0) -> Iterator[None]:
+    """Hold the game's lock; a second process waits up to `wait_seconds`, then gives up."""
+    with file_lock(directory.lock_file, wait_seconds) as mine:
+        if not mine:
+            raise GameLockedError(
+                f"another adjudicator process is working on {directory.root}; "
+                "wait for it to finish and run the command again"
+            )
+        yield
+
+
+@contextmanager
+def file_lock(path: Path, wait_seconds: float = 0.0) -> Iterator[bool]:
+    """Try to hold an advisory lock on `path` (waiting up to `wait_seconds`); yields whether
+    this process holds it. The kernel lets go of it when the process dies, however it dies."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    with path.open("a+") as handle:
+        deadline = time.monotonic() + wait_seconds
+        while True:
+            try:
+                fcntl.flock(handle.fileno(), fcntl.LOCK_EX | fcntl.LOCK_NB)
+                break
+            except OSError as error:
+                if error.errno not in (errno.EAGAIN, errno.EACCES):
+                    raise
+                if time.monotonic() >= deadline:
+                    yield False
+                    return
+                time.sleep(0.05)
+        try:
+            yield True
+        finally:
+            fcntl.flock(handle.fileno(), fcntl.LOCK_UN)
