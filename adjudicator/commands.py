@@ -21,10 +21,11 @@ from adjudicator.core.errors import BoardError, DataError, GameFileError, UsageE
 from adjudicator.core.i18n import LANGUAGES, SOURCE, check_language
 from adjudicator.core.passwords import without_secret
 from adjudicator.core.resources import shipped_folder
+from adjudicator.game.directory import GameDirectory, game_lock
 from adjudicator.game.game import Game, Settings, default_board_path, load_board
 from adjudicator.game.players import PlayerSpec, SecretChecks, parse_player_spec
 from adjudicator.game.schedule import check_zone
-from adjudicator.game.storage import PRIVATE, GameDirectory, game_lock, read_toml, write_toml_atomic
+from adjudicator.game.storage import PRIVATE, read_toml, write_toml_atomic
 from adjudicator.game.submissions import (
     CheckedSubmission,
     MissingPower,
@@ -109,7 +110,7 @@ def create_game(
         site=str(site) if site is not None else "",
         lang=lang,
     )
-    from adjudicator.delivery.outgoing import deliver, welcome_messages
+    from adjudicator.delivery.messages import deliver, welcome_messages
 
     mailed = deliver(game, welcome_messages(game, secrets_by_civ), "welcome", dry_run=False)
     created = _renderer(game).render("created.txt.j2", game=game, secrets=secrets_by_civ, state=game.state_data())
@@ -370,7 +371,7 @@ def collect_mail(path: Path, imap: bool, folder: Path | None) -> Outcome:
 
 
 def send_reports(path: Path, dry_run: bool) -> Outcome:
-    from adjudicator.delivery.outgoing import deliver, report_messages
+    from adjudicator.delivery.messages import deliver, report_messages
     from adjudicator.reports.phase import adjudicated_slugs
 
     game = Game.load(path)
@@ -379,7 +380,7 @@ def send_reports(path: Path, dry_run: bool) -> Outcome:
 
 
 def send_reminders(path: Path, dry_run: bool) -> Outcome:
-    from adjudicator.delivery.outgoing import deliver, reminder_messages
+    from adjudicator.delivery.messages import deliver, reminder_messages
 
     game = Game.load(path)
     return Outcome(deliver(game, reminder_messages(game), "reminder", dry_run))
@@ -411,7 +412,7 @@ def accept_late(path: Path, power: str) -> Outcome:
 
     game = Game.load(path)
     civ = game.find_player_civ(power)
-    late = sorted((game.directory.orders_folder(game.slug) / "late").glob(f"{civ}-*.txt"))
+    late = sorted(game.directory.late_folder(game.slug).glob(f"{civ}-*.txt"))
     if not late:
         raise UsageError(f"{civ} has no late orders for {game.phase_info.label}")
     text = late[-1].read_text(encoding="utf-8")
@@ -441,7 +442,7 @@ def run_games(path: Path, watch: bool, poll: float, say: Callable[[str], None]) 
         watch_games(path, say, stop, poll)
         return Outcome("")
     report = run_pass(path)
-    return Outcome(report.text, ok=not report.needs_moderator)
+    return Outcome(report.text)
 
 
 def pause_game(path: Path, reason: str) -> Outcome:

@@ -130,7 +130,7 @@ def test_nothing_under_rulesets_opens_a_file() -> None:
         ("adjudicator.core.names", "adjudicator.reports.render", True),
         ("adjudicator.rulesets.empires.board", "adjudicator.core.fields", False),
         ("adjudicator.game.game", "adjudicator.intake.mail", True),
-        ("adjudicator.hosting.run", "adjudicator.delivery.mailer", False),
+        ("adjudicator.hosting.run", "adjudicator.delivery.outbox", False),
         ("adjudicator.intake.collect", "adjudicator.cli", True),
     ],
 )

@@ -421,7 +421,7 @@ def test_a_batch_is_on_disk_before_the_server_is_told_in_one_command(
     mailed_game: Game, servers: tuple[int, SmtpServer], monkeypatch: pytest.MonkeyPatch
 ) -> None:
     events: list[tuple[str, object]] = []
-    real_sync, real_mark = storage_module._fsync_directory, Mailbox.mark_all_processed
+    real_sync, real_mark = storage_module.fsync_directory, Mailbox.mark_all_processed
 
     def sync(folder: Path) -> None:
         events.append(("sync", folder))
@@ -431,7 +431,7 @@ def test_a_batch_is_on_disk_before_the_server_is_told_in_one_command(
         events.append(("mark", (list(uids), quarantine)))
         real_mark(self, uids, quarantine)
 
-    monkeypatch.setattr(storage_module, "_fsync_directory", sync)
+    monkeypatch.setattr(storage_module, "fsync_directory", sync)
     monkeypatch.setattr(Mailbox, "mark_all_processed", mark)
     deliver(servers[0], *(mail(orders_of(civ), sender=f"{civ.lower()}@example.org") for civ in FIVE))
     deliver(servers[0], mail(ROME_OK.replace("test-game", "gamma")))
@@ -451,7 +451,7 @@ def test_deferred_directory_sync_fsyncs_each_folder_once_at_the_end(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     synced: list[Path] = []
-    monkeypatch.setattr(storage_module, "_fsync_directory", synced.append)
+    monkeypatch.setattr(storage_module, "fsync_directory", synced.append)
     with storage_module.deferred_directory_sync():
         for name in ("a/1", "a/2", "b/1"):
             storage_module.write_text_atomic(tmp_path / name, name)

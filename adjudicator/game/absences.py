@@ -18,10 +18,9 @@ from zoneinfo import ZoneInfo
 from adjudicator.core.errors import UsageError
 from adjudicator.core.i18n import t, tn
 from adjudicator.core.limits import ABSENCE_YEARS
+from adjudicator.game.directory import GameDirectory
 from adjudicator.game.schedule import Schedule
 from adjudicator.game.storage import PRIVATE, read_toml, write_toml_atomic
-
-ABSENCES_FILE = "absences.toml"
 
 
 @dataclass(frozen=True, slots=True)
@@ -40,7 +39,7 @@ class AbsenceRefused(UsageError):
 
 
 def load(root: Path) -> list[Absence]:
-    path = root / ABSENCES_FILE
+    path = GameDirectory(root).absences_file
     if not path.exists():
         return []
     return [
@@ -50,7 +49,7 @@ def load(root: Path) -> list[Absence]:
 
 
 def _save(root: Path, absences: Sequence[Absence]) -> None:
-    write_toml_atomic(root / ABSENCES_FILE, {"absence": [a.to_data() for a in absences]}, mode=PRIVATE)
+    write_toml_atomic(GameDirectory(root).absences_file, {"absence": [a.to_data() for a in absences]}, mode=PRIVATE)
 
 
 def moved_deadline(deadline: datetime, absences: Iterable[Absence]) -> datetime:

@@ -22,15 +22,14 @@ from adjudicator.core.fields import Fields
 from adjudicator.core.i18n import SOURCE, Msg, check_language, decode, encode, t
 from adjudicator.core.resources import package_file
 from adjudicator.game import absences
+from adjudicator.game.directory import GameDirectory, game_lock
 from adjudicator.game.players import Player, PlayerSpec, hash_secret, new_secret, parse_player
 from adjudicator.game.schedule import Schedule, example_moment
 from adjudicator.game.settings_check import check_mail_tables, check_players
 from adjudicator.game.storage import (
     PRIVATE,
-    GameDirectory,
     check_game_id,
     compact,
-    game_lock,
     phase_slug,
     read_document,
     read_toml,
@@ -302,10 +301,6 @@ class Game:
     def playing(self) -> tuple[str, ...]:
         return self.ruleset.playing(self.position)
 
-    @property
-    def deadline_file(self) -> Path:
-        return self.directory.root / "deadline.toml"
-
     def opened(self) -> datetime | None:
         """When the current phase opened: the time its history file was written (None without one)."""
         path = self.directory.history_file(self.slug)
@@ -318,8 +313,8 @@ class Game:
         deadline = self.settings.schedule.deadline
         if deadline is not None and (opened := self.opened()) is not None and opened > deadline:
             deadline = None
-        if self.deadline_file.exists():
-            data = read_toml(self.deadline_file)
+        if self.directory.deadline_file.exists():
+            data = read_toml(self.directory.deadline_file)
             if data.get("phase") == self.slug and isinstance(data.get("deadline"), datetime):
                 deadline = data["deadline"]
         if deadline is None:
@@ -328,7 +323,7 @@ class Game:
         return absences.moved_deadline(deadline, (a for a in declared if a.civ in self.playing()))
 
     def set_deadline(self, moment: datetime) -> None:
-        write_toml_atomic(self.deadline_file, {"phase": self.slug, "deadline": moment})
+        write_toml_atomic(self.directory.deadline_file, {"phase": self.slug, "deadline": moment})
 
     def dice_root(self) -> bytes:
         """The chain's secret root (secrets.toml): every seed, and the sealed rolls (a deck's order)."""

@@ -8,9 +8,8 @@ from datetime import datetime
 from pathlib import Path
 from typing import Any
 
+from adjudicator.game.directory import GameDirectory
 from adjudicator.game.storage import read_toml, write_toml_atomic
-
-HOSTING_FILE = "hosting.toml"
 
 
 @dataclass(frozen=True, slots=True)
@@ -26,12 +25,12 @@ class Pause:
 
 
 def _read(root: Path) -> dict[str, Any]:
-    path = root / HOSTING_FILE
+    path = GameDirectory(root).pause_file
     return read_toml(path) if path.exists() else {}
 
 
 def _write(root: Path, data: dict[str, Any]) -> None:
-    write_toml_atomic(root / HOSTING_FILE, {k: v for k, v in data.items() if v is not None})
+    write_toml_atomic(GameDirectory(root).pause_file, {k: v for k, v in data.items() if v is not None})
 
 
 def _pauses(root: Path) -> list[Pause]:

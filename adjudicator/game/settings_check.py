@@ -16,7 +16,7 @@ from adjudicator.game.players import Player
 from adjudicator.game.storage import read_toml
 from adjudicator.rulesets import Ruleset
 
-# The keys intake/imap.py (ImapSettings) and mailer.py (SmtpSettings) read, with their kind:
+# The keys intake/imap.py (ImapSettings) and delivery/smtp.py (SmtpSettings) read, with their kind:
 # the parsers take their lists from here, so game.toml is checked whole at load.
 IMAP_KEYS: Mapping[str, type] = {
     "host": str,

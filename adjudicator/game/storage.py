@@ -1,4 +1,5 @@
-"""The game directory on disk: layout, TOML read/write, atomic replace and the lock.
+"""Files on disk: TOML read/write, atomic replace, and file locks (where each file of a game
+lives is game/directory.py).
 
 Every write goes to a temporary file in the same folder, is fsynced and then renamed over
 the target, so a crash leaves either the old file or the new one, never half of one. The
@@ -19,13 +20,12 @@ import tomllib
 from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
 from contextvars import ContextVar
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 import tomli_w
 
-from adjudicator.core.errors import GameFileError, GameLockedError, UsageError
+from adjudicator.core.errors import GameFileError, UsageError
 
 # The folders whose renames wait for their fsync, while a deferred_directory_sync() block runs
 # in this context (None outside one). Scoped to the block, never a cache across calls.
@@ -115,7 +115,7 @@ def write_bytes_atomic(path: Path, data: bytes, mode: int = 0o644) -> None:
         raise
     pending = _PENDING_FOLDERS.get()
     if pending is None:
-        _fsync_directory(path.parent)
+        fsync_directory(path.parent)
     else:
         pending.add(path.parent)
 
@@ -150,10 +150,10 @@ def deferred_directory_sync() -> Iterator[None]:
         _PENDING_FOLDERS.reset(token)
         for folder in sorted(pending):
             if folder.is_dir():
-                _fsync_directory(folder)
+                fsync_directory(folder)
 
 
-def _fsync_directory(folder: Path) -> None:
+def fsync_directory(folder: Path) -> None:
     descriptor = os.open(folder, os.O_RDONLY)
     try:
         os.fsync(descriptor)
@@ -161,160 +161,9 @@ def _fsync_directory(folder: Path) -> None:
         os.close(descriptor)
 
 
-@dataclass(frozen=True, slots=True)
-class GameDirectory:
-    """Where each file of a game lives (DESIGN.md, "Game directory")."""
-
-    root: Path
-
-    @property
-    def game_file(self) -> Path:
-        return self.root / "game.toml"
-
-    @property
-    def state_file(self) -> Path:
-        return self.root / "state.toml"
-
-    @property
-    def secrets_file(self) -> Path:
-        return self.root / "secrets.toml"
-
-    @property
-    def lock_file(self) -> Path:
-        return self.root / ".lock"
-
-    @property
-    def history(self) -> Path:
-        return self.root / "history"
-
-    @property
-    def orders(self) -> Path:
-        return self.root / "orders"
-
-    @property
-    def inbox(self) -> Path:
-        return self.root / "inbox"
-
-    @property
-    def reports(self) -> Path:
-        """The public reports, one folder per phase: the folder to publish (`map_url`)."""
-        return self.root / "reports"
-
-    @property
-    def private(self) -> Path:
-        """The private reports (each player's hand and orders), one folder per phase; never
-        published, so it sits beside reports/, not in it."""
-        return self.root / "private"
-
-    @property
-    def phase_folders(self) -> tuple[Path, ...]:
-        """The folders that hold one file or folder per phase (`NNN-…`), which a rollback moves aside."""
-        return (self.history, self.orders, self.reports, self.private)
-
-    def history_file(self, phase_slug: str) -> Path:
-        return self.history / f"{phase_slug}.toml"
-
-    def orders_folder(self, phase_slug: str) -> Path:
-        return self.orders / phase_slug
-
-    def reports_folder(self, phase_slug: str) -> Path:
-        return self.reports / phase_slug
-
-    def private_folder(self, phase_slug: str) -> Path:
-        return self.private / phase_slug
-
-    def private_report(self, phase_slug: str, civ: str) -> Path:
-        """private/<phase>/<Civ>.txt: the player's report of that phase."""
-        return self.private_folder(phase_slug) / f"{civ}.txt"
-
-    def page_file(self, phase_slug: str, name: str) -> Path:
-        """Where a page of a phase's reports is written: a public one in reports/, a player's in private/."""
-        return (self.reports_folder(phase_slug) if is_public_page(name) else self.private_folder(phase_slug)) / name
-
-    def make(self) -> None:
-        for folder in (self.root, self.history, self.inbox, self.reports):
-            folder.mkdir(parents=True, exist_ok=True)
-        for folder in (self.orders, self.private):  # the players' orders and hands: the moderator's only
-            folder.mkdir(mode=PRIVATE_FOLDER, exist_ok=True)
-
-    def make_private_folder(self, phase_slug: str) -> Path:
-        """private/<phase>/, made the moderator's only if it is new (an older game has no private/)."""
-        self.private.mkdir(mode=PRIVATE_FOLDER, exist_ok=True)
-        folder = self.private_folder(phase_slug)
-        folder.mkdir(mode=PRIVATE_FOLDER, exist_ok=True)
-        return folder
-
-    def apply_private_layout(self) -> None:
-        """Move the private reports that an earlier version wrote into reports/<phase>/ to
-        private/<phase>/ (mode 600, in folders of mode 700), so that reports/ holds public
-        pages only and is safe to publish.
-
-        `Game.load` calls it, so an older game is put right by the first command run on it
-        after the upgrade. It moves under the game's lock, and only when the lock is free at
-        once: a busy game is put right by a later command. A report already in private/
-        wins over its older copy. A copy of reports/ published before then still holds them."""
-        if not _private_pages(self.reports):
-            return
-        with file_lock(self.lock_file) as mine:
-            if not mine:
-                return
-            touched: set[Path] = set()
-            for page in _private_pages(self.reports):
-                target = self.make_private_folder(page.parent.name) / page.name
-                try:
-                    if target.exists():
-                        page.unlink()
-                    else:
-                        os.chmod(page, PRIVATE)
-                        os.replace(page, target)
-                except FileNotFoundError:  # moved a moment ago by another command, before it held the lock
-                    continue
-                touched |= {page.parent, target.parent}
-            for folder in sorted(touched):
-                _fsync_directory(folder)
-
-    def require(self) -> None:
-        if not self.game_file.is_file():
-            raise UsageError(
-                f"{self.root} is not a game directory (no game.toml); create one with "
-                "'adjudicator new DIR --player CIV:EMAIL …'"
-            )
-
-
-def _private_pages(reports: Path) -> list[Path]:
-    """The players' pages in the folders of reports/, where an earlier version wrote them (a
-    hidden file is a write under way: left alone). Every command looks, so it is cheap:
-    one `scandir` per phase, no stat of a file."""
-    found: list[Path] = []
-    try:
-        with os.scandir(reports) as entries:
-            phases = [entry.path for entry in entries if entry.is_dir()]
-    except FileNotFoundError:
-        return found
-    for phase in phases:
-        try:
-            with os.scandir(phase) as pages:
-                found += [Path(p.path) for p in pages if not p.name.startswith(".") and not is_public_page(p.name)]
-        except FileNotFoundError:  # rolled back a moment ago
-            continue
-    return sorted(found)
-
-
 def phase_slug(phase_number: int, turn: int, phase: str, prefix: str = "T") -> str:
     """`007-T03-build`: sorts by running number and says what the phase was."""
     return f"{phase_number:03d}-{prefix}{turn:02d}-{phase}"
-
-
-@contextmanager
-def game_lock(directory: GameDirectory, wait_seconds: float = 10.0) -> Iterator[None]:
-    """Hold the game's lock; a second process waits up to `wait_seconds`, then gives up."""
-    with file_lock(directory.lock_file, wait_seconds) as mine:
-        if not mine:
-            raise GameLockedError(
-                f"another adjudicator process is working on {directory.root}; "
-                "wait for it to finish and run the command again"
-            )
-        yield
 
 
 @contextmanager

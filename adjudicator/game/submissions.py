@@ -206,13 +206,14 @@ def store_submission(
         earlier = _received(meta) or received
         stem = f"{checked.power}-{earlier.strftime('%Y%m%dT%H%M%S')}"
         counter = 1
-        while (folder / "superseded" / f"{stem}.txt").exists():
+        aside = game.directory.superseded_folder(game.slug)
+        while (aside / f"{stem}.txt").exists():
             counter += 1
             stem = f"{checked.power}-{earlier.strftime('%Y%m%dT%H%M%S')}-{counter}"
-        (folder / "superseded").mkdir(parents=True, exist_ok=True)
-        target.replace(folder / "superseded" / f"{stem}.txt")
+        aside.mkdir(parents=True, exist_ok=True)
+        target.replace(aside / f"{stem}.txt")
         if meta.exists():
-            meta.replace(folder / "superseded" / f"{stem}.toml")
+            meta.replace(aside / f"{stem}.toml")
     stored_text = redact_passwords(text, checked.submission.password).rstrip("\n") + "\n"
     write_toml_atomic(
         meta,

@@ -18,8 +18,9 @@ from adjudicator.core.dice import ChainDice, DiceRecord, DiceSource, ScriptedDic
 from adjudicator.core.errors import UsageError
 from adjudicator.core.events import Event
 from adjudicator.core.i18n import encode
+from adjudicator.game.directory import game_lock
 from adjudicator.game.game import Game, dice_record_from_data, dice_record_to_data
-from adjudicator.game.storage import PRIVATE, PRIVATE_FOLDER, game_lock, read_toml, without_none, write_toml_atomic
+from adjudicator.game.storage import PRIVATE, PRIVATE_FOLDER, read_toml, without_none, write_toml_atomic
 from adjudicator.game.submissions import CheckedSubmission, missing_orders, order_files
 from adjudicator.language.reading import OrderLine, parse_submission
 from adjudicator.reports.phase import PhaseReports, load_record
@@ -164,9 +165,6 @@ def _render_reports(game: Game, reports: PhaseReports) -> tuple[dict[str, str], 
         return {}, f"internal error: {one_line(error)}; details in {log}"
 
 
-RECEIPTS = "receipts.toml"
-
-
 def _receipts(checked: dict[str, CheckedSubmission]) -> dict[str, list[dict[str, Any]]]:
     """Every line of every player's orders on file with what became of it, for his report."""
     return {
@@ -185,7 +183,7 @@ def _write_result(
 ) -> None:
     # What each player's lines came to goes beside his orders, not into history: replay has
     # no use for it, and every byte of history is parsed on each replay.
-    write_toml_atomic(game.directory.orders_folder(slug) / RECEIPTS, receipts, mode=PRIVATE)  # every player's lines
+    write_toml_atomic(game.directory.receipts_file(slug), receipts, mode=PRIVATE)  # every player's lines
     path = game.directory.history_file(slug)
     data = read_toml(path)
     data.update(dice=dice_record_to_data(record), events=[e.to_data() for e in events], orders=orders)
@@ -245,7 +243,7 @@ def rollback(game: Game, to: int) -> str:
         target = next(iter(sorted(directory.history.glob(f"{to:03d}-*.toml"))), None)
         if target is None or "position" not in read_toml(target) or to >= game.phase_number:
             raise UsageError(f"phase {to} is not an earlier phase of this game; see history/ for the numbers")
-        aside = directory.root / "rolled-back" / datetime.now(UTC).strftime("%Y%m%dT%H%M%S")
+        aside = directory.rolled_back / datetime.now(UTC).strftime("%Y%m%dT%H%M%S")
         for folder in directory.phase_folders:
             if not folder.is_dir():  # a game begun before private/ existed
                 continue

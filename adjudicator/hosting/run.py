@@ -12,6 +12,7 @@ mailed once; the other games go on.
 from __future__ import annotations
 
 import contextlib
+import functools
 import os
 import time
 from collections.abc import Callable
@@ -23,39 +24,24 @@ from typing import Any
 from adjudicator.core.controls import shown_name
 from adjudicator.core.crashlog import one_line, write_crash_log
 from adjudicator.core.errors import AdjudicatorError, UsageError
-from adjudicator.delivery.mailer import (
-    DeliveryError,
-    SmtpSettings,
-    UnsendableError,
-    mail_identity,
-    make_message,
-    pending,
-    queue,
-    send_queued,
-)
-from adjudicator.delivery.outgoing import reminder_messages, report_messages
+from adjudicator.delivery.compose import make_message
+from adjudicator.delivery.messages import reminder_messages, report_messages
+from adjudicator.delivery.outbox import Hitch, flush, mail_identity, queue
+from adjudicator.delivery.smtp import DeliveryError, SmtpSettings, game_smtp, shared_smtp
 from adjudicator.game import pause as state
+from adjudicator.game.directory import Folder, GameDirectory, game_lock
 from adjudicator.game.game import Game
+from adjudicator.game.mail_settings import declared_id, has_own_mailbox
 from adjudicator.game.pause import Pause
 from adjudicator.game.schedule import utc_now
-from adjudicator.game.storage import file_lock, game_lock
+from adjudicator.game.storage import file_lock
 from adjudicator.game.submissions import missing_orders, submitted
-from adjudicator.intake.collect import (
-    CollectBusyError,
-    CollectReport,
-    collect,
-    declared_id,
-    game_smtp,
-    has_own_mailbox,
-    mailbox_settings,
-    shared_smtp,
-)
+from adjudicator.intake.collect import CollectBusyError, CollectReport, collect, mailbox_settings
 from adjudicator.intake.imap import ImapError
 from adjudicator.intake.threads import THREAD_SUFFIXES
 from adjudicator.reports.phase import adjudicated_slugs
 
 MAX_PHASES_PER_PASS = 50  # a stepwise turn whose orders all came early resolves step after step
-DROP_FOLDER = "drop"  # post files (.txt, .eml, saved threads) to collect, in the root and in each game
 COLLECTED = "collected"  # where a drop folder's files go once collected
 UNUSED = "unused"  # where a drop folder's files go that no game could use (named in the pass's output)
 DROP_KINDS = frozenset({".txt", ".eml", *THREAD_SUFFIXES})  # what collect reads from a folder
@@ -117,9 +103,9 @@ class PassReport:
 
 def game_folders(root: Path) -> list[Path]:
     """The game at `root`, or the games in the folders under it."""
-    if (root / "game.toml").exists():
+    if GameDirectory(root).game_file.exists():
         return [root]
-    folders = sorted(p for p in root.iterdir() if (p / "game.toml").exists()) if root.is_dir() else []
+    folders = sorted(p for p in root.iterdir() if GameDirectory(p).game_file.exists()) if root.is_dir() else []
     if not folders:
         raise UsageError(f"{root} holds no game (no game.toml in it or in the folders under it)")
     return folders
@@ -189,7 +175,7 @@ def _collect(
                 mailbox = False
             if mailbox:
                 _read(out, where, which, dict(imap=True, now=now, stop=stop, held=held))
-        drop = where / DROP_FOLDER
+        drop = Folder(where).drop
         if drop.is_dir():
             files = _files_in(drop)
             got = _read(out, where, which, dict(folder=drop, now=now))
@@ -355,7 +341,7 @@ def _remind(game: Game, now: datetime, report: GameReport) -> None:
         return
     come = [before for before in times if deadline - before <= now]
     if come:
-        sent = queue(game.directory.root / "outbox", reminder_messages(game, min(come)))
+        sent = queue(game.directory.outbox, reminder_messages(game, min(come)))
         if sent:
             report.actions.append(f"reminded {', '.join(missing)}")
     later = [deadline - before for before in times if deadline - before > now]
@@ -369,7 +355,7 @@ def _queue_reports(game: Game, report: GameReport) -> None:
     slugs = adjudicated_slugs(game)
     if not slugs or state.reports_queued(game.directory.root) == slugs[-1]:
         return
-    queued = queue(game.directory.root / "outbox", report_messages(game))
+    queued = queue(game.directory.outbox, report_messages(game))
     state.mark_reports_queued(game.directory.root, slugs[-1])
     if queued:
         report.actions.append(f"{len(queued)} report(s) of {slugs[-1]} queued")
@@ -378,25 +364,15 @@ def _queue_reports(game: Game, report: GameReport) -> None:
 def _send(game: Game, report: GameReport) -> GameReport:
     """Everything waiting in the game's outbox/: receipts, reports, reminders. Mail that cannot
     go waits there; wrong settings need the moderator, but hold up nothing else."""
-    outbox = game.directory.root / "outbox"
-    waiting = len(pending(outbox))
-    if not waiting:
-        return report
-    try:
-        settings = game_smtp(game)
-        if settings is None:
-            report.standing += f"; {waiting} mail(s) wait in outbox/ (no [delivery.smtp])"
-            return report
-        sent = send_queued(settings, outbox)
-    except UnsendableError as error:  # a password variable is not set
-        report.needs = report.needs or f"{waiting} mail(s) wait in outbox/: {error}"
-    except DeliveryError as error:  # the server is away: the next pass tries again
-        report.actions.append(f"mail waits in outbox/: {error}")
-    except AdjudicatorError as error:  # the settings are wrong
-        report.needs = report.needs or f"{waiting} mail(s) wait in outbox/: {error}"
-    else:
-        if sent:
-            report.actions.append(f"{sent} mail(s) sent")
+    flushed = flush(game.directory.outbox, functools.partial(game_smtp, game))
+    if flushed.hitch is Hitch.NO_SETTINGS:
+        report.standing += f"; {flushed.waiting} mail(s) wait in outbox/ (no [delivery.smtp])"
+    elif flushed.hitch is Hitch.SERVER_AWAY:  # the next pass tries again
+        report.actions.append(f"mail waits in outbox/: {flushed.error}")
+    elif flushed.hitch is Hitch.SETTINGS_WRONG:
+        report.needs = report.needs or f"{flushed.waiting} mail(s) wait in outbox/: {flushed.error}"
+    elif flushed.sent:
+        report.actions.append(f"{flushed.sent} mail(s) sent")
     return report
 
 
@@ -448,7 +424,7 @@ def _fail(
 
 def _root_smtp(root: Path) -> SmtpSettings | None:
     """The games folder's [delivery.smtp] (for a game too broken to read its own settings)."""
-    return None if (root / "game.toml").exists() else shared_smtp(root)
+    return None if GameDirectory(root).game_file.exists() else shared_smtp(root)
 
 
 def _tell_moderator(folder: Path, gid: str, settings: SmtpSettings | None, pause: Pause, loaded: bool) -> str:
@@ -474,10 +450,8 @@ def _tell_moderator(folder: Path, gid: str, settings: SmtpSettings | None, pause
         subject=f"[{gid}] paused: it needs you",
         body=body,
     )
-    outbox = folder / "outbox"
+    outbox = Folder(folder).outbox
     queue(outbox, [(mail_identity(gid, "hosting", f"paused-{pause.since:%Y%m%dT%H%M%S}", settings.moderator), message)])
-    try:
-        send_queued(settings, outbox)
-    except AdjudicatorError:  # the server is away, or its settings are what failed
+    if flush(outbox, lambda: settings).hitch is not None:  # the server is away, or its settings are what failed
         return f"paused; the mail to {settings.moderator} waits in outbox/"
     return f"paused; {settings.moderator} was mailed"

@@ -23,9 +23,10 @@ from imapclient.exceptions import IMAPClientError
 from adjudicator.core.crashlog import one_line, write_crash_log
 from adjudicator.core.errors import AdjudicatorError
 from adjudicator.game.game import Game
+from adjudicator.game.mail_settings import has_own_mailbox
 from adjudicator.game.schedule import utc_now
 from adjudicator.hosting.run import game_folders, run_pass
-from adjudicator.intake.collect import has_own_mailbox, mailbox_settings
+from adjudicator.intake.collect import mailbox_settings
 from adjudicator.intake.imap import ImapError, ImapSettings, Mailbox
 
 IDLE_RENEW_SECONDS = 25 * 60  # RFC 2177: re-issue IDLE at least every 29 minutes

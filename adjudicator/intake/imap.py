@@ -14,7 +14,7 @@ from imapclient.exceptions import IMAPClientError, LoginError
 
 from adjudicator.core.errors import AdjudicatorError
 from adjudicator.core.fields import Fields
-from adjudicator.delivery.mailer import check_security, secret_from_env
+from adjudicator.delivery.smtp import check_security, secret_from_env
 from adjudicator.game.settings_check import IMAP_KEYS
 
 

@@ -20,9 +20,10 @@ from pathlib import Path
 from adjudicator.core.controls import shown_name
 from adjudicator.core.errors import AdjudicatorError, message_of
 from adjudicator.core.limits import POST_CHARS
+from adjudicator.game.directory import game_lock
 from adjudicator.game.game import Game
 from adjudicator.game.schedule import utc_now
-from adjudicator.game.storage import PRIVATE, game_lock, read_toml, write_toml_atomic
+from adjudicator.game.storage import PRIVATE, read_toml, write_toml_atomic
 from adjudicator.game.submissions import check_password, check_submission, counted, store_submission
 from adjudicator.intake.forum import post_text
 from adjudicator.intake.mail import message_key

@@ -21,6 +21,7 @@ from adjudicator.core.errors import AdjudicatorError, message_of
 from adjudicator.core.i18n import Msg, t
 from adjudicator.core.limits import MAIL_HEADER_BYTES, PASSWORD_FAILURES
 from adjudicator.core.passwords import redact_passwords
+from adjudicator.game.directory import Folder
 from adjudicator.game.game import Game
 from adjudicator.game.players import SecretChecks, mail_address
 from adjudicator.game.schedule import is_late, utc_now
@@ -235,7 +236,7 @@ def _read_orders(game: Game, key: str, mail: MailText, received: datetime, check
         )
     source = f"mail {mail.message_id or key} from {mail.sender}"
     if is_late(received, game.deadline(), game.settings.schedule.grace):
-        late = game.directory.orders_folder(game.slug) / "late" / f"{civ}-{received:%Y%m%dT%H%M%S}.txt"
+        late = game.directory.late_folder(game.slug) / f"{civ}-{received:%Y%m%dT%H%M%S}.txt"
         said = t(  # the first line of the orders accept-late stores, which the player reads
             "mail %(id)s from %(sender)s, received %(when)s",
             id=mail.message_id or key,
@@ -300,9 +301,10 @@ def inbox_flags(game: Game) -> list[str]:
             notes.append(f"late: {who}: {entry.get('reason')} (adjudicator accept-late GAME {power})")
         elif entry.get("status") == "rejected" and not (power and settled.get(power, "") >= str(entry["received"])):
             notes.append(f"rejected: {who}: {entry.get('reason')}")
-    folders = [game.directory.root / "quarantine"]
-    if (game.directory.root.parent / "intake.toml").exists():
-        folders.append(game.directory.root.parent / "quarantine")
+    folders = [game.directory.quarantine]
+    games_folder = Folder(game.directory.root.parent)
+    if games_folder.settings_file.exists():
+        folders.append(games_folder.quarantine)
     for folder in folders:
         for meta in sorted(folder.glob("*.toml")):
             reason = read_toml(meta).get("reason")

@@ -1,16 +1,19 @@
-"""Mail the moderator sends: the last phase's reports, and reminders before a deadline."""
+"""The mails the moderator sends: the last phase's reports, and reminders before a deadline."""
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Mapping
 from datetime import timedelta
 from email.message import EmailMessage
 
 from adjudicator.core.i18n import t
-from adjudicator.delivery.mailer import as_sent, mail_identity, make_message, pending, queue, read_queued, send_queued
+from adjudicator.delivery.compose import make_message, moderator_address, moderator_name, to_player
+from adjudicator.delivery.outbox import Hitch, flush, mail_identity, pending, queue, read_queued
+from adjudicator.delivery.smtp import as_sent, game_smtp
+from adjudicator.game.directory import ROOT_SETTINGS
 from adjudicator.game.game import Game
 from adjudicator.game.submissions import missing_orders
-from adjudicator.intake.collect import ROOT_SETTINGS, game_smtp, moderator_address, moderator_name, to_player
 from adjudicator.reports.phase import PhaseReports, load_record, record_label
 from adjudicator.reports.render import Renderer
 
@@ -116,7 +119,7 @@ def reminder_messages(game: Game, before: timedelta | None = None) -> list[Outgo
 def deliver(game: Game, messages: list[Outgoing], label: str, dry_run: bool) -> str:
     """Queue in outbox/ (or outbox/dry-run/ only), then send what waits when [delivery.smtp]
     is set. A mail already queued or sent (same game, phase, kind, recipient) is not queued again."""
-    outbox = game.directory.root / "outbox"
+    outbox = game.directory.outbox
     if not messages and not pending(outbox):
         return "nothing to send"
     if dry_run:  # what `send` would send: these, and what waits in outbox/, as each would leave
@@ -130,10 +133,12 @@ def deliver(game: Game, messages: list[Outgoing], label: str, dry_run: bool) -> 
     paths = queue(outbox, messages)
     known = len(messages) - len(paths)
     earlier = f"; {known} of the {label}(s) were queued or sent before and are not sent again" if known else ""
-    settings = game_smtp(game)
-    if settings is None:
+    flushed = flush(outbox, functools.partial(game_smtp, game))
+    if flushed.hitch is Hitch.NO_SETTINGS:
         return (
-            f"{len(pending(outbox))} mail(s) wait in {outbox}{earlier}; "
+            f"{flushed.waiting} mail(s) wait in {outbox}{earlier}; "
             f"add [delivery.smtp] to game.toml (or to the games folder's {ROOT_SETTINGS}) to have them sent"
         )
-    return f"{send_queued(settings, outbox)} mail(s) sent through {settings.host}{earlier}"
+    if flushed.error is not None:  # sending is all `send` is for: its failure is the command's
+        raise flushed.error
+    return f"{flushed.sent} mail(s) sent" + (f" through {flushed.host}" if flushed.host else "") + earlier

@@ -1,0 +1,66 @@
+"""The mail settings of a game ([intake.imap], [delivery.smtp]): game.toml's keys over the
+intake.toml of the folder the game sits in, or a folder of games' own intake.toml. Read as
+plain tables here; intake/ and delivery/ make them into mailbox and SMTP settings."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from adjudicator.core.errors import AdjudicatorError
+from adjudicator.core.fields import Fields
+from adjudicator.game.directory import ROOT_SETTINGS, Folder, GameDirectory
+from adjudicator.game.game import Game
+from adjudicator.game.settings_check import check_intake_file
+from adjudicator.game.storage import read_toml
+
+
+def table_of(path: Path, table: str) -> dict[str, object] | None:
+    if not path.exists():
+        return None
+    document = read_toml(path)
+    if path.name == ROOT_SETTINGS:
+        check_intake_file(path, document)
+    section, _, name = table.partition(".")
+    data = document.get(section, {}).get(name)
+    return data if isinstance(data, dict) else None
+
+
+def folder_settings(root: Path, table: str, games: dict[str, Game]) -> Fields | None:
+    """[intake.imap] or [delivery.smtp] for a collect of `root`: one game's (with what its
+    folder's intake.toml gives), or ROOT/intake.toml's for a folder of games."""
+    if len(games) == 1 and GameDirectory(root).game_file.exists():
+        return game_settings(next(iter(games.values())), table)
+    data = table_of(Folder(root).settings_file, table)
+    return Fields(data, table) if data is not None else None
+
+
+def settings_file(game: Game, table: str) -> Path:
+    """Where a game's settings table comes from: game.toml, else the games folder's intake.toml."""
+    shared = Folder(game.directory.root.parent).settings_file
+    if table_of(game.directory.game_file, table) is None and table_of(shared, table) is not None:
+        return shared
+    return game.directory.game_file
+
+
+def game_settings(game: Game, table: str) -> Fields | None:
+    """A settings table of one game ([intake.imap], [delivery.smtp]): the intake.toml of the
+    folder the game is in applies to it, and each key game.toml gives overrides it."""
+    shared = table_of(Folder(game.directory.root.parent).settings_file, table)
+    own = table_of(game.directory.game_file, table)
+    if shared is None and own is None:
+        return None
+    return Fields({**(shared or {}), **(own or {})}, table)
+
+
+def has_own_mailbox(game: Game) -> bool:
+    """Whether the game's game.toml names a mailbox of its own ([intake.imap])."""
+    return table_of(game.directory.game_file, "intake.imap") is not None
+
+
+def declared_id(folder: Path) -> str:
+    """A game folder's id as its game.toml says, read raw (the game itself may not load, and
+    its mail is still known by that id); the folder's name when even that cannot be read."""
+    try:
+        return str(read_toml(GameDirectory(folder).game_file)["game"]["id"])
+    except (AdjudicatorError, KeyError, TypeError):
+        return folder.name
