@@ -148,7 +148,8 @@ def test_no_board_name_holds_a_short_keyword_as_a_word() -> None:
     table = read_toml(shipped_folder("grammar") / "keywords.toml")
     short = {word for languages in table.values() for words in languages.values() for word in words if len(word) <= 2}
     assert {"w", "z", "do", "en"} <= short
-    for board in sorted(Path(adjudicator.__file__).parent.glob("rulesets/*/boards/*.toml")):
+    boards = Path(adjudicator.__file__).parent.glob("rulesets/*/boards/*.toml")
+    for board in sorted(b for b in boards if not b.name.endswith(".bake.toml")):  # the baker's, not names
         text = board.read_text(encoding="utf-8")
         names = re.findall(r"^\s*(?:name|aliases)\s*=\s*(.+)$", text, re.MULTILINE)
         words = {w for line in names for w in re.findall(r"[^\W\d_]+", line.lower())}

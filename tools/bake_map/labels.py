@@ -1,6 +1,6 @@
 """The label cards of the report map: where each place's name, and the block of pieces drawn with it, go.
 
-Development time only: tools/bake_map.py calls `place_cards` and writes what it returns into the map file.
+The bake (cards.py) builds each board's cards and calls `place_cards`; the map file holds what it returns.
 
 A card is a name and a block of pieces. The name's label point (x, y) is the middle of its baseline. A
 province's block is two rows, its buildings (cities, caravans, temple, market) and then its units
@@ -16,11 +16,12 @@ The block goes under the name, above it, or beside it (LAYOUTS), whichever costs
 
 (o) is the influence marker. The card's box is reserved for the most the province can hold: every
 printed city site and commodity icon built on (each caravan as wide as its tag), a temple, a market and
-UNITS units (a sea: FLEETS fleets); more units than that spill sideways. On the Empires board a province
-holds its city site and a market and a temple only where printed, and four units (legions of up to three
-empires and a fortress): bake_map.py passes the icons and units of each board. The sizes below are the
-template's (templates/mare-nostrum/map-geographic.svg.j2): change both together. Text widths come from
-the fonts the PNG is drawn with (adjudicator/fonts), so a box is as wide as its name really is.
+the board's units (its `.bake.toml`; a sea: FLEETS fleets); more units than that spill sideways. On the
+Empires board a province holds its city site and a market and a temple only where printed, and four
+units (legions of up to three empires and a fortress): cards.py passes the icons and units of each
+board. The sizes below are the template's (templates/mare-nostrum/map-geographic.svg.j2): change both
+together. Text widths come from the fonts the PNG is drawn with (adjudicator/fonts), so a box is as wide
+as its name really is.
 
 Placement is deterministic. Each card has candidates: label points on a STEP grid inside its region (the
 name's middle too; a finer grid where that one misses a narrow island), in each layout. A candidate
@@ -47,7 +48,7 @@ from shapely.geometry import Point
 from shapely.geometry.base import BaseGeometry
 from shapely.ops import polylabel
 
-FONTS = Path(__file__).resolve().parents[1] / "adjudicator" / "fonts"
+FONTS = Path(__file__).resolve().parents[2] / "adjudicator" / "fonts"
 
 # The template's sizes, in view-box units.
 NAME_SIZE = 13.0  # province names (bold) and sea names
@@ -61,7 +62,6 @@ TAG_LEFT, TAG_RIGHT = 10.5, 2.5  # a tag's diamond (and the gap after it) left o
 # A caravan's commodity as its tag shows it: the word, capitalised, unless it is long.
 TAG_TEXTS = {"livestock": "Stock", "perfume": "Perf", "papyrus": "Papyr", "gladiators": "Glad", "pottery": "Pott"}
 UNIT = 22.0  # one unit in the units row
-UNITS = 3  # units reserved in a province's block
 ICON_ROW, UNIT_ROW = 14.0, 18.0  # the heights of the buildings row and of the units row
 PROVINCE_BLOCK = 36.0  # the height of a province's block: the two rows and a gap
 FLEET = 26.0  # one fleet under a sea
@@ -112,7 +112,8 @@ class Metrics:
         font = self.fonts[bold]
         cmap, metrics = font.getBestCmap(), font["hmtx"]
         units = sum(metrics[cmap[ord(c)]][0] for c in text)
-        return float(units) / font["head"].unitsPerEm * size
+        width: float = float(units) / font["head"].unitsPerEm * size  # fontTools is untyped
+        return width
 
 
 def caravan_tags(commodities: Sequence[str], metrics: Metrics) -> dict[str, tuple[str, float]]:
@@ -136,7 +137,7 @@ def province_card(
     tags: Sequence[float],
     region: BaseGeometry,
     metrics: Metrics,
-    units: int = UNITS,
+    units: int,
 ) -> Card:
     """The card of a province with `icons` building icons (its city sites, temple and market), caravan
     tags `tags` wide (one for each caravan site) and room for `units` units."""
@@ -295,7 +296,8 @@ def overlap(boxes: NDArray[np.float64], others: NDArray[np.float64]) -> NDArray[
     x1 = np.minimum(boxes[:, None, 2], others[None, :, 2] + PADDING)
     y0 = np.maximum(boxes[:, None, 1], others[None, :, 1] - PADDING)
     y1 = np.minimum(boxes[:, None, 3], others[None, :, 3] + PADDING)
-    return np.sum(np.clip(x1 - x0, 0, None) * np.clip(y1 - y0, 0, None), axis=1)
+    shared: NDArray[np.float64] = np.sum(np.clip(x1 - x0, 0, None) * np.clip(y1 - y0, 0, None), axis=1)
+    return shared
 
 
 def place_cards(
