@@ -60,10 +60,12 @@ from unittest import mock
 from adjudicator import commands
 from adjudicator.core.dice_proof import check_published
 from adjudicator.core.errors import AdjudicatorError, UsageError
+from adjudicator.core.keywords import words_for
+from adjudicator.game.directory import GameDirectory
 from adjudicator.game.game import Game
-from adjudicator.game.storage import GameDirectory, compact, read_toml
+from adjudicator.game.storage import compact, read_toml
 from adjudicator.game.submissions import SubmissionError, check_submission, submitted
-from adjudicator.language.reading import STOP_WORDS, parse_submission, written_in
+from adjudicator.language.reading import parse_submission, written_in
 from adjudicator.reports.phase import FORMATS
 from adjudicator.reports.site import build_site, site_folder
 from adjudicator.rulesets.mare_nostrum.components import CARD_TOTALS, UNIT_STOCK
@@ -102,7 +104,7 @@ VIEWS_SHARE = float(os.environ.get("ADJUDICATOR_SOAK_VIEWS", "0.15"))
 REPLAY_EVERY_PHASE = os.environ.get("ADJUDICATOR_SOAK_REPLAY", "turn") == "phase"  # else as each turn starts
 FORM_ORDER = re.compile(r"^# \S")  # below a form's headers, a line that is an order once its '#' goes
 FORM_RULE = "\n# " + "-" * 70 + "\n"  # under the form's first line, in every language
-FORM_END = re.compile(r"\n(?:" + "|".join(STOP_WORDS) + r")\n")  # the form's last line: `end`, `koniec`…
+FORM_END = re.compile(r"\n(?:" + "|".join(words_for("end")) + r")\n")  # the form's last line: `end`, `koniec`…
 LANGS = ("en", "en", "pl", "hu", "fr", "es")  # a game's language: LANGS[seed % 6], or `--lang`
 REQUESTS = ("status", "orders", "help", "rules R6.4")  # requests a mail may hold besides its orders
 EMPIRES_REQUESTS = ("status", "orders", "help", "rules E6.4")

@@ -1,6 +1,6 @@
 """Password lines: where a piece of order text carries a secret, found by one function.
 
-The order parser reads a password header through `secret_span` (adjudicator/orders.py), and
+The order parser reads a password header through `secret_span` (language/reading.py), and
 everything that stores, echoes or logs text masks through it (`redact_passwords`), so a
 spelling the parser accepts is a spelling that is masked: `:password X`, `«password» X`,
 `Pässword X`, full-width letters, an em or ideographic space. The header word is compared as
@@ -9,22 +9,32 @@ names are (`names.normalise`: case, accents, width and invisible characters asid
 
 from __future__ import annotations
 
+import functools
 import re
 import unicodedata
 
+from adjudicator.core.keywords import words_for
 from adjudicator.core.names import INVISIBLE, normalise
 
 MASK = "********"
-# The words of a password header in every language (grammar/keywords.toml's [password], [pass]
-# and [secret]; tests/test_translations.py keeps them in step). French players write "mot de
-# passe" in three words, which normalise reads as one.
-PASSWORD_WORDS: tuple[str, ...] = (
-    *("password", "pass", "secret", "clave", "contrasena", "contraseña", "haslo", "hasło", "jelszo", "jelszó"),
-    *("mdp", "motdepasse", "pas", "pasar", "paso", "passe", "passer", "passz", "passzolok", "pasuje"),
-    *("secreto", "sekret", "tajne", "titok"),
-)
-_WORDS = frozenset(normalise(word) for word in PASSWORD_WORDS)
-_INITIALS = frozenset(word[0] for word in _WORDS) | {"m"}  # m: mot de passe
+# A password header's word is any word grammar/keywords.toml gives for `password`, `pass` or
+# `secret` (core/keywords.py); French players write "mot de passe" in three words, which
+# normalise reads as one.
+PASSWORD_KEYWORDS = ("password", "pass", "secret")
+
+
+@functools.cache
+def password_words() -> frozenset[str]:
+    """Every password word, normalised."""
+    return frozenset(normalise(word) for word in words_for(*PASSWORD_KEYWORDS))
+
+
+@functools.cache
+def _initials() -> frozenset[str]:
+    """The first letters of the password words: a piece starting with another is an order."""
+    return frozenset(word[0] for word in password_words()) | {"m"}  # m: mot de passe
+
+
 _DE_PASSE = re.compile(r"[\s\-]+de[\s\-]+passe(?![^\W_])", re.IGNORECASE)
 # What may stand between the word and the secret: spaces of any kind, a colon, quote marks.
 _BETWEEN = frozenset(":\"'«»„“”‘’‚‛「」『』＂＇：")
@@ -40,7 +50,7 @@ def secret_span(piece: str) -> tuple[int, int] | None:
     start = 0
     while start < length and not _is_word_character(piece[start]):
         start += 1
-    if start == length or (piece[start].isascii() and piece[start].lower() not in _INITIALS):
+    if start == length or (piece[start].isascii() and piece[start].lower() not in _initials()):
         return None  # the common case, an order: decided on its first letter
     end = start
     while end < length and (_is_word_character(piece[end]) or piece[end] in INVISIBLE):
@@ -49,7 +59,7 @@ def secret_span(piece: str) -> tuple[int, int] | None:
     word = written.lower() if written.isascii() else normalise(written)  # the same for ASCII, faster
     if word == "mot" and (french := _DE_PASSE.match(piece, end)):
         word, end = "motdepasse", french.end()
-    if word not in _WORDS:
+    if word not in password_words():
         return None
     secret = end
     while secret < length and (piece[secret].isspace() or piece[secret] in _BETWEEN or piece[secret] in INVISIBLE):

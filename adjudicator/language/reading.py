@@ -22,6 +22,7 @@ from lark.visitors import merge_transformers
 
 from adjudicator.core.errors import AdjudicatorError
 from adjudicator.core.i18n import SOURCE, Msg, t
+from adjudicator.core.keywords import keyword_table, words_for
 from adjudicator.core.limits import EXPLAINED_ERRORS, ORDER_COUNT, ORDER_PIECES
 from adjudicator.core.names import INVISIBLE, NameIndex, normalise
 from adjudicator.core.passwords import MASK, redact_passwords, secret_in, secret_span
@@ -30,16 +31,20 @@ from adjudicator.language.problems import OrderSyntaxError, Problem
 
 OrderT = TypeVar("OrderT")
 
-# A line that ends the orders (a signature follows): `end` or the word of keywords.toml's [end]
-# in any language (tests keep them in step), with or without a full stop, or a dash rule.
-STOP_WORDS: tuple[str, ...] = ("end", "koniec", "vége", "vege", "fin")
 # How people mark a list in a mail or a post: `- offer wine`, `* take gold`, `• take any`,
 # `1. offer oil`, `2) take tax`; and Markdown's emphasis, `**take gold**`. They frame an order
 # and are not part of it (issue 29).
 _LIST_MARKER = re.compile(r"^(?:[-*+\u2022\u00b7\u2023\u25e6\u25aa\u25cf]|\d{1,3}[.)])\s+")
 _EMPHASIS = re.compile(r"(\*\*|__|\*)(?=\S)(.+?)(?<=\S)\1")
-_STOP_LINE = re.compile(r"^\s*((?:" + "|".join(STOP_WORDS) + r")\.?|--\s*|__+)\s*$", re.IGNORECASE)
 _TURN = re.compile(r"\d+")
+
+
+@functools.cache
+def _stop_line() -> re.Pattern[str]:
+    """A line that ends the orders (a signature follows): `end` in any language of
+    keywords.toml's [end], with or without a full stop, or a dash rule."""
+    words = "|".join(re.escape(word) for word in words_for("end"))
+    return re.compile(r"^\s*((?:" + words + r")\.?|--\s*|__+)\s*$", re.IGNORECASE)
 
 
 @dataclass(frozen=True, slots=True)
@@ -137,7 +142,7 @@ def split_pieces(text: str) -> tuple[list[Piece], list[SetAside]]:
     lines = plain_text(text).splitlines()
     for number, raw in enumerate(lines, start=1):
         stripped = raw.strip()
-        if _STOP_LINE.match(stripped):
+        if _stop_line().match(stripped):
             aside.extend(
                 SetAside(n, redact_passwords(t), "after the end of the orders")
                 for n, t in enumerate(lines[number:], start=number + 1)
@@ -170,7 +175,7 @@ def end_of_orders(text: str) -> str:
     it has none: what a mail's body holds before its signature."""
     lines = text.splitlines(keepends=True)
     for number, line in enumerate(lines):
-        if _STOP_LINE.match(plain_text(line).strip()):
+        if _stop_line().match(plain_text(line).strip()):
             return "".join(lines[:number])
     return text
 
@@ -407,19 +412,12 @@ PREFERRED = ("order",)  # a word two keys share in one language goes to this one
 def keywords_of(grammar: str) -> dict[str, str]:
     """A grammar's keywords in the other languages, read only when a line does not parse in
     English (so an English game never pays for them), then kept for the process."""
-    return foreign_keywords(_keyword_table(), _literals(grammar))
-
-
-@functools.cache
-def _keyword_table() -> dict[str, dict[str, list[str]]]:
-    """grammar/keywords.toml: per English keyword, each language's words (the first one canonical)."""
-    with (shipped_folder("grammar") / "keywords.toml").open("rb") as handle:
-        return tomllib.load(handle)
+    return foreign_keywords(keyword_table(), _literals(grammar))
 
 
 def end_word(lang: str) -> str:
     """The word that ends a language's orders (keywords.toml's [end]; `end` in English)."""
-    return _keyword_table().get("end", {}).get(lang, ["end"])[0] if lang != SOURCE else "end"
+    return keyword_table().get("end", {}).get(lang, ["end"])[0] if lang != SOURCE else "end"
 
 
 @functools.cache
@@ -437,9 +435,7 @@ def canonical_keywords(grammar: str, lang: str) -> dict[str, str]:
     with no word in that language is not in the table, and stays English."""
     literals = _literals(grammar)
     return {
-        keyword: words[lang][0]
-        for keyword, words in _keyword_table().items()
-        if keyword in literals and words.get(lang)
+        keyword: words[lang][0] for keyword, words in keyword_table().items() if keyword in literals and words.get(lang)
     }
 
 
