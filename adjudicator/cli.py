@@ -23,7 +23,7 @@ app = typer.Typer(
     rich_markup_mode=None,  # help texts print literally: "[intake.imap]" is a table name, not markup
     context_settings={"help_option_names": ["-h", "--help"]},
     pretty_exceptions_show_locals=False,
-    help="Adjudicate play-by-email and play-by-forum games of Mare Nostrum.",
+    help="Adjudicate board games played by email and on forums, each by the rules of its ruleset.",
 )
 board_app = typer.Typer(help="Check or show a board file.")
 
@@ -50,7 +50,7 @@ def _options(
         bool, typer.Option("--version", callback=_show_version, is_eager=True, help="Print the version and exit.")
     ] = False,
 ) -> None:
-    """Adjudicate play-by-email and play-by-forum games of Mare Nostrum."""
+    """Adjudicate board games played by email and on forums, each by the rules of its ruleset."""
     if context.invoked_subcommand is None:  # `adjudicator` alone: what it can do
         typer.echo(context.get_help())
 
@@ -171,7 +171,7 @@ def new(
         list[str] | None, typer.Option("--player-lang", help="CIV=LANG: the language one player reads, e.g. Rome=pl.")
     ] = None,
 ) -> Outcome:
-    """Create a game: basic setup (R2) and turn 1 income, or a given position.
+    """Create a game: its ruleset's opening setup, or a given position.
 
     Each phase's public reports go to reports/ in the game directory, the folder to publish (see
     --map-url); each player's own report (his hand, his orders) goes to private/, for you only."""

@@ -33,7 +33,7 @@ from adjudicator.game.submissions import counted
 from adjudicator.intake.imap import ImapError, ImapSettings, Mailbox
 from adjudicator.intake.mail import message_key
 from adjudicator.intake.posts import PostReport, take_file, take_thread
-from adjudicator.intake.receive import Outcome, PasswordChecks, private_folder, receive
+from adjudicator.intake.receive import Fate, MailFate, PasswordChecks, private_folder, receive
 from adjudicator.intake.replies import receipt, registered_player
 from adjudicator.intake.routing import route
 from adjudicator.intake.threads import THREAD_SUFFIXES
@@ -108,7 +108,7 @@ class _Run:
     def __post_init__(self) -> None:
         self.checks = PasswordChecks(throttle=Throttle(self.now or utc_now()))
 
-    def answer(self, game: Game, outcome: Outcome) -> bool:
+    def answer(self, game: Game, outcome: MailFate) -> bool:
         """Queue the reply to one mail in the game's outbox/ at once (before the mail counts as
         done); False when none is due. A mail without the player's password is answered only at
         a registered player's address, and only so often (limits.REPLIES_PER_ADDRESS, _PER_GAME):
@@ -119,7 +119,7 @@ class _Run:
         throttle = self.checks.throttle
         sender = outcome.mail.sender if outcome.mail is not None else ""
         if not outcome.authenticated and not throttle.may_reply(game, sender):
-            if outcome.status == "rejected" and registered_player(game, sender) is not None:
+            if outcome.status == Fate.REJECTED and registered_player(game, sender) is not None:
                 self.report.problems.append(f"{gid}: no reply to {sender}: too many rejected mails from there today")
             return False
         reply = receipt(game, outcome, self.renderers[gid], self.senders[gid])
@@ -127,7 +127,9 @@ class _Run:
             return False
         if not outcome.authenticated:
             throttle.replied(game, sender)
-        kind = {"accepted": "receipt", "late": "receipt", "answered": "answer"}.get(outcome.status, "rejection")
+        kind = {Fate.ACCEPTED: "receipt", Fate.LATE: "receipt", Fate.ANSWERED: "answer"}.get(
+            outcome.status, "rejection"
+        )
         identity = mail_identity(gid, game.slug, f"{kind}-{outcome.key}", str(reply["To"].addresses[0].addr_spec))
         queue(game.directory.outbox, [(identity, reply)])
         return True
@@ -286,7 +288,7 @@ def _route_and_receive(run: _Run, raw: bytes) -> str:
         outcome = receive(game, raw, run.now, mail=mail, checks=run.checks, answer=run.answer, refused=routed.refused)
     run.report.lines.append(_describe(game, outcome))
     run.report.problems += [f"{game.settings.id}: {outcome.power}: {flag}" for flag in outcome.flags]
-    if outcome.status == "rejected" and (outcome.mail is None or not outcome.mail.sender):
+    if outcome.status == Fate.REJECTED and (outcome.mail is None or not outcome.mail.sender):
         run.report.problems.append(f"{game.settings.id}: a mail with no sender address was rejected: {outcome.reason}")
     return "done"
 
@@ -304,10 +306,10 @@ def _quarantine(run: _Run, raw: bytes, reason: str, message_id: str = "") -> str
     return "quarantine"
 
 
-def _describe(game: Game, outcome: Outcome) -> str:
+def _describe(game: Game, outcome: MailFate) -> str:
     who = outcome.power or (outcome.mail.sender if outcome.mail else "") or "an unknown sender"
     detail = f": {outcome.reason}" if outcome.reason else ""
-    if outcome.checked is not None and outcome.status == "accepted":
+    if outcome.checked is not None and outcome.status == Fate.ACCEPTED:
         detail = f": {counted(outcome.checked)}"
     if outcome.answers:
         detail += f" ({', '.join(a.request.split()[0] for a in outcome.answers)} answered)"

@@ -15,6 +15,7 @@ from email.header import decode_header, make_header
 from email.parser import BytesHeaderParser
 from email.policy import compat32
 from email.utils import parseaddr
+from enum import StrEnum
 from pathlib import Path
 
 from adjudicator.core.errors import AdjudicatorError, message_of
@@ -33,12 +34,22 @@ from adjudicator.intake.throttle import Throttle
 from adjudicator.language.reading import TooManyOrders, parse_submission
 
 
+class Fate(StrEnum):
+    """What became of one mail, as the inbox sidecar files and collect's lines say it."""
+
+    ACCEPTED = "accepted"
+    LATE = "late"
+    REJECTED = "rejected"
+    DUPLICATE = "duplicate"
+    ANSWERED = "answered"  # requests only: the orders on file are unchanged
+
+
 @dataclass(frozen=True, slots=True)
-class Outcome:
+class MailFate:
     """What became of one mail."""
 
     key: str
-    status: str  # accepted | late | rejected | duplicate | answered (requests only; orders unchanged)
+    status: Fate
     reason: str = ""
     power: str | None = None
     mail: MailText | None = None
@@ -120,7 +131,7 @@ def keep_raw(inbox: Path, raw: bytes, key: str) -> Path:
     return path
 
 
-Reply = Callable[[Game, Outcome], bool]  # queues the reply to a mail; False: none was due
+Reply = Callable[[Game, MailFate], bool]  # queues the reply to a mail; False: none was due
 
 
 def receive(
@@ -132,7 +143,7 @@ def receive(
     checks: PasswordChecks | None = None,
     answer: Reply | None = None,
     refused: MailRejected | None = None,
-) -> Outcome:
+) -> MailFate:
     """Take one raw mail for this game; safe to call again with the same mail. `mail` is the
     mail already read (by routing), `answer` queues the reply: it is called before the mail is
     recorded as done, so a crash in between answers the mail again instead of never. `refused`:
@@ -147,58 +158,60 @@ def receive(
             headers = mail_headers(raw)
             key = message_key(raw, headers.message_id)
             if already_done(game.directory.inbox, key):
-                return Outcome(key, "duplicate", "this mail was received before", mail=headers)
+                return MailFate(key, Fate.DUPLICATE, "this mail was received before", mail=headers)
             keep_raw(game.directory.inbox, raw, key)
-            return _record(game, Outcome(key, "rejected", message_of(rejected), mail=headers), received, answer)
+            return _record(game, MailFate(key, Fate.REJECTED, message_of(rejected), mail=headers), received, answer)
         except UnreadableMail as unreadable:
             key = message_key(raw, "")
             keep_raw(game.directory.inbox, raw, key)
-            return _record(game, Outcome(key, "rejected", str(unreadable)), received, answer)
+            return _record(game, MailFate(key, Fate.REJECTED, str(unreadable)), received, answer)
     key = message_key(raw, mail.message_id)
     if already_done(game.directory.inbox, key):
-        return Outcome(key, "duplicate", "this mail was received before", mail=mail)
+        return MailFate(key, Fate.DUPLICATE, "this mail was received before", mail=mail)
     keep_raw(game.directory.inbox, raw, key)
     checks = checks or PasswordChecks(throttle=Throttle(received))
     return _record(game, _read_orders(game, key, mail, received, checks), received, answer)
 
 
-def _read_orders(game: Game, key: str, mail: MailText, received: datetime, checks: PasswordChecks) -> Outcome:
+def _read_orders(game: Game, key: str, mail: MailText, received: datetime, checks: PasswordChecks) -> MailFate:
     """Who sent the mail, checked on its header lines alone; only then are its orders read."""
     try:
         heads = parse_submission(mail.text, game.parser, game.ruleset.is_order, headers_only=True)
     except TooManyOrders as error:
-        return Outcome(key, "rejected", message_of(error), mail=mail)
+        return MailFate(key, Fate.REJECTED, message_of(error), mail=mail)
     power = heads.power
     if power is None:
         by_address = [p.civ for p in game.settings.players if p.email.lower() == mail.sender]
         power = by_address[0] if len(by_address) == 1 else None
     if power is None:
         word = Msg(game.ruleset.player_word.upper())  # CIVILIZATION: a placeholder of the order forms
-        return Outcome(key, "rejected", t("the mail names no power: add a line 'power %(word)s'", word=word), mail=mail)
+        return MailFate(
+            key, Fate.REJECTED, t("the mail names no power: add a line 'power %(word)s'", word=word), mail=mail
+        )
     try:
         civ = game.find_player_civ(power)
     except AdjudicatorError:  # the stranger's word is not echoed: the game's powers are named instead
         powers = ", ".join(p.civ for p in game.settings.players)
-        return Outcome(
-            key, "rejected", t("the mail names no power of this game (%(powers)s)", powers=powers), mail=mail
+        return MailFate(
+            key, Fate.REJECTED, t("the mail names no power of this game (%(powers)s)", powers=powers), mail=mail
         )
     player = game.settings.player(civ)
     assert player is not None
     if heads.password is None:
-        return Outcome(key, "rejected", t("the mail has no 'password' line; nothing was changed"), civ, mail)
+        return MailFate(key, Fate.REJECTED, t("the mail has no 'password' line; nothing was changed"), civ, mail)
     wrong = t("the password for %(civ)s is wrong; nothing was changed", civ=civ)
     registered = mail.sender == player.email.lower()
     if not registered and not checks.throttle.may_guess(game, civ, mail.sender):
         # from the player's own address a password is always checked: a forged From that
         # guessed wrong five times must not lock him out (the guesser never sees an answer)
-        return Outcome(key, "rejected", wrong, civ, mail, wrong_password=True)
+        return MailFate(key, Fate.REJECTED, wrong, civ, mail, wrong_password=True)
     if not checks.accepts(player, heads.password):
         count = checks.throttle.wrong_guess(game, civ, mail.sender)
         later = "are still checked" if registered else "are refused unchecked for an hour"
         where = mail.sender or "no address"
         warning = f"{count} wrong passwords for {civ} from {where} within an hour; later ones {later}"
         flags = (warning,) if count == PASSWORD_FAILURES else ()
-        return Outcome(key, "rejected", wrong, civ, mail, flags=flags, wrong_password=True)
+        return MailFate(key, Fate.REJECTED, wrong, civ, mail, flags=flags, wrong_password=True)
     secret = heads.password
     submission = parse_submission(mail.text, game.parser, game.ruleset.is_order)
     flags = () if registered else (f"sent from {mail.sender}, not {civ}'s registered {player.email}",)
@@ -217,15 +230,15 @@ def _read_orders(game: Game, key: str, mail: MailText, received: datetime, check
             if line.problem is not None
         )
         replies = tuple(sorted(answers() + unread, key=lambda a: a.line))
-        return Outcome(
-            key, "answered", "", civ, mail, flags=flags, answers=replies, authenticated=True, password=secret
+        return MailFate(
+            key, Fate.ANSWERED, "", civ, mail, flags=flags, answers=replies, authenticated=True, password=secret
         )
     try:
         checked = check_submission(game, mail.text, civ)
     except AdjudicatorError as error:
-        return Outcome(
+        return MailFate(
             key,
-            "rejected",
+            Fate.REJECTED,
             message_of(error),
             civ,
             mail,
@@ -246,12 +259,12 @@ def _read_orders(game: Game, key: str, mail: MailText, received: datetime, check
         text = f"# {said.render(game.settings.language_of(civ))}\n" + redact_passwords(mail.text, secret)
         write_text_atomic(late, text, mode=PRIVATE)  # the player's orders: the moderator's eyes only
         reason = "it came after the deadline; it counts only if the moderator accepts it"
-        return Outcome(key, "late", reason, civ, mail, checked, late, flags, answers(), True, password=secret)
+        return MailFate(key, Fate.LATE, reason, civ, mail, checked, late, flags, answers(), True, password=secret)
     stored = store_submission(game, checked, mail.text, source=source, received=received)
-    return Outcome(key, "accepted", "", civ, mail, checked, stored, flags, answers(), True, password=secret)
+    return MailFate(key, Fate.ACCEPTED, "", civ, mail, checked, stored, flags, answers(), True, password=secret)
 
 
-def _record(game: Game, outcome: Outcome, received: datetime, answer: Reply | None = None) -> Outcome:
+def _record(game: Game, outcome: MailFate, received: datetime, answer: Reply | None = None) -> MailFate:
     """The sidecar that makes a second pass over the same mail a no-op (the reply is queued first)."""
     replied = answer(game, outcome) if answer is not None else False
     mail = outcome.mail
@@ -262,7 +275,7 @@ def _record(game: Game, outcome: Outcome, received: datetime, answer: Reply | No
             "from": mail.sender if mail else "",
             "subject": mail.subject if mail else "",
             "received": received,
-            "status": outcome.status,
+            "status": str(outcome.status),
             "reason": outcome.reason,
             "power": outcome.power or "",
             "phase": game.slug,

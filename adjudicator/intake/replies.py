@@ -10,23 +10,23 @@ from adjudicator.core.passwords import without_secret
 from adjudicator.delivery.compose import make_message, moderator_address, moderator_name, to_player
 from adjudicator.game.game import Game
 from adjudicator.game.players import Player
-from adjudicator.intake.receive import Outcome, current_orders_text
+from adjudicator.intake.receive import Fate, MailFate, current_orders_text
 from adjudicator.reports.render import Renderer
 
 
 def receipt(
-    game: Game, outcome: Outcome, renderer: Renderer | None = None, sender: str | None = None
+    game: Game, outcome: MailFate, renderer: Renderer | None = None, sender: str | None = None
 ) -> EmailMessage | None:
     """The answer to a mail: every line with OK or its error and the orders now on file. A
     mail that did not show the player's password is answered at a registered player's address
     only, and its reply echoes nothing of it (not even the subject): the judge relays no
     stranger's words. Whatever a password opened goes to that player's registered address."""
-    if outcome.status == "duplicate" or outcome.mail is None:
+    if outcome.status == Fate.DUPLICATE or outcome.mail is None:
         return None
     sender = sender or moderator_address(game)
     if not outcome.authenticated:
         known = registered_player(game, outcome.mail.sender)
-        if outcome.status != "rejected" or known is None:
+        if outcome.status != Fate.REJECTED or known is None:
             return None
         lang = game.settings.language_of(known.civ)
         renderer = renderer if renderer is not None and renderer.lang == lang else Renderer(game.ruleset.name, lang)
@@ -46,12 +46,12 @@ def receipt(
     if renderer is None or renderer.lang != lang:
         renderer = Renderer(game.ruleset.name, lang)
     label = game.phase_info.label
-    if outcome.status == "rejected":  # the password was right: the player's own address hears why
+    if outcome.status == Fate.REJECTED:  # the password was right: the player's own address hears why
         body = renderer.render(
             "rejection.txt.j2", game=game, mail=outcome.mail, reason=outcome.reason, answers=outcome.answers
         )
         subject = t("Not accepted: %(civ)s, %(label)s", civ=player.civ, label=label)
-    elif outcome.status == "answered":
+    elif outcome.status == Fate.ANSWERED:
         body = renderer.render("answer.txt.j2", game=game, mail=outcome.mail, answers=outcome.answers)
         subject = t("Answer: %(civ)s, %(label)s", civ=player.civ, label=label)
     else:
@@ -60,11 +60,11 @@ def receipt(
             "receipt.txt.j2",
             checked=outcome.checked,
             stored=None,
-            late=outcome.status == "late",
+            late=outcome.status == Fate.LATE,
             current=current_orders_text(game, player.civ),
             answers=outcome.answers,
         )
-        if outcome.status == "late":
+        if outcome.status == Fate.LATE:
             subject = t("LATE orders: %(civ)s, %(label)s", civ=player.civ, label=label)
         else:
             subject = t("Orders received: %(civ)s, %(label)s", civ=player.civ, label=label)
