@@ -147,7 +147,7 @@ def status(path: Path, now: datetime | None = None) -> Outcome:
             now=now,
             remaining=(deadline - now) if deadline else None,
             playing=game.playing(),
-            due=game.ruleset.due(game.position, game.settings.mode == "stepwise"),
+            due=game.due(),
             neutral=[c for c in game.ruleset.civilizations(game.board) if c not in game.playing()],
         )
     )

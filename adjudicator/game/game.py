@@ -10,6 +10,7 @@ import functools
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime
+from enum import StrEnum
 from pathlib import Path
 from typing import Any
 
@@ -39,7 +40,15 @@ from adjudicator.language.problems import either
 from adjudicator.language.reading import OrderParser
 from adjudicator.rulesets import PhaseInfo, Ruleset, find_ruleset
 
-MODES = ("batch", "stepwise")
+
+class Mode(StrEnum):
+    """How the sequential phases run (game.toml `mode`): every order due together, or each
+    player in turn, adjudicated as soon as the player to move has sent his."""
+
+    BATCH = "batch"
+    STEPWISE = "stepwise"
+
+
 SETTINGS_TABLES = frozenset({"game", "dice", "player", "schedule", "intake", "delivery", "options"})
 GAME_KEYS = frozenset({"id", "ruleset", "board", "mode", "created", "rules_url", "map_url", "site", "lang"})
 DICE_KEYS = frozenset({"commitment", "chain_length"})
@@ -56,7 +65,7 @@ class Settings:
     id: str
     ruleset: str
     board: str | None  # a board file (relative to the game directory), None for the shipped one
-    mode: str
+    mode: Mode
     commitment: str
     players: tuple[Player, ...]
     created: datetime
@@ -66,6 +75,10 @@ class Settings:
     map_url: str = ""  # where reports/ is published: BBCode and Markdown reports show map.png from there
     site: str = ""  # the campaign site's folder (relative to the game directory), rebuilt after each phase
     lang: str = SOURCE  # the language of the public reports, and of each player who has not chosen one
+
+    @property
+    def stepwise(self) -> bool:
+        return self.mode is Mode.STEPWISE
 
     def language_of(self, civ: str | None) -> str:
         """The language a player reads: his own, else the game's."""
@@ -90,7 +103,7 @@ class Settings:
                 "id": self.id,
                 "ruleset": self.ruleset,
                 "board": self.board,
-                "mode": self.mode,
+                "mode": str(self.mode),
                 "created": self.created,
                 **({"rules_url": self.rules_url} if self.rules_url else {}),
                 **({"map_url": self.map_url} if self.map_url else {}),
@@ -114,8 +127,8 @@ class Settings:
         game, dice = root.table("game"), root.table("dice")
         game.only(GAME_KEYS)
         dice.only(DICE_KEYS)
-        mode = game.text("mode", "batch")
-        if mode not in MODES:
+        mode = game.text("mode", Mode.BATCH)
+        if mode not in tuple(Mode):
             raise game.error("mode", f"'{mode}' is not a mode; use batch or stepwise")
         try:
             ruleset = find_ruleset(game.text("ruleset"))
@@ -139,7 +152,7 @@ class Settings:
             id=game_id,
             ruleset=ruleset.name,
             board=game.text("board", None),
-            mode=mode,
+            mode=Mode(mode),
             commitment=dice.text("commitment"),
             players=tuple(parse_player(f) for f in root.tables("player")),
             created=created if isinstance(created, datetime) else datetime.now(UTC),
@@ -219,7 +232,7 @@ class Game:
         directory = GameDirectory(path)
         if directory.game_file.exists():
             raise UsageError(f"{path} already holds a game; choose a new directory")
-        if mode not in MODES:
+        if mode not in tuple(Mode):
             raise UsageError(f"'{mode}' is not a mode; use batch or stepwise")
         if found := control_character(map_url):
             raise UsageError(f"the map URL holds {found}; give it as one line of plain text")
@@ -256,7 +269,7 @@ class Game:
             game_id,
             ruleset.name,
             str(board_path) if board_path else None,
-            mode,
+            Mode(mode),
             commitment,
             players,
             datetime.now(UTC).replace(microsecond=0),
@@ -300,6 +313,11 @@ class Game:
 
     def playing(self) -> tuple[str, ...]:
         return self.ruleset.playing(self.position)
+
+    def due(self, position: Any = None) -> tuple[str, ...]:
+        """Whose orders the next adjudication of `position` (the current one by default) needs,
+        in this game's mode."""
+        return self.ruleset.due(self.position if position is None else position, self.settings.stepwise)
 
     def opened(self) -> datetime | None:
         """When the current phase opened: the time its history file was written (None without one)."""

@@ -245,7 +245,7 @@ def order_files(game: Game) -> dict[str, Path]:
     send his orders in any step of the phase; his latest submission counts."""
     info = game.phase_info
     folders = [game.directory.orders_folder(game.slug)]
-    if game.settings.mode == "stepwise":
+    if game.settings.stepwise:
         pattern = f"*-{info.prefix}{info.turn:02d}-{info.phase}"
         folders = sorted(game.directory.orders.glob(pattern), reverse=True)
     found: dict[str, Path] = {}
@@ -264,4 +264,4 @@ def submitted(game: Game) -> dict[str, datetime | None]:
 def missing_orders(game: Game) -> list[str]:
     """The players whose orders the next adjudication needs and has not got."""
     on_file = submitted(game)
-    return [civ for civ in game.ruleset.due(game.position, game.settings.mode == "stepwise") if civ not in on_file]
+    return [civ for civ in game.due() if civ not in on_file]

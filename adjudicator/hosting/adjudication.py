@@ -85,7 +85,7 @@ def check_not_blind(game: Game, now: datetime) -> None:
     """`--force` on a phase nobody has sent orders for, its deadline not passed, is most often
     the same command typed twice (issue 29): the second one would resolve the next phase with
     every player's defaults, silently. It takes `--all-defaults` to mean that."""
-    due = game.ruleset.due(game.position, game.settings.mode == "stepwise")
+    due = game.due()
     deadline = game.deadline()
     if not due or set(missing_orders(game)) < set(due) or (deadline is not None and now >= deadline):
         return
@@ -132,7 +132,7 @@ def adjudicate(
         }
         orders = {civ: _accepted(submission) for civ, submission in checked.items()}
         dice = _dice(game, dice_values)
-        stepwise = game.settings.mode == "stepwise"
+        stepwise = game.settings.stepwise
         given = {civ: [line.order for line in lines] for civ, lines in orders.items()}
         position, events = game.ruleset.resolve(game.board, game.position, given, dice, stepwise, game.settings.options)
         if isinstance(dice, ChainDice):
@@ -204,7 +204,7 @@ def replay(game: Game) -> tuple[int, list[str]]:
         position = game.ruleset.position_from_data(game.board, data["position"])
         after, events = game.ruleset.resolve(
             game.board, position, _stored_orders(game, position, data), _stored_dice(game, data),
-            game.settings.mode == "stepwise", game.settings.options,
+            game.settings.stepwise, game.settings.options,
         )  # fmt: skip
         if _normal(events) != _normal([Event.from_data(e) for e in data["events"]]):
             problems.append(f"{path.name}: the events differ from the stored ones")

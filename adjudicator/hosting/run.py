@@ -313,7 +313,7 @@ def _due(game: Game, now: datetime, report: GameReport) -> tuple[str, bool] | No
     schedule = game.settings.schedule
     missing = missing_orders(game)
     if not missing:
-        due = game.ruleset.due(game.position, game.settings.mode == "stepwise")
+        due = game.due()
         times = [when for civ, when in submitted(game).items() if civ in due and when is not None]
         ready = max(times) + schedule.delay if times and schedule.delay else now
         if now >= ready:
