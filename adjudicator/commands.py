@@ -22,9 +22,10 @@ from adjudicator.core.i18n import LANGUAGES, SOURCE, check_language
 from adjudicator.core.passwords import without_secret
 from adjudicator.core.resources import shipped_folder
 from adjudicator.game.directory import GameDirectory, game_lock
-from adjudicator.game.game import Game, Settings, default_board_path, load_board
+from adjudicator.game.game import Game, default_board_path, load_board
 from adjudicator.game.players import PlayerSpec, SecretChecks, parse_player_spec
 from adjudicator.game.schedule import check_zone
+from adjudicator.game.settings import Settings
 from adjudicator.game.storage import PRIVATE, read_toml, write_toml_atomic
 from adjudicator.game.submissions import (
     CheckedSubmission,

@@ -338,7 +338,7 @@ def test_state_round_trip_is_identical(game: Game) -> None:
 
 def test_lock_stops_a_second_writer(game: Game) -> None:
     from adjudicator.core.errors import GameLockedError
-    from adjudicator.game.storage import game_lock
+    from adjudicator.game.directory import game_lock
 
     with game_lock(game.directory), pytest.raises(GameLockedError, match="another adjudicator process"):
         with game_lock(game.directory, wait_seconds=0.1):

@@ -13,9 +13,10 @@ from typing import Any
 
 import pytest
 
-from adjudicator.game.game import Game, Settings, default_board_path, load_board
+from adjudicator.game.directory import GameDirectory
+from adjudicator.game.game import Game, default_board_path, load_board
 from adjudicator.game.players import Player, parse_player_spec
-from adjudicator.game.storage import GameDirectory
+from adjudicator.game.settings import Settings
 from adjudicator.game.submissions import check_submission
 from adjudicator.rulesets import find_ruleset
 from tests.conftest import FIVE, player_args

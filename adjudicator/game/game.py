@@ -8,25 +8,23 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime
-from enum import StrEnum
 from pathlib import Path
 from typing import Any
 
 from adjudicator.core import dice as dice_chain
 from adjudicator.core.controls import control_character
-from adjudicator.core.dice import ChainDice, DiceRecord, DiceSource, Roll
+from adjudicator.core.dice import ChainDice, DiceRecord, DiceSource
 from adjudicator.core.errors import DataError, GameFileError, UsageError
 from adjudicator.core.events import Event
 from adjudicator.core.fields import Fields
-from adjudicator.core.i18n import SOURCE, Msg, check_language, decode, encode, t
+from adjudicator.core.i18n import SOURCE, check_language, t
 from adjudicator.core.resources import package_file
 from adjudicator.game import absences
+from adjudicator.game.dice_records import dice_record_from_data, dice_record_to_data
 from adjudicator.game.directory import GameDirectory, game_lock
-from adjudicator.game.players import Player, PlayerSpec, hash_secret, new_secret, parse_player
-from adjudicator.game.schedule import Schedule, example_moment
-from adjudicator.game.settings_check import check_mail_tables, check_players
+from adjudicator.game.players import Player, PlayerSpec, hash_secret, new_secret
+from adjudicator.game.settings import Mode, Settings
 from adjudicator.game.storage import (
     PRIVATE,
     check_game_id,
@@ -40,134 +38,10 @@ from adjudicator.language.problems import either
 from adjudicator.language.reading import OrderParser
 from adjudicator.rulesets import PhaseInfo, Ruleset, find_ruleset
 
-
-class Mode(StrEnum):
-    """How the sequential phases run (game.toml `mode`): every order due together, or each
-    player in turn, adjudicated as soon as the player to move has sent his."""
-
-    BATCH = "batch"
-    STEPWISE = "stepwise"
-
-
-SETTINGS_TABLES = frozenset({"game", "dice", "player", "schedule", "intake", "delivery", "options"})
-GAME_KEYS = frozenset({"id", "ruleset", "board", "mode", "created", "rules_url", "map_url", "site", "lang"})
-DICE_KEYS = frozenset({"commitment", "chain_length"})
 STATE_HEADER = (
     "# The current position (DESIGN.md shape). Stocks, bank and supply are derived from the\n"
     "# pieces and hands: after a hand edit of those, delete them and they are recomputed.\n"
 )
-
-
-@dataclass(frozen=True, slots=True)
-class Settings:
-    """game.toml: everything about a game that is not its position."""
-
-    id: str
-    ruleset: str
-    board: str | None  # a board file (relative to the game directory), None for the shipped one
-    mode: Mode
-    commitment: str
-    players: tuple[Player, ...]
-    created: datetime
-    schedule: Schedule = field(default_factory=Schedule)
-    options: Mapping[str, Any] = field(default_factory=dict)  # the ruleset's, checked by it
-    rules_url: str = ""  # where players read the rules online (the `help` answer links it)
-    map_url: str = ""  # where reports/ is published: BBCode and Markdown reports show map.png from there
-    site: str = ""  # the campaign site's folder (relative to the game directory), rebuilt after each phase
-    lang: str = SOURCE  # the language of the public reports, and of each player who has not chosen one
-
-    @property
-    def stepwise(self) -> bool:
-        return self.mode is Mode.STEPWISE
-
-    def language_of(self, civ: str | None) -> str:
-        """The language a player reads: his own, else the game's."""
-        player = self.player(civ) if civ else None
-        return player.lang if player is not None and player.lang else self.lang
-
-    def zone_of(self, civ: str | None) -> str:
-        """The time zone a player's deadlines are shown in: his own, else the game's."""
-        player = self.player(civ) if civ else None
-        return player.timezone if player is not None and player.timezone else self.schedule.zone
-
-    def local(self, moment: datetime, civ: str | None = None) -> str:
-        """A moment as a player reads it (his language and zone), or as the public reports do."""
-        return self.schedule.local(moment, self.language_of(civ), self.zone_of(civ))
-
-    def player(self, civ: str) -> Player | None:
-        return next((p for p in self.players if p.civ == civ), None)
-
-    def to_data(self) -> dict[str, Any]:
-        data: dict[str, Any] = {
-            "game": {
-                "id": self.id,
-                "ruleset": self.ruleset,
-                "board": self.board,
-                "mode": str(self.mode),
-                "created": self.created,
-                **({"rules_url": self.rules_url} if self.rules_url else {}),
-                **({"map_url": self.map_url} if self.map_url else {}),
-                **({"site": self.site} if self.site else {}),
-                **({"lang": self.lang} if self.lang != SOURCE else {}),
-            },
-            "dice": {"commitment": self.commitment, "chain_length": dice_chain.CHAIN_LENGTH},
-            "player": [p.to_data() for p in self.players],
-        }
-        data["schedule"] = self.schedule.to_data()
-        if self.options:
-            data["options"] = dict(self.options)
-        return data
-
-    @classmethod
-    def from_data(cls, data: Mapping[str, Any]) -> Settings:
-        """Every table and key of game.toml checked; the players' civs are checked against the
-        board and the position by `Game.load` (`with_players_of`)."""
-        root = Fields(data)
-        root.only(SETTINGS_TABLES)
-        game, dice = root.table("game"), root.table("dice")
-        game.only(GAME_KEYS)
-        dice.only(DICE_KEYS)
-        mode = game.text("mode", Mode.BATCH)
-        if mode not in tuple(Mode):
-            raise game.error("mode", f"'{mode}' is not a mode; use batch or stepwise")
-        try:
-            ruleset = find_ruleset(game.text("ruleset"))
-        except UsageError as error:
-            raise game.error("ruleset", str(error)) from None
-        try:
-            game_id = check_game_id(game.text("id"))
-        except UsageError as error:
-            raise game.error("id", str(error)) from None
-        created = game.data.get("created")
-        if created is not None and not (isinstance(created, datetime) and created.tzinfo):
-            raise game.error("created", f"write a date and time with its offset, e.g. {example_moment(':00Z')}")
-        if dice.integer("chain_length", dice_chain.CHAIN_LENGTH) != dice_chain.CHAIN_LENGTH:
-            raise dice.error(
-                "chain_length",
-                f"this adjudicator's dice chain has {dice_chain.CHAIN_LENGTH} links; "
-                f"put back chain_length = {dice_chain.CHAIN_LENGTH}",
-            )
-        check_mail_tables(root)
-        return cls(
-            id=game_id,
-            ruleset=ruleset.name,
-            board=game.text("board", None),
-            mode=Mode(mode),
-            commitment=dice.text("commitment"),
-            players=tuple(parse_player(f) for f in root.tables("player")),
-            created=created if isinstance(created, datetime) else datetime.now(UTC),
-            schedule=Schedule.from_fields(root.table("schedule", {})),
-            options=ruleset.check_options(root.table("options", {}).data),
-            rules_url=game.line("rules_url", ""),  # shown in answers and reports: one line each
-            map_url=game.line("map_url", ""),
-            site=game.text("site", ""),
-            lang=game.checked("lang", check_language, SOURCE),
-        )
-
-    def with_players_of(self, ruleset: Ruleset[Any, Any, Any], board: Any, position: Any) -> Settings:
-        """The settings with each player's civ as the board spells it, once they were checked
-        against the board and against who plays in the position (R2.3: neutrals have none)."""
-        return replace(self, players=check_players(self.players, ruleset, board, ruleset.playing(position)))
 
 
 class Game:
@@ -409,39 +283,6 @@ class Game:
         records = self.dice_records()
         problems = dice_chain.verify_records(self.settings.id, self.settings.commitment, records)
         return sum(len(r.rolls) for r in records if r.source is DiceSource.CHAIN), problems
-
-
-def dice_record_to_data(record: DiceRecord) -> dict[str, Any]:
-    return {
-        "phase_number": record.phase_number,
-        "source": str(record.source),
-        "seed": record.seed,
-        "rolls": [{"number": r.number, "value": r.value, "purpose": encode(r.purpose)} for r in record.rolls],
-    }
-
-
-def dice_record_from_data(data: Mapping[str, Any]) -> DiceRecord:
-    dice = Fields(data).table("dice")
-    source = dice.text("source", "chain")
-    if source not in DiceSource.__members__.values():
-        raise dice.error("source", "use chain or external")
-    rolls = tuple(
-        Roll(f.integer("number", minimum=0), f.integer("value", minimum=1), _purpose(f))
-        for f in dice.tables("rolls", [])
-    )
-    return DiceRecord(dice.integer("phase_number", minimum=0), DiceSource(source), dice.text("seed", ""), rolls)
-
-
-def _purpose(roll: Fields) -> str:
-    """What a roll was for: a message kept as a table (translated where it is shown), or the
-    English text that games begun before dice purposes were messages stored."""
-    if isinstance(roll.data.get("purpose"), Mapping):
-        said = decode(roll.data["purpose"])
-        if not isinstance(said, Msg):
-            raise roll.error("purpose", "expected text or a message table (msg, args)")
-        return said
-    text: str = roll.text("purpose", "")
-    return text
 
 
 def load_board(ruleset: Ruleset[Any, Any, Any], path: Path) -> Any:

@@ -18,8 +18,9 @@ from adjudicator.core.dice import ChainDice, DiceRecord, DiceSource, ScriptedDic
 from adjudicator.core.errors import UsageError
 from adjudicator.core.events import Event
 from adjudicator.core.i18n import encode
+from adjudicator.game.dice_records import dice_record_from_data, dice_record_to_data
 from adjudicator.game.directory import game_lock
-from adjudicator.game.game import Game, dice_record_from_data, dice_record_to_data
+from adjudicator.game.game import Game
 from adjudicator.game.storage import PRIVATE, PRIVATE_FOLDER, read_toml, without_none, write_toml_atomic
 from adjudicator.game.submissions import CheckedSubmission, missing_orders, order_files
 from adjudicator.language.reading import OrderLine, parse_submission
