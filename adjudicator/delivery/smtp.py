@@ -11,12 +11,12 @@ from email.message import EmailMessage
 from email.utils import make_msgid
 from pathlib import Path
 
-from adjudicator.core.errors import AdjudicatorError, DataError, GameFileError, UsageError
+from adjudicator.core.errors import AdjudicatorError, DataError, UsageError
 from adjudicator.core.fields import Fields
 from adjudicator.delivery.compose import header_safe
 from adjudicator.game.directory import Folder
 from adjudicator.game.game import Game
-from adjudicator.game.mail_settings import game_settings, settings_file, table_of
+from adjudicator.game.mail_settings import game_settings, settings_file, settings_from, table_of
 from adjudicator.game.settings_check import SMTP_KEYS
 
 SECURITY = ("tls", "starttls", "plain")
@@ -99,23 +99,18 @@ class SmtpSettings:
         return value
 
 
-def smtp_settings(path: Path, fields: Fields | None) -> SmtpSettings | None:
-    try:
-        return SmtpSettings.from_fields(fields) if fields is not None else None
-    except DataError as error:
-        raise GameFileError.from_data_error(path, error) from None
-
-
 def game_smtp(game: Game) -> SmtpSettings | None:
     """The game's [delivery.smtp], from game.toml over its folder's intake.toml; None: outbox only."""
-    return smtp_settings(settings_file(game, "delivery.smtp"), game_settings(game, "delivery.smtp"))
+    return settings_from(
+        settings_file(game, "delivery.smtp"), game_settings(game, "delivery.smtp"), SmtpSettings.from_fields
+    )
 
 
 def shared_smtp(root: Path) -> SmtpSettings | None:
     """The [delivery.smtp] of a folder of games (its intake.toml), for mail about the folder."""
     path = Folder(root).settings_file
     data = table_of(path, "delivery.smtp")
-    return smtp_settings(path, Fields(data, "delivery.smtp")) if data is not None else None
+    return settings_from(path, Fields(data, "delivery.smtp"), SmtpSettings.from_fields) if data is not None else None
 
 
 def as_sent(message: EmailMessage, settings: SmtpSettings) -> EmailMessage:

@@ -4,14 +4,18 @@ plain tables here; intake/ and delivery/ make them into mailbox and SMTP setting
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
+from typing import TypeVar
 
-from adjudicator.core.errors import AdjudicatorError
+from adjudicator.core.errors import AdjudicatorError, DataError, GameFileError
 from adjudicator.core.fields import Fields
 from adjudicator.game.directory import ROOT_SETTINGS, Folder, GameDirectory
 from adjudicator.game.game import Game
 from adjudicator.game.settings_check import check_intake_file
 from adjudicator.game.storage import read_toml
+
+T = TypeVar("T")
 
 
 def table_of(path: Path, table: str) -> dict[str, object] | None:
@@ -64,3 +68,12 @@ def declared_id(folder: Path) -> str:
         return str(read_toml(GameDirectory(folder).game_file)["game"]["id"])
     except (AdjudicatorError, KeyError, TypeError):
         return folder.name
+
+
+def settings_from(path: Path, fields: Fields | None, read: Callable[[Fields], T]) -> T | None:
+    """A settings table read into its typed value (SMTP, IMAP), a mistake naming `path`, the
+    file the table came from, and the key."""
+    try:
+        return read(fields) if fields is not None else None
+    except DataError as error:
+        raise GameFileError.from_data_error(path, error) from None

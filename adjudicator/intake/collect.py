@@ -13,14 +13,13 @@ from pathlib import Path
 
 from adjudicator.core.controls import shown_name
 from adjudicator.core.crashlog import one_line, write_crash_log
-from adjudicator.core.errors import AdjudicatorError, DataError, GameFileError, UsageError
-from adjudicator.core.fields import Fields
+from adjudicator.core.errors import AdjudicatorError, UsageError
 from adjudicator.delivery.compose import moderator_address
 from adjudicator.delivery.outbox import Hitch, flush, mail_identity, queue
 from adjudicator.delivery.smtp import game_smtp
 from adjudicator.game.directory import ROOT_SETTINGS, Folder, GameDirectory, game_lock
 from adjudicator.game.game import Game
-from adjudicator.game.mail_settings import declared_id, folder_settings, has_own_mailbox, settings_file
+from adjudicator.game.mail_settings import declared_id, folder_settings, has_own_mailbox, settings_file, settings_from
 from adjudicator.game.schedule import utc_now
 from adjudicator.game.storage import (
     PRIVATE,
@@ -64,13 +63,6 @@ def games_under(root: Path) -> dict[str, Game]:
     if not games:
         raise UsageError(f"{root} holds no game (no game.toml in it or in the folders under it)")
     return games
-
-
-def imap_settings(path: Path, fields: Fields | None) -> ImapSettings | None:
-    try:
-        return ImapSettings.from_fields(fields) if fields is not None else None
-    except DataError as error:
-        raise GameFileError.from_data_error(path, error) from None
 
 
 class CollectBusyError(AdjudicatorError):
@@ -224,7 +216,7 @@ def mailbox_settings(root: Path, games: dict[str, Game]) -> tuple[ImapSettings |
         path = settings_file(next(iter(games.values())), "intake.imap")
     else:
         path = Folder(root).settings_file
-    return imap_settings(path, folder_settings(root, "intake.imap", games)), path
+    return settings_from(path, folder_settings(root, "intake.imap", games), ImapSettings.from_fields), path
 
 
 def _read_mailbox(run: _Run, mark: bool) -> None:
