@@ -36,7 +36,7 @@ from adjudicator.game.submissions import (
     submitted,
 )
 from adjudicator.intake.forum import post_text
-from adjudicator.language.reading import written_in
+from adjudicator.language.parser import written_in
 from adjudicator.outcome import Outcome
 from adjudicator.reports.render import Renderer
 from adjudicator.rulesets import Ruleset, find_ruleset

@@ -28,7 +28,8 @@ from adjudicator.game.game import Game  # noqa: E402
 from adjudicator.game.players import parse_player_spec  # noqa: E402
 from adjudicator.game.submissions import check_submission, store_submission  # noqa: E402
 from adjudicator.hosting.adjudication import adjudicate, replay  # noqa: E402
-from adjudicator.language.reading import OrderParser, parse_submission  # noqa: E402
+from adjudicator.language.parser import OrderParser  # noqa: E402
+from adjudicator.language.submission import parse_submission  # noqa: E402
 from tests.random_play import BOARD, RULESET, random_orders  # noqa: E402
 
 FIVE = ["Rome", "Carthage", "Greece", "Babylon", "Egypt"]

@@ -11,7 +11,8 @@ from pathlib import Path
 from adjudicator.core.dice import ChainDice, Dice
 from adjudicator.core.events import Event
 from adjudicator.core.resources import package_file
-from adjudicator.language.reading import OrderParser, parse_submission
+from adjudicator.language.parser import OrderParser
+from adjudicator.language.submission import parse_submission
 from adjudicator.rulesets.mediterraneum.board import Board, parse_board
 from adjudicator.rulesets.mediterraneum.engine import resolve_phase
 from adjudicator.rulesets.mediterraneum.model import Options, Position

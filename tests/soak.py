@@ -65,7 +65,8 @@ from adjudicator.game.directory import GameDirectory
 from adjudicator.game.game import Game
 from adjudicator.game.storage import compact, read_toml
 from adjudicator.game.submissions import SubmissionError, check_submission, submitted
-from adjudicator.language.reading import parse_submission, written_in
+from adjudicator.language.parser import written_in
+from adjudicator.language.submission import parse_submission
 from adjudicator.reports.phase import FORMATS
 from adjudicator.reports.site import build_site, site_folder
 from adjudicator.rulesets.mare_nostrum.components import CARD_TOTALS, UNIT_STOCK

@@ -21,7 +21,8 @@ from adjudicator.core.dice import ChainDice, seed_for
 from adjudicator.core.events import Event
 from adjudicator.core.resources import shipped_folder
 from adjudicator.game.players import parse_player_spec
-from adjudicator.language.reading import OrderLine, OrderParser, parse_submission
+from adjudicator.language.parser import OrderParser
+from adjudicator.language.submission import OrderLine, parse_submission
 from adjudicator.rulesets.empires.engine import resolve_phase
 from adjudicator.rulesets.empires.model import Phase, Position
 from adjudicator.rulesets.empires.orders import Order

@@ -10,7 +10,8 @@ from types import MappingProxyType
 import pytest
 
 from adjudicator.core.dice import ScriptedDice
-from adjudicator.language.reading import OrderLine, OrderParser, parse_submission
+from adjudicator.language.parser import OrderParser
+from adjudicator.language.submission import OrderLine, parse_submission
 from adjudicator.rulesets.empires.board import Board
 from adjudicator.rulesets.empires.candidates import form_candidates
 from adjudicator.rulesets.empires.model import Phase, Position, SeaState

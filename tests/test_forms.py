@@ -18,7 +18,8 @@ from adjudicator.game.players import parse_player_spec
 from adjudicator.game.storage import read_toml
 from adjudicator.game.submissions import SubmissionError, check_submission
 from adjudicator.hosting.adjudication import adjudicate
-from adjudicator.language.reading import OrderLine, Piece
+from adjudicator.language.cleaning import Piece
+from adjudicator.language.submission import OrderLine
 from adjudicator.reports.order_form import order_form
 
 DEMO = shipped_folder("games") / "demo"

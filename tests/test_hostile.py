@@ -32,14 +32,10 @@ from adjudicator.intake import mail as mail_module
 from adjudicator.intake.collect import collect
 from adjudicator.intake.mail import MailRejected, check_shape, cut_quoted_reply, parse_mail
 from adjudicator.intake.markup import defused_html
-from adjudicator.language.reading import (
-    OrderParser,
-    PasswordHeader,
-    Piece,
-    TooManyOrders,
-    bounded_number,
-    parse_submission,
-)
+from adjudicator.language.cleaning import Piece
+from adjudicator.language.headers import PasswordHeader, bounded_number
+from adjudicator.language.parser import OrderParser
+from adjudicator.language.submission import TooManyOrders, parse_submission
 from adjudicator.rulesets import find_ruleset
 from tests.mail_servers import SmtpServer
 from tests.test_mail import ROME_OK, deliver, mail

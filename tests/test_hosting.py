@@ -24,7 +24,7 @@ from adjudicator.game.game import Game
 from adjudicator.game.players import parse_player_spec
 from adjudicator.game.storage import read_toml
 from adjudicator.hosting.run import run_pass
-from adjudicator.rulesets.mare_nostrum import MareNostrum
+from adjudicator.rulesets import Ruleset
 from tests.mail_servers import SmtpServer, imap_server, smtp_server
 from tests.test_mail import deliver, mail, mailbox, settings_toml
 
@@ -323,8 +323,8 @@ def test_a_failing_pass_pauses_the_game_and_mails_the_moderator_once(
     def broken(*_: object) -> None:
         raise RuntimeError("the engine fell over")
 
-    original = MareNostrum.resolve
-    monkeypatch.setattr(MareNostrum, "resolve", broken)
+    original = Ruleset.resolve
+    monkeypatch.setattr(Ruleset, "resolve", broken)
     hosted.post(*(orders_mail(p) for p in sorted((DEMO / "phases" / "01-T01-trade").glob("*.txt"))))
     report = run_pass(hosted.root, START)
     assert report.needs_moderator and "RuntimeError: the engine fell over" in report.text, report.text
@@ -334,7 +334,7 @@ def test_a_failing_pass_pauses_the_game_and_mails_the_moderator_once(
     again = run_pass(hosted.root, START + timedelta(minutes=5))
     assert again.needs_moderator
     assert len([1 for _, rcpts, _ in hosted.smtp.received if "gm@example.org" in rcpts]) == 1
-    monkeypatch.setattr(MareNostrum, "resolve", original)
+    monkeypatch.setattr(Ruleset, "resolve", original)
     from adjudicator.commands import resume_game
 
     resume_game(hosted.root / "demo")

@@ -14,7 +14,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from adjudicator.core.dice import ChainDice
-from adjudicator.language.reading import OrderParser, parse_submission
+from adjudicator.language.parser import OrderParser
+from adjudicator.language.submission import parse_submission
 from adjudicator.rulesets.mare_nostrum.components import CARD_TOTALS, UNIT_STOCK
 from tests.random_play import BOARD, RULESET, random_orders
 

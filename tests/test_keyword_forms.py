@@ -21,15 +21,10 @@ from adjudicator.game.players import parse_player_spec
 from adjudicator.game.storage import read_toml
 from adjudicator.game.submissions import check_submission
 from adjudicator.hosting.adjudication import adjudicate
-from adjudicator.language.reading import (
-    PREFERRED,
-    OrderParser,
-    PasswordHeader,
-    Piece,
-    _literals,
-    foreign_keywords,
-    split_pieces,
-)
+from adjudicator.language.cleaning import Piece, split_pieces
+from adjudicator.language.headers import PasswordHeader
+from adjudicator.language.parser import OrderParser
+from adjudicator.language.translation import PREFERRED, _literals, foreign_keywords
 from adjudicator.reports.order_form import order_form
 from adjudicator.rulesets import find_ruleset
 
@@ -56,7 +51,7 @@ def test_every_word_of_a_grammar_s_keywords_is_read_as_that_keyword(grammar: str
 
 
 def test_the_end_words_cut_the_orders_in_every_language() -> None:
-    """`end` is not a grammar keyword but the cut-off line (language/reading.py): each
+    """`end` is not a grammar keyword but the cut-off line (language/cleaning.py): each
     language's word in keywords.toml's [end] ends the orders too, and the signature after it is
     set aside."""
     words = {w for ws in TABLE["end"].values() for w in ws}

@@ -104,7 +104,7 @@ def test_the_stone_moves_at_its_owners_turns_and_taxes_on_odd_spaces() -> None:
     ],
 )  # fmt: skip
 def test_orders_print_back_to_the_same_order(line: str) -> None:
-    from adjudicator.language.reading import Piece
+    from adjudicator.language.cleaning import Piece
 
     order = parser().parse_line(Piece(1, line))
     again = parser().parse_line(Piece(1, order.to_text()))

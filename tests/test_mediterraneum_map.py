@@ -16,8 +16,10 @@ import pytest
 
 from adjudicator.core.dice import ChainDice
 from adjudicator.core.resources import package_file
+from adjudicator.reports.maps import ruleset_maps
 from adjudicator.reports.picture import svg_to_png
 from adjudicator.reports.render import Renderer
+from adjudicator.rulesets.mediterraneum import MEDITERRANEUM
 from adjudicator.rulesets.mediterraneum.board import Board
 from adjudicator.rulesets.mediterraneum.mapview import abbreviations, ink, map_data
 from adjudicator.rulesets.mediterraneum.model import Army, Options, Position, Ship, Status
@@ -82,7 +84,7 @@ def busy() -> Position:
 
 def render(the_board: Board, position: Position) -> tuple[dict[str, Any], str]:
     state = position_to_data(position)
-    context = report_data(the_board, state, {}, Options())
+    context = report_data(the_board, state, {}, Options(), ruleset_maps(MEDITERRANEUM))
     svg = Renderer("mediterraneum").render("map.svg.j2", title="mm <map> & co", state=state, events=[], **context)
     return context, svg
 
@@ -218,7 +220,7 @@ def test_the_legend_edges_hold_no_ink(busy_map: tuple[dict[str, Any], str]) -> N
 def test_a_board_without_a_baked_map_gets_a_schematic_one() -> None:
     own = replace(board(), id="my-own-board")
     position = busy()
-    data = map_data(own, position)
+    data = map_data(own, position, ruleset_maps(MEDITERRANEUM).get(own.id))
     assert not data["geographic"] and data["links"] and data["land"] == ""
     _, svg = render(own, position)
     root = ET.fromstring(svg)

@@ -96,7 +96,7 @@ def test_the_receipt_reads_an_empty_ship_s_second_space_by_the_game_s_options() 
 
 
 def _lines(text: str) -> Any:
-    from adjudicator.language.reading import parse_submission
+    from adjudicator.language.submission import parse_submission
     from adjudicator.rulesets.mediterraneum.orders import ORDER_TYPES
     from tests.mediterraneum_support import parser
 

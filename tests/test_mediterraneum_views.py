@@ -31,7 +31,7 @@ from adjudicator.core.events import Event
 from adjudicator.game.game import Game
 from adjudicator.game.players import parse_player_spec
 from adjudicator.game.submissions import check_submission
-from adjudicator.language.reading import OrderLine
+from adjudicator.language.submission import OrderLine
 from adjudicator.reports.order_form import order_form
 from adjudicator.rulesets.mediterraneum.engine import resolve_phase
 from adjudicator.rulesets.mediterraneum.model import Options, Position
@@ -204,7 +204,7 @@ def misplaced(rng: random.Random, game: Game, line: str) -> str:
 
 def offered(position: Position, colour: str) -> dict[str, str]:
     """The form's lines as the generic form code keeps them (each accepted alone), with notes."""
-    from adjudicator.language.reading import Piece
+    from adjudicator.language.cleaning import Piece
     from adjudicator.rulesets.mediterraneum.candidates import form_candidates
     from adjudicator.rulesets.mediterraneum.validate import validate_orders
     from tests.mediterraneum_support import board, parser
@@ -267,7 +267,7 @@ def fragment(**data: Any) -> Position:
 
 
 def receipt(position: Position, text: str) -> list[OrderLine[Order]]:
-    from adjudicator.language.reading import parse_submission
+    from adjudicator.language.submission import parse_submission
     from adjudicator.rulesets.mediterraneum.orders import ORDER_TYPES
     from adjudicator.rulesets.mediterraneum.validate import validate_orders
     from tests.mediterraneum_support import board, parser

@@ -10,18 +10,11 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from adjudicator.core.passwords import redact_passwords
+from adjudicator.language.cleaning import Piece, plain_text, split_pieces
+from adjudicator.language.headers import GameHeader, PasswordHeader, PhaseHeader, PowerHeader
+from adjudicator.language.parser import OrderParser
 from adjudicator.language.problems import OrderSyntaxError
-from adjudicator.language.reading import (
-    GameHeader,
-    OrderParser,
-    PasswordHeader,
-    PhaseHeader,
-    Piece,
-    PowerHeader,
-    parse_submission,
-    plain_text,
-    split_pieces,
-)
+from adjudicator.language.submission import parse_submission
 from adjudicator.rulesets.mare_nostrum.components import Piece as Item
 from adjudicator.rulesets.mare_nostrum.components import Unit
 from adjudicator.rulesets.mare_nostrum.orders import (

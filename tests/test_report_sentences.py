@@ -9,6 +9,7 @@ import pytest
 
 from adjudicator.core.dice import ChainDice
 from adjudicator.game.game import default_board_path, load_board
+from adjudicator.reports.maps import ruleset_maps
 from adjudicator.reports.render import Renderer
 from adjudicator.rulesets import REGISTRY, find_ruleset
 from tests.rules.runner import load_cases, run_case
@@ -38,4 +39,4 @@ def _report_context(ruleset: Any, board: Any) -> dict[str, Any]:
     civs = ruleset.civilizations(board)[: max(ruleset.player_counts)]
     options = ruleset.check_options({})
     position, _ = ruleset.new_position(board, civs, ChainDice("sentences", 0, bytes(32), root=bytes(32)), options)
-    return ruleset.report_data(board, ruleset.position_to_data(position), {}, options)
+    return ruleset.report_data(board, ruleset.position_to_data(position), {}, options, ruleset_maps(ruleset))

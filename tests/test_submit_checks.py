@@ -15,7 +15,7 @@ import pytest
 
 from adjudicator.game.game import Game, default_board_path, load_board
 from adjudicator.game.submissions import check_submission
-from adjudicator.language.reading import OrderLine
+from adjudicator.language.submission import OrderLine
 from adjudicator.reports.render import Renderer
 from adjudicator.rulesets import find_ruleset
 from tests.rules.runner import run_case

@@ -16,7 +16,10 @@ from adjudicator.cli import app
 from adjudicator.core.i18n import LANGUAGES, SOURCE, counted, term, translations
 from adjudicator.core.names import normalise
 from adjudicator.game.game import default_board_path, load_board
-from adjudicator.language.reading import OrderParser, PhaseHeader, Piece, canonical_keywords
+from adjudicator.language.cleaning import Piece
+from adjudicator.language.headers import PhaseHeader
+from adjudicator.language.parser import OrderParser
+from adjudicator.language.translation import canonical_keywords
 from adjudicator.rulesets import REGISTRY, PhaseInfo
 from adjudicator.rulesets.empires import validate as empires_validate
 from adjudicator.rulesets.mare_nostrum.checks import card_index, take_index

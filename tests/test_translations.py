@@ -190,7 +190,8 @@ def test_a_private_report_and_its_form_are_in_the_player_s_language(tmp_path: Pa
 )
 def test_orders_written_in_another_language_mean_the_english_ones(ruleset: str, foreign: str, english: str) -> None:
     """Keywords of pl, hu, fr and es (grammar/keywords.toml), with or without their accents."""
-    from adjudicator.language.reading import OrderParser, Piece
+    from adjudicator.language.cleaning import Piece
+    from adjudicator.language.parser import OrderParser
     from adjudicator.rulesets import find_ruleset
 
     rules = find_ruleset(ruleset)
@@ -200,7 +201,8 @@ def test_orders_written_in_another_language_mean_the_english_ones(ruleset: str, 
 
 def test_a_name_holding_a_foreign_keyword_is_left_as_written() -> None:
     """Only a line that is not English as it stands is read with its keywords in English."""
-    from adjudicator.language.reading import OrderParser, Piece
+    from adjudicator.language.cleaning import Piece
+    from adjudicator.language.parser import OrderParser
     from adjudicator.rulesets import find_ruleset
 
     rules = find_ruleset("mare-nostrum")
@@ -244,13 +246,14 @@ def test_the_demo_plays_in_another_language_to_the_same_end(tmp_path: Path) -> N
 def test_a_password_s_secret_is_never_read_as_keywords() -> None:
     """ "hasło rome-sekret" is the secret rome-sekret: were its words mapped like an order's, a
     wrong secret holding a translated keyword would pass for the right one."""
-    from adjudicator.language.reading import Piece, in_english, in_keywords, keywords_of
+    from adjudicator.language.cleaning import Piece
+    from adjudicator.language.translation import in_english, in_keywords, keywords_of
 
     keywords = keywords_of("mare_nostrum")
     assert in_english("hasło rome-sekret", keywords) == "password rome-sekret"
     assert in_english("Jelszó: kup-legion", keywords) == "password: kup-legion"
     assert in_keywords("password rome-secret", {"password": "hasło", "secret": "sekret"}) == "hasło rome-secret"
-    from adjudicator.language.reading import OrderParser
+    from adjudicator.language.parser import OrderParser
     from tests.random_play import RULESET
 
     parser: OrderParser[object] = OrderParser(RULESET.grammar, RULESET.transformer())
@@ -301,8 +304,10 @@ def test_a_rules_request_is_answered_in_the_player_s_language() -> None:
 def test_a_syntax_error_in_another_language_names_the_order_and_is_translated() -> None:
     """`oferuj wino,, metal` is a broken 'offer' order, not an unknown word: the player gets the
     form to write it as, in his language; `mot de passe` is the French password header."""
+    from adjudicator.language.cleaning import Piece
+    from adjudicator.language.headers import PasswordHeader
+    from adjudicator.language.parser import OrderParser
     from adjudicator.language.problems import OrderSyntaxError
-    from adjudicator.language.reading import OrderParser, PasswordHeader, Piece
     from tests.random_play import RULESET
 
     parser: OrderParser[object] = OrderParser(RULESET.grammar, RULESET.transformer())
@@ -371,8 +376,9 @@ def test_the_help_answer_and_a_syntax_error_show_the_forms_in_the_player_s_langu
 
 def test_a_syntax_error_s_form_keeps_its_translations_through_the_receipts_file() -> None:
     from adjudicator.core.i18n import decode, encode
+    from adjudicator.language.cleaning import Piece
+    from adjudicator.language.parser import OrderParser
     from adjudicator.language.problems import OrderSyntaxError
-    from adjudicator.language.reading import OrderParser, Piece
     from tests.random_play import RULESET
 
     parser: OrderParser[object] = OrderParser(RULESET.grammar, RULESET.transformer())

@@ -33,7 +33,7 @@ from adjudicator.core.events import Event
 from adjudicator.game.game import Game, default_board_path, load_board
 from adjudicator.game.players import parse_player_spec
 from adjudicator.game.submissions import check_submission
-from adjudicator.language.reading import OrderLine
+from adjudicator.language.submission import OrderLine
 from adjudicator.reports.order_form import order_form
 from adjudicator.rulesets import find_ruleset
 from tests.random_play import empires_orders, mediterraneum_orders, random_orders

@@ -1,6 +1,6 @@
 """grammar/keywords.toml: the one home of the order language's words in every language.
 
-The parser translates keywords through it (language/reading.py), and the few words read before
+The parser translates keywords through it (language/translation.py), and the few words read before
 any line is parsed come from it too: a password header's word (`hasło`, `mot de passe`), which
 is masked wherever text is stored or logged (core/passwords.py), and the line that ends the
 orders (`end`, `koniec`, `vége`, `fin`). Read once, on first use, then kept for the process.

@@ -1,6 +1,6 @@
 """Password lines: where a piece of order text carries a secret, found by one function.
 
-The order parser reads a password header through `secret_span` (language/reading.py), and
+The order parser reads a password header through `secret_span` (language/parser.py), and
 everything that stores, echoes or logs text masks through it (`redact_passwords`), so a
 spelling the parser accepts is a spelling that is masked: `:password X`, `«password» X`,
 `Pässword X`, full-width letters, an em or ideographic space. The header word is compared as

@@ -34,8 +34,8 @@ from adjudicator.game.storage import (
     read_toml,
     write_toml_atomic,
 )
+from adjudicator.language.parser import OrderParser
 from adjudicator.language.problems import either
-from adjudicator.language.reading import OrderParser
 from adjudicator.rulesets import PhaseInfo, Ruleset, find_ruleset
 
 STATE_HEADER = (
@@ -236,7 +236,11 @@ class Game:
             raise UsageError(unknown)
         civ = match.keys[0]
         if civ not in self.playing():
-            raise UsageError(t("%(civ)s is neutral in this game (R2.3) and gives no orders", civ=civ))
+            if (rule := self.ruleset.neutrals_rule) is not None:
+                raise UsageError(
+                    t("%(civ)s is neutral in this game (%(rule)s) and gives no orders", civ=civ, rule=rule)
+                )
+            raise UsageError(t("%(civ)s does not play in this game and gives no orders", civ=civ))
         return civ
 
     # ---- history and dice -----------------------------------------------------------

@@ -143,5 +143,5 @@ class Settings:
 
     def with_players_of(self, ruleset: Ruleset[Any, Any, Any], board: Any, position: Any) -> Settings:
         """The settings with each player's civ as the board spells it, once they were checked
-        against the board and against who plays in the position (R2.3: neutrals have none)."""
+        against the board and against who plays in the position (a neutral has no player)."""
         return replace(self, players=check_players(self.players, ruleset, board, ruleset.playing(position)))

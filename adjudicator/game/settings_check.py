@@ -100,10 +100,9 @@ def check_players(
         if earlier is not None:
             raise DataError(key, f"{civ} is already played by player[{earlier}]; remove one of the two [[player]]s")
         if civ not in playing:
-            raise DataError(
-                key,
-                f"{civ} is neutral in this game (R2.3), so it has no player; correct the civ or remove this [[player]]",
-            )
+            rule = ruleset.neutrals_rule
+            neutral = f"is neutral in this game ({rule})" if rule else "does not play in this game"
+            raise DataError(key, f"{civ} {neutral}, so it has no player; correct the civ or remove this [[player]]")
         same_forum = next((i for i, p in enumerate(checked) if p.forum and p.posts_as(player.forum)), None)
         if same_forum is not None:
             raise DataError(

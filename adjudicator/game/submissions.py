@@ -19,7 +19,8 @@ from adjudicator.core.passwords import redact_passwords
 from adjudicator.game.game import Game
 from adjudicator.game.players import SecretChecks
 from adjudicator.game.storage import PRIVATE, read_toml, write_text_atomic, write_toml_atomic
-from adjudicator.language.reading import OrderLine, SetAside, Submission, parse_submission
+from adjudicator.language.cleaning import SetAside
+from adjudicator.language.submission import OrderLine, Submission, parse_submission
 
 
 class SubmissionError(AdjudicatorError):

@@ -23,7 +23,7 @@ from adjudicator.game.directory import game_lock
 from adjudicator.game.game import Game
 from adjudicator.game.storage import PRIVATE, PRIVATE_FOLDER, read_toml, without_none, write_toml_atomic
 from adjudicator.game.submissions import CheckedSubmission, missing_orders, order_files
-from adjudicator.language.reading import OrderLine, parse_submission
+from adjudicator.language.submission import OrderLine, parse_submission
 from adjudicator.reports.phase import PhaseReports, load_record
 from adjudicator.reports.site import refresh_site
 
@@ -68,7 +68,7 @@ def _dice(game: Game, values: Sequence[int] | None) -> ChainDice | ScriptedDice:
 def check_ready(game: Game, force: bool, now: datetime) -> None:
     """Refuse before the deadline unless everyone is in, or the moderator forces it."""
     if game.phase_info.winner is not None:
-        raise UsageError(f"the game is over: {game.phase_info.winner} won (R10)")
+        raise UsageError(f"the game is over: {game.phase_info.winner} won ({game.ruleset.win_rule})")
     missing = missing_orders(game)
     if force or not missing:
         return

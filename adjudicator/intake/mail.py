@@ -44,7 +44,8 @@ from adjudicator.core.limits import (
 )
 from adjudicator.game.players import mail_address
 from adjudicator.intake.markup import defused_html
-from adjudicator.language.reading import end_of_orders, is_header_line, plain_text
+from adjudicator.language.cleaning import end_of_orders, plain_text
+from adjudicator.language.headers import is_header_line
 
 # The line a mail client puts above the mail being answered. Gmail and phones wrap a long one
 # ("On Mon, 3 Mar 2027 at 18:00, Anna <" / "anna@example.org> wrote:"), hence a second line;

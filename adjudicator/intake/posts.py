@@ -29,7 +29,7 @@ from adjudicator.intake.forum import post_text
 from adjudicator.intake.mail import message_key
 from adjudicator.intake.receive import already_done, inbox_paths, keep_raw
 from adjudicator.intake.threads import ThreadError, ThreadPost, read_thread
-from adjudicator.language.reading import TooManyOrders, parse_submission
+from adjudicator.language.submission import TooManyOrders, parse_submission
 
 
 @dataclass

@@ -31,7 +31,7 @@ from adjudicator.game.submissions import CheckedSubmission, check_submission, or
 from adjudicator.intake.mail import MailRejected, MailText, message_key, parse_mail
 from adjudicator.intake.requests import Answer, answer_requests
 from adjudicator.intake.throttle import Throttle
-from adjudicator.language.reading import TooManyOrders, parse_submission
+from adjudicator.language.submission import TooManyOrders, parse_submission
 
 
 class Fate(StrEnum):

@@ -17,7 +17,8 @@ from adjudicator.game import absences
 from adjudicator.game.game import Game
 from adjudicator.game.pause import paused
 from adjudicator.game.submissions import missing_orders, order_files, submitted
-from adjudicator.language.reading import Request, canonical_keywords, in_keywords
+from adjudicator.language.headers import Request
+from adjudicator.language.translation import canonical_keywords, in_keywords
 from adjudicator.language.written_forms import form_message
 from adjudicator.reports.render import Renderer
 from adjudicator.reports.rulebook import rules_page, rules_text

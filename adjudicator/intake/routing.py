@@ -9,7 +9,7 @@ from dataclasses import dataclass
 from adjudicator.game.game import Game
 from adjudicator.intake.mail import MailRejected, MailText
 from adjudicator.intake.receive import UnreadableMail, mail_headers, read_mail
-from adjudicator.language.reading import TooManyOrders, parse_submission
+from adjudicator.language.submission import TooManyOrders, parse_submission
 
 
 @dataclass(frozen=True, slots=True)

@@ -15,7 +15,10 @@ from typing import Any
 
 from adjudicator.core.i18n import SOURCE, t, term
 from adjudicator.game.game import Game
-from adjudicator.language.reading import OrderLine, Piece, canonical_keywords, end_word, written_in
+from adjudicator.language.cleaning import Piece
+from adjudicator.language.parser import written_in
+from adjudicator.language.submission import OrderLine
+from adjudicator.language.translation import canonical_keywords, end_word
 
 
 @dataclass(frozen=True, slots=True)

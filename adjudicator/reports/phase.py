@@ -20,6 +20,7 @@ from adjudicator.core.errors import UsageError
 from adjudicator.core.i18n import Msg, decode, t
 from adjudicator.game.game import Game
 from adjudicator.game.storage import PRIVATE, is_public_page, read_toml, write_bytes_atomic, write_text_atomic
+from adjudicator.reports.maps import ruleset_maps
 from adjudicator.reports.order_form import order_form
 from adjudicator.reports.render import Renderer
 from adjudicator.rulesets import phase_label
@@ -84,9 +85,7 @@ def _record_of(game: Game, slug: str) -> PhaseRecord:
         _complete(game, after),
         decode(data["events"]),  # a message kept as a table is a message again, to translate
         decode(data["dice"]),  # a roll's purpose kept as a table is a message again
-        decode(read_toml(receipts))
-        if (receipts := game.directory.orders_folder(slug) / "receipts.toml").exists()
-        else {},
+        decode(read_toml(receipts)) if (receipts := game.directory.receipts_file(slug)).exists() else {},
     )
 
 
@@ -143,7 +142,9 @@ class PhaseReports:
             "map_svg": "",
             "site": None,  # the campaign site's links, when rendered for it (adjudicator/site.py)
             "map_url": f"{game.settings.map_url.rstrip('/')}/{record.slug}/map.png" if game.settings.map_url else "",
-            **game.ruleset.report_data(game.board, record.after, names, game.settings.options),
+            **game.ruleset.report_data(
+                game.board, record.after, names, game.settings.options, ruleset_maps(game.ruleset)
+            ),
         }
 
     @functools.cached_property

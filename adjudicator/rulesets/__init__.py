@@ -1,12 +1,13 @@
 """The ruleset registry and the seam between generic code and a game's rules.
 
-Generic code (game, storage, intake, reports, CLI) talks to a ruleset only through the
-`Ruleset` protocol; it never imports a ruleset package by name. Only `REGISTRY` does.
+Generic code (game, storage, intake, reports, CLI) talks to a ruleset only through a `Ruleset`
+value; it never imports a ruleset package by name. Only `REGISTRY` does. Each ruleset package
+declares its value in its `__init__.py`, naming its engine, codec and view parts.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from importlib import import_module
 from typing import Any, Generic, Protocol, TypeVar
@@ -18,11 +19,8 @@ from adjudicator.core.errors import UsageError
 from adjudicator.core.events import Event
 from adjudicator.core.i18n import LANGUAGES, Msg, t, term
 from adjudicator.core.names import Match, normalise
-from adjudicator.language.reading import OrderLine
-
-BoardT = TypeVar("BoardT")
-PositionT = TypeVar("PositionT")
-OrderT = TypeVar("OrderT")
+from adjudicator.language.submission import OrderLine
+from adjudicator.rulesets.kit.options import OptionSpec
 
 
 def phase_label(prefix: str, turn: int, phase: str) -> Msg:
@@ -75,7 +73,72 @@ class BoardResource:
     path: str
 
 
-class Ruleset(Protocol, Generic[BoardT, PositionT, OrderT]):
+class Order(Protocol):
+    """What generic code asks of an order: its canonical line (kit/orders.py `Written`)."""
+
+    def to_text(self) -> str: ...
+
+
+class Seated(Protocol):
+    """What generic code asks of a position besides its phase: who has a player."""
+
+    @property
+    def playing(self) -> tuple[str, ...]: ...
+
+
+BoardT = TypeVar("BoardT")
+PositionT = TypeVar("PositionT", bound=Seated)
+OrderT = TypeVar("OrderT", bound=Order)
+OptionsT = TypeVar("OptionsT")
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Engine(Generic[BoardT, PositionT, OrderT, OptionsT]):
+    """The rules at play: the opening position, where a position stands and who it waits for,
+    each player's lines checked, and the phase resolved. Each takes the ruleset's own options."""
+
+    new_position: Callable[[BoardT, tuple[str, ...], Dice, OptionsT], tuple[PositionT, list[Event]]]
+    phase_info: Callable[[PositionT], PhaseInfo]
+    due: Callable[[PositionT, bool], tuple[str, ...]]
+    validate: Callable[[BoardT, PositionT, str, Sequence[OrderLine[OrderT]], OptionsT], list[OrderLine[OrderT]]]
+    resolve: Callable[
+        [BoardT, PositionT, Mapping[str, Sequence[OrderT]], Dice, bool, OptionsT], tuple[PositionT, list[Event]]
+    ]
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Codec(Generic[BoardT, PositionT, OrderT, OptionsT]):
+    """The ruleset's values to and from text and data: board, players, positions, options, orders."""
+
+    parse_board: Callable[[Mapping[str, Any]], BoardT]
+    players: Callable[[BoardT], tuple[str, ...]]
+    find_player: Callable[[BoardT, str], Match[str]]
+    position_from_data: Callable[[BoardT, Mapping[str, Any], Sequence[str] | None], PositionT]
+    position_to_data: Callable[[PositionT], dict[str, Any]]
+    options: OptionSpec[OptionsT]
+    order_types: tuple[type[OrderT], ...]
+    transformer: Callable[[], Transformer[Token, OrderT]]
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class View(Generic[BoardT, PositionT, OptionsT]):
+    """What reports and order forms ask of the ruleset; handed the maps, it reads none."""
+
+    terms: Callable[[BoardT], Mapping[str, Sequence[str]]]
+    place_names: Callable[[BoardT], Mapping[str, str]]
+    report_data: Callable[
+        [BoardT, Mapping[str, Any], Mapping[str, str], OptionsT, Mapping[str, Mapping[str, Any]]], dict[str, Any]
+    ]
+    form_candidates: Callable[[BoardT, PositionT, str], list[tuple[str, str]]]
+    standings: Callable[[BoardT, PositionT], list[Standing]]
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Ruleset(Generic[BoardT, PositionT, OrderT]):
+    """A game's rules as a value: what it is called and cites, and its engine, codec and view
+    parts. Generic code asks through the methods below, which hand each part the game's options
+    as the ruleset reads them (`codec.options`); it never imports a ruleset package by name."""
+
     name: str
     aliases: tuple[str, ...]
     title: str
@@ -86,64 +149,84 @@ class Ruleset(Protocol, Generic[BoardT, PositionT, OrderT]):
     turn_prefix: str  # "T" for turns, "R" for rounds: in labels (T3 build) and file names (007-T03-build)
     player_word: str  # what a player is called in messages: "civilization", "empire", "colour"
     players_rule: str  # the clause giving the player counts and who plays what, as messages cite it
+    win_rule: str  # the clause that ends the game with a winner
+    neutrals_rule: str | None  # the clause on neutral players; None where every seat is a player
+    # The parts, each over the ruleset's own options type; Python cannot name "some type" here.
+    engine: Engine[BoardT, PositionT, OrderT, Any]
+    codec: Codec[BoardT, PositionT, OrderT, Any]
+    view: View[BoardT, PositionT, Any]
 
     def parse_board(self, data: Mapping[str, Any]) -> BoardT:
         """A validated board; raises DataError (with the key) or BoardError (every problem)."""
-        ...
+        return self.codec.parse_board(data)
 
     def find_civ(self, board: BoardT, text: str) -> Match[str]:
-        """A civilization by name or alias (`Rome`, `Romans`)."""
-        ...
+        """A player's seat by name or alias (`Rome`, `Romans`)."""
+        return self.codec.find_player(board, text)
 
-    def civilizations(self, board: BoardT) -> tuple[str, ...]: ...
+    def civilizations(self, board: BoardT) -> tuple[str, ...]:
+        """Every seat the board prints, whether played or not."""
+        return self.codec.players(board)
 
     def terms(self, board: BoardT) -> Mapping[str, Sequence[str]]:
         """The game's own words that players read in their language, by kind (the catalog's
         context): "card" for cards and goods as reports name them, "phase" for the phases. Each
         is shown through `i18n.term`, and tools/catalogs.py gathers them from the shipped board."""
-        ...
+        return self.view.terms(board)
 
     def place_names(self, board: BoardT) -> Mapping[str, str]:
         """Place id -> display name, for reports."""
-        ...
+        return self.view.place_names(board)
 
     def report_data(
-        self, board: BoardT, state: Mapping[str, Any], player_names: Mapping[str, str], options: Mapping[str, Any]
+        self,
+        board: BoardT,
+        state: Mapping[str, Any],
+        player_names: Mapping[str, str],
+        options: Mapping[str, Any],
+        maps: Mapping[str, Mapping[str, Any]],
     ) -> dict[str, Any]:
         """Plain data the ruleset's report templates use besides events and state; `options` are
-        the game's (`check_options`), which can change what a player is told (a goal set)."""
-        ...
+        the game's (`check_options`), which can change what a player is told (a goal set); `maps`
+        are the baked maps by the id of the board each was drawn for (reports/maps.py reads
+        them, so that a ruleset opens no file), and a board with none is drawn schematic."""
+        return self.view.report_data(board, state, player_names, self.codec.options.read(options), maps)
 
     def check_options(self, data: Mapping[str, Any]) -> dict[str, Any]:
         """The ruleset's options with defaults filled in; raises DataError naming a bad key."""
-        ...
+        return self.codec.options.check(data)
 
     def new_position(
         self, board: BoardT, civs: Sequence[str], dice: Dice, options: Mapping[str, Any]
     ) -> tuple[PositionT, list[Event]]:
-        """The opening position for these civilizations, ready for the first phase."""
-        ...
+        """The opening position for these players, ready for the first phase."""
+        return self.engine.new_position(board, tuple(civs), dice, self.codec.options.read(options))
 
     def position_from_data(
         self, board: BoardT, data: Mapping[str, Any], playing: Sequence[str] | None = None
     ) -> PositionT:
         """A position in the stable shape; with `playing`, the others are neutral."""
-        ...
+        return self.codec.position_from_data(board, data, playing)
 
-    def position_to_data(self, position: PositionT) -> dict[str, Any]: ...
+    def position_to_data(self, position: PositionT) -> dict[str, Any]:
+        return self.codec.position_to_data(position)
 
-    def phase_info(self, position: PositionT) -> PhaseInfo: ...
+    def phase_info(self, position: PositionT) -> PhaseInfo:
+        return self.engine.phase_info(position)
 
-    def playing(self, position: PositionT) -> tuple[str, ...]: ...
+    def playing(self, position: PositionT) -> tuple[str, ...]:
+        return position.playing
 
     def due(self, position: PositionT, stepwise: bool) -> tuple[str, ...]:
         """Whose orders the next adjudication needs (everyone, or in stepwise mode the player
         to move, or the leader who fixes the sequence first)."""
-        ...
+        return self.engine.due(position, stepwise)
 
-    def transformer(self) -> Transformer[Token, OrderT]: ...
+    def transformer(self) -> Transformer[Token, OrderT]:
+        return self.codec.transformer()
 
-    def is_order(self, value: object) -> bool: ...
+    def is_order(self, value: object) -> bool:
+        return isinstance(value, self.codec.order_types)
 
     def validate(
         self,
@@ -156,7 +239,7 @@ class Ruleset(Protocol, Generic[BoardT, PositionT, OrderT]):
         """Each line with its names resolved, or with the problem that stops it; `options` are the
         game's (`check_options`), which can change what an order may do (an empty ship's second
         space), so that a receipt says what the engine will do in this game."""
-        ...
+        return self.engine.validate(board, position, civ, lines, self.codec.options.read(options))
 
     def resolve(
         self,
@@ -168,20 +251,20 @@ class Ruleset(Protocol, Generic[BoardT, PositionT, OrderT]):
         options: Mapping[str, Any],
     ) -> tuple[PositionT, list[Event]]:
         """The engine: the phase (or step) the position names, resolved. Pure."""
-        ...
+        return self.engine.resolve(board, position, orders, dice, stepwise, self.codec.options.read(options))
 
     def order_text(self, order: OrderT) -> str:
         """An order in its canonical text, which parses back to the same order."""
-        ...
+        return order.to_text()
 
     def form_candidates(self, board: BoardT, position: PositionT, civ: str) -> list[tuple[str, str]]:
         """Orders to offer on the player's form for the phase the position names, each with a
         note: (order text, note). Proposed broadly; the form keeps those `validate` accepts."""
-        ...
+        return self.view.form_candidates(board, position, civ)
 
     def standings(self, board: BoardT, position: PositionT) -> list[Standing]:
-        """Each playing civilization's counts in this position, the same measures for all."""
-        ...
+        """Each playing seat's counts in this position, the same measures for all."""
+        return self.view.standings(board, position)
 
 
 # Each ruleset by its name: the package and the object in it. A package is imported only when a

@@ -51,7 +51,8 @@ from adjudicator.core.events import Event
 from adjudicator.core.i18n import decode
 from adjudicator.game.game import default_board_path, load_board
 from adjudicator.game.storage import without_none
-from adjudicator.language.reading import OrderParser, parse_submission
+from adjudicator.language.parser import OrderParser
+from adjudicator.language.submission import parse_submission
 from adjudicator.rulesets import find_ruleset
 
 CASES = Path(__file__).parent / "cases"

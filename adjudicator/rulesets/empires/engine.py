@@ -10,6 +10,7 @@ from dataclasses import replace
 
 from adjudicator.core.dice import Dice
 from adjudicator.core.events import Event, event
+from adjudicator.rulesets import PhaseInfo
 from adjudicator.rulesets.empires.board import Board, Title
 from adjudicator.rulesets.empires.claims import claim_titles, titles_winner
 from adjudicator.rulesets.empires.military import (
@@ -24,26 +25,34 @@ from adjudicator.rulesets.empires.orders import Order
 from adjudicator.rulesets.empires.production import produce
 from adjudicator.rulesets.empires.purchase import purchase_order, purchase_turn, refill_track, resolve_purchase
 from adjudicator.rulesets.empires.trade import resolve_trade
+from adjudicator.rulesets.kit import leaders
 
 LEADER = {Phase.PURCHASE: Title.POLITICAL, Phase.MILITARY: Title.MILITARY}  # E3.2
+TURN_PREFIX = "R"  # R3 purchase: Empires plays in rounds
+
+
+def phase_info(position: Position) -> PhaseInfo:
+    return PhaseInfo(position.round, str(position.phase), position.step, position.winner, TURN_PREFIX)
 
 
 def due(position: Position, stepwise: bool) -> tuple[str, ...]:
-    """Whose orders the next adjudication needs."""
+    """Whose orders the next adjudication needs: nobody's once the game is won (E10)."""
     if position.winner:
         return ()
-    if not stepwise or position.phase not in LEADER:
-        return position.playing
-    if position.step is not None:
-        return (position.step,)
-    leader = position.titles.get(LEADER[position.phase])
-    return (leader,) if leader is not None and leader in position.players else position.playing
+    holders = {phase: position.titles.get(title) for phase, title in LEADER.items()}
+    return leaders.due(position, stepwise, {p: h if h in position.players else None for p, h in holders.items()})
 
 
 def resolve_phase(
-    board: Board, position: Position, orders: Mapping[str, Sequence[Order]], dice: Dice, stepwise: bool
+    board: Board,
+    position: Position,
+    orders: Mapping[str, Sequence[Order]],
+    dice: Dice,
+    stepwise: bool,
+    options: None = None,
 ) -> tuple[Position, list[Event]]:
-    """The engine: the phase (or step) the position names, resolved. Pure."""
+    """The engine: the phase (or step) the position names, resolved. Pure. Empires has no
+    options (`options` is taken for the ruleset's engine part)."""
     if position.winner:
         return position, []
     if position.phase is Phase.TRADE:

@@ -3,10 +3,9 @@ chains of triremes join (E7.3: a line of seas, each holding one of its triremes)
 
 from __future__ import annotations
 
-from collections import deque
-
 from adjudicator.rulesets.empires.board import Board
 from adjudicator.rulesets.empires.model import Position
+from adjudicator.rulesets.kit.graph import chain_seas
 
 
 def covered(board: Board, position: Position) -> frozenset[str]:
@@ -23,14 +22,7 @@ def provinces_of(position: Position, empire: str) -> frozenset[str]:
 def chain_coasts(board: Board, position: Position, empire: str, start: str) -> frozenset[str]:
     """Provinces joined to `start` by a chain of the empire's triremes (E7.3)."""
     own = frozenset(sid for sid, s in position.seas.items() if s.triremes.get(empire, 0) > 0)
-    first = [sid for sid in board.provinces[start].seas if sid in own]
-    seen = set(first)
-    queue = deque(first)
-    while queue:
-        for nxt in board.seas[queue.popleft()].seas:
-            if nxt in own and nxt not in seen:
-                seen.add(nxt)
-                queue.append(nxt)
+    seen = chain_seas(board.provinces[start].seas, own, lambda sea: board.seas[sea].seas)
     return frozenset(p for sid in seen for p in board.coasts(sid)) - {start}
 
 

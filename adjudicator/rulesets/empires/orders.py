@@ -6,60 +6,46 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from adjudicator.rulesets.empires.model import Phase
+from adjudicator.rulesets.kit.orders import Take as Take  # the same `take` line in both trade chains
+from adjudicator.rulesets.kit.orders import Written
 
 
 @dataclass(frozen=True, slots=True)
-class TradeSide:
+class TradeSide(Written):
     """E5.1: the Master of Commerce's chosen side (the number each player puts up)."""
 
     size: int
-    line: int = 0
 
     def to_text(self) -> str:
         return f"trade {self.size}"
 
 
 @dataclass(frozen=True, slots=True)
-class Offer:
+class Offer(Written):
     """E5.3: a ranked list of tokens ("tax" or a good); the first held, up to the size, are offered."""
 
     tokens: tuple[str, ...]
-    line: int = 0
 
     def to_text(self) -> str:
         return "offer " + ", ".join(self.tokens)
 
 
 @dataclass(frozen=True, slots=True)
-class Take:
-    """E5.4, ED18: a ranked pick: a good, `tax`, `good` (any good) or `any`, maybe from one player."""
-
-    choice: str
-    source: str | None = None
-    line: int = 0
-
-    def to_text(self) -> str:
-        return f"take {self.choice}" + (f" from {self.source}" if self.source else "")
-
-
-@dataclass(frozen=True, slots=True)
-class Give:
+class Give(Written):
     """E5.5: the Master's ranked choice of the token that evens out the trade."""
 
     tokens: tuple[str, ...]
-    line: int = 0
 
     def to_text(self) -> str:
         return "give " + ", ".join(self.tokens)
 
 
 @dataclass(frozen=True, slots=True)
-class TurnOrder:
+class TurnOrder(Written):
     """E3.3: the leader's order for the purchase or military turns (ED16: a partial one puts
     those named first)."""
 
     empires: tuple[str, ...]
-    line: int = 0
 
     def to_text(self) -> str:
         return "sequence " + ", ".join(self.empires)
@@ -75,7 +61,7 @@ MAX_COUNT = 99  # no holding or stock comes near it: a line naming more is refus
 
 
 @dataclass(frozen=True, slots=True)
-class Build:
+class Build(Written):
     """E6.4-E6.6: one piece, `count` times, into a province (a sea for a trireme); a caravan names
     its good; `pay` names the set (E6.3), empty for the adjudicator's choice."""
 
@@ -84,7 +70,6 @@ class Build:
     count: int = 1
     good: str | None = None
     pay: tuple[str, ...] = ()
-    line: int = 0
 
     def to_text(self) -> str:
         what = {"legendary": "legendary city"}.get(self.piece, self.piece)
@@ -96,55 +81,51 @@ class Build:
 
 
 @dataclass(frozen=True, slots=True)
-class Buy:
+class Buy(Written):
     """E6.7, E6.8: a face-up hero or wonder, or the Pyramids."""
 
     tile: str
     pay: tuple[str, ...] = ()
-    line: int = 0
 
     def to_text(self) -> str:
         return f"buy {self.tile}" + (f" with {', '.join(self.pay)}" if self.pay else "")
 
 
 @dataclass(frozen=True, slots=True)
-class Copy:
+class Copy(Written):
     """E11.1 copy ability: the tile whose effects he has this round."""
 
     tile: str
-    line: int = 0
 
     def to_text(self) -> str:
         return f"copy {self.tile}"
 
 
 @dataclass(frozen=True, slots=True)
-class Sail:
+class Sail(Written):
     """E7.2: triremes into a neighbouring sea."""
 
     count: int
     origin: str
     destination: str
-    line: int = 0
 
     def to_text(self) -> str:
         return f"sail {self.count} trireme{'s' if self.count > 1 else ''} from {self.origin} to {self.destination}"
 
 
 @dataclass(frozen=True, slots=True)
-class NavalAttack:
+class NavalAttack(Written):
     """E7.2: a naval battle against the named enemy's triremes in a sea where his own stand."""
 
     enemy: str
     sea: str
-    line: int = 0
 
     def to_text(self) -> str:
         return f"attack {self.enemy} in {self.sea}"
 
 
 @dataclass(frozen=True, slots=True)
-class Move:
+class Move(Written):
     """E7.3: legions into a neighbouring province, or along a chain of his triremes (`via`)."""
 
     count: int
@@ -152,7 +133,6 @@ class Move:
     destination: str
     via: tuple[str, ...] = ()
     then: Conquest | None = None  # what he does if this move conquers the destination
-    line: int = 0
 
     def to_text(self) -> str:
         legions = f"{self.count} legions" if self.count > 1 else "legion"
@@ -162,7 +142,7 @@ class Move:
 
 
 @dataclass(frozen=True, slots=True)
-class Conquest:
+class Conquest(Written):
     """E8.5-E8.8: what the conqueror does in a province he conquers this turn: `sack` one building
     (`caravan:wine`, `market`, `temple`, `city`), `occupy` buildings, or `convert`."""
 
@@ -170,7 +150,6 @@ class Conquest:
     province: str
     buildings: tuple[str, ...] = ()
     for_good: bool = False  # a sacked legendary city pays a legendary good instead of tax
-    line: int = 0
 
     def consequence(self) -> str:
         """The words before `in PROVINCE` (also what follows `then` on a move line)."""
@@ -190,14 +169,13 @@ def _building_text(building: str) -> str:
 
 
 @dataclass(frozen=True, slots=True)
-class Standing:
+class Standing(Written):
     """ED16: a choice kept until changed: `legendary good|tax`, `title military to Greece, Rome`,
     `take wine` (the Colossus), `peace Rome` (the Statue of Zeus, this phase)."""
 
     key: str  # legendary | title:<title> | take | peace
     value: str
     place: str = ""  # the legendary city a `legendary` line names
-    line: int = 0
 
     def to_text(self) -> str:
         if self.key.startswith("title:"):

@@ -7,13 +7,11 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from adjudicator.core.i18n import Msg, t, term, tn
-from adjudicator.reports.maps import baked_map
 from adjudicator.rulesets.empires.board import Board, Title
 from adjudicator.rulesets.empires.geography import covered
 from adjudicator.rulesets.empires.position import position_from_data
 from adjudicator.rulesets.empires.standings import PALETTE
 
-SHIPPED_MAPS = {"mare-nostrum-empires-2016": "empires-2016"}  # board id -> boards/<name>.map.json
 # NOTE: the three titles of Mare Nostrum: Empires (E9).
 TITLE_NAMES = {
     "commerce": t("Master of Commerce"),
@@ -35,7 +33,9 @@ def place_names(board: Board) -> dict[str, str]:
     return {**{p.id: p.name for p in board.provinces.values()}, **{s.id: s.name for s in board.seas.values()}}
 
 
-def report_data(board: Board, state: Mapping[str, Any], player_names: Mapping[str, str]) -> dict[str, Any]:
+def report_data(
+    board: Board, state: Mapping[str, Any], player_names: Mapping[str, str], maps: Mapping[str, Mapping[str, Any]]
+) -> dict[str, Any]:
     names = place_names(board)
     position = position_from_data(board, state)
     levels = {e: {str(t): n for t, n in position.levels(board, e).items()} for e in position.playing}
@@ -50,16 +50,15 @@ def report_data(board: Board, state: Mapping[str, Any], player_names: Mapping[st
         "board_rows": _board_rows(board, state, names),
         "sea_rows": [[names[sid], _triremes(sea["triremes"])] for sid, sea in state["seas"].items() if sea["triremes"]],
         "track_rows": [[tile, str(board.tiles[tile].price(state["turn"]))] for tile in state["track"]],
-        "map": _map(board),
+        "map": _map(board, maps.get(board.id)),
         "city_kinds": {pid: str(p.city) for pid, p in board.provinces.items() if p.city is not None},
         "pyramids_price": next((str(t.price(state["turn"])) for t in board.tiles.values() if t.kind == "pyramids"), ""),
     }
 
 
-def _map(board: Board) -> dict[str, Any]:
-    """The baked map with each place's name, kind and region; empty for a board without one."""
-    shipped = SHIPPED_MAPS.get(board.id)  # a moderator's own board has no baked map
-    geography = baked_map("adjudicator.rulesets.empires", shipped) if shipped else None
+def _map(board: Board, geography: Mapping[str, Any] | None) -> dict[str, Any]:
+    """The baked map with each place's name, kind and region; empty for a board without one (a
+    moderator's own)."""
     if geography is None:
         return {"geographic": False, "places": {}}
     places = {}

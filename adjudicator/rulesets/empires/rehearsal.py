@@ -22,7 +22,7 @@ from dataclasses import dataclass, replace
 from adjudicator.core.events import Event
 from adjudicator.core.i18n import t
 from adjudicator.language.problems import Rejection
-from adjudicator.language.reading import OrderLine
+from adjudicator.language.submission import OrderLine
 from adjudicator.rulesets.empires.board import Board
 from adjudicator.rulesets.empires.conquest import conversions
 from adjudicator.rulesets.empires.geography import chain_coasts

@@ -12,12 +12,13 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from types import MappingProxyType
 
-from adjudicator.core.dice import Dice, choose_index
+from adjudicator.core.dice import Dice
 from adjudicator.core.events import Event, event
 from adjudicator.core.i18n import t, term
 from adjudicator.rulesets.empires.board import Board, Title
 from adjudicator.rulesets.empires.model import TABLE_ORDER, PlayerState, Position
 from adjudicator.rulesets.empires.orders import Give, Offer, Order, Take, TradeSide
+from adjudicator.rulesets.kit.offers import pad_by_dice
 from adjudicator.rulesets.kit.payment import TAX
 from adjudicator.rulesets.kit.picking import pick_by_lines
 
@@ -178,17 +179,8 @@ def _offer(
             token = (kind, False) if left[(kind, False)] else (kind, True)
             if len(offered) < size and left[token] > 0:
                 offered.append(token)
-    by_dice = 0
-    while not free and len(offered) < size:
-        left_tokens = sorted((held - Counter(offered)).elements())
-        missing = size - len(offered)
-        if len(left_tokens) == missing or len(set(left_tokens)) == 1:  # a forced choice: no dice
-            offered += left_tokens[:missing]
-            break
-        offered.append(
-            left_tokens[choose_index(dice, len(left_tokens), t("E5.3 token offered for %(empire)s", empire=empire))]
-        )
-        by_dice += 1
+    purpose = t("E5.3 token offered for %(empire)s", empire=empire)
+    by_dice = 0 if free else pad_by_dice(offered, held, size, dice, purpose, roll_forced=False)
     if by_dice:
         events.append(event("offer_by_dice", empire=empire, tokens=by_dice, rule="E5.3"))
     held.subtract(offered)

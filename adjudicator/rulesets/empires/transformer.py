@@ -8,7 +8,7 @@ from dataclasses import dataclass
 
 from lark import Token, v_args
 
-from adjudicator.language.reading import SharedPieces, bounded_number
+from adjudicator.language.headers import SharedPieces, bounded_number
 from adjudicator.rulesets.empires.orders import (
     MAX_COUNT,
     Build,

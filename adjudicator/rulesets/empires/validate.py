@@ -12,13 +12,12 @@ reported there as skipped, with its rule (E6.1)."""
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass, field, replace
-from typing import TypeVar
+from dataclasses import dataclass, replace
 
 from adjudicator.core.i18n import t, term
-from adjudicator.core.names import NameIndex, normalise
+from adjudicator.core.names import normalise
 from adjudicator.language.problems import Rejection
-from adjudicator.language.reading import OrderLine
+from adjudicator.language.submission import OrderLine
 from adjudicator.rulesets.empires.board import Board, CityKind, Title
 from adjudicator.rulesets.empires.conquest import choice_dropped, conquest_choices
 from adjudicator.rulesets.empires.military import sail_problem
@@ -46,10 +45,10 @@ from adjudicator.rulesets.empires.purchase import BUILDINGS as BUILT_PIECES
 from adjudicator.rulesets.empires.purchase import site_problem, tile_problem
 from adjudicator.rulesets.empires.rehearsal import rehearse
 from adjudicator.rulesets.empires.trade import side_played
-from adjudicator.rulesets.kit.lookup import Refused, find_name
+from adjudicator.rulesets.kit.checking import LineChecks, check_line
+from adjudicator.rulesets.kit.lookup import Refused
 from adjudicator.rulesets.kit.payment import TAX
 
-K = TypeVar("K")
 # E5.3: what a `take` line may name instead of a token, as players of each language write it
 # (the catalogs' `choice` terms among them: tests/test_terms.py).
 TAKE_CLASSES = {
@@ -105,23 +104,18 @@ PHASE_WORDS = {
 
 
 @dataclass
-class _Context:
+class _Context(LineChecks):
     board: Board
     position: Position
     empire: str
-    line: int = 0
-    notes: list[str] = field(default_factory=list)
 
-    def refuse(self, rule: str, text: str) -> Refused:
-        return Refused(Rejection(self.line, rule, text))
+    def note(self) -> str:
+        return listed(self.notes, "; ")
 
     def refuse_as_engine(self, reason: str) -> None:
         """Refuse with the engine's own reason, which names its rule ("" lets the line pass)."""
         if reason:
             raise Refused(Rejection(self.line, "", reason))
-
-    def find(self, index: NameIndex[K], text: str, kind: str, term_kind: str = "") -> K:
-        return find_name(index, text, kind, self.line, term_kind=term_kind)
 
     def province(self, text: str) -> str:
         place = self.find(self.board.places, text, t("province"))
@@ -174,24 +168,18 @@ class _Context:
 
 
 def validate_orders(
-    board: Board, position: Position, empire: str, lines: Sequence[OrderLine[Order]]
+    board: Board, position: Position, empire: str, lines: Sequence[OrderLine[Order]], options: None = None
 ) -> list[OrderLine[Order]]:
+    """Each line checked, then his turn rehearsed. Empires has no options (`options` is taken for
+    the ruleset's engine part)."""
     context = _Context(board, position, empire)
-    checked = [_check_line(context, line) for line in lines]
+    checked = [check_line(context, line, _check_line) for line in lines]
     return _note_dropped_choices(board, rehearse(board, position, empire, checked))
 
 
-def _check_line(c: _Context, line: OrderLine[Order]) -> OrderLine[Order]:
-    if line.problem is not None or line.order is None:
-        return line
-    c.line = line.number
-    c.notes.clear()
-    try:
-        _check_phase(c, line.order)
-        order = _check(c, line.order)
-    except Refused as refused:
-        return replace(line, problem=refused.problem)
-    return replace(line, order=replace(order, line=line.number), note=listed(c.notes, "; "))
+def _check_line(c: _Context, order: Order) -> Order:
+    _check_phase(c, order)
+    return replace(_check(c, order), line=c.line)
 
 
 def _note_dropped_choices(board: Board, lines: list[OrderLine[Order]]) -> list[OrderLine[Order]]:

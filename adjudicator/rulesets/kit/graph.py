@@ -5,9 +5,9 @@ A ruleset's board parser hands its places over as plain adjacency and adds its o
 from __future__ import annotations
 
 from collections import deque
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Protocol
+from typing import Protocol, TypeVar
 
 from adjudicator.core.fields import Fields
 
@@ -57,6 +57,24 @@ class PlaceGraph:
         else:
             yield from self.seas[place]
             yield from self.sea_coasts(place)
+
+
+SeaT = TypeVar("SeaT", bound=str)
+
+
+def chain_seas(
+    first: Iterable[SeaT], usable: Collection[SeaT], next_seas: Callable[[SeaT], Iterable[SeaT]]
+) -> set[SeaT]:
+    """The seas a chain of usable seas (those holding a player's triremes: R7.3, E7.3) reaches
+    from the `first` seas, each of them usable: where a sea move along the chain may land."""
+    seen = {sea for sea in first if sea in usable}
+    queue = deque(seen)
+    while queue:
+        for nxt in next_seas(queue.popleft()):
+            if nxt in usable and nxt not in seen:
+                seen.add(nxt)
+                queue.append(nxt)
+    return seen
 
 
 def graph_problems(graph: PlaceGraph) -> list[str]:

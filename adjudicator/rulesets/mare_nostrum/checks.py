@@ -6,12 +6,10 @@ import functools
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import TypeVar
 
 from adjudicator.core.i18n import t, term
 from adjudicator.core.names import NameIndex
-from adjudicator.language.problems import Rejection
-from adjudicator.rulesets.kit.lookup import Refused, find_name
+from adjudicator.rulesets.kit.checking import LineChecks
 from adjudicator.rulesets.mare_nostrum.board import Board
 from adjudicator.rulesets.mare_nostrum.components import (
     CARD_ALIASES,
@@ -25,13 +23,13 @@ from adjudicator.rulesets.mare_nostrum.components import (
     ProvinceId,
     Role,
     SeaId,
+    listed,
 )
 from adjudicator.rulesets.mare_nostrum.model import Position
 from adjudicator.rulesets.mare_nostrum.orders import (
     CardCount,
 )
 
-K = TypeVar("K")
 TAKE_CLASSES = {
     "commodity": "commodity",
     "commodities": "commodity",
@@ -84,7 +82,7 @@ def _hero_index(civilization_heroes: tuple[str, ...]) -> NameIndex[str]:
 
 
 @dataclass
-class Context:
+class Context(LineChecks):
     """What validating one player's lines needs, plus what his earlier lines used up.
 
     Earlier accepted lines are taken to happen: a line is refused when, after them, it can
@@ -93,7 +91,6 @@ class Context:
     board: Board
     position: Position
     civ: Civ
-    line: int = 0
     cards: NameIndex[str] = field(default_factory=card_index)
     heroes: NameIndex[str] = field(init=False)
     moved_legions: Counter[ProvinceId] = field(default_factory=Counter)  # by origin (D13)
@@ -111,7 +108,6 @@ class Context:
     costs: list[int] = field(default_factory=list)
     points: int = SETUP_POINTS
     exchanged: int = 0  # the line of Cleopatra's exchange, once accepted (R6.7)
-    notes: list[str] = field(default_factory=list)  # the current line's (messages)
 
     def __post_init__(self) -> None:
         self.heroes = hero_index(self.board)
@@ -136,16 +132,8 @@ class Context:
         """R1.3: the shared building tokens left at the start of the phase."""
         return self.position.supply()
 
-    def refuse(self, rule: str, text: str) -> Refused:
-        return Refused(Rejection(self.line, rule, text))
-
-    def depends(self, text: str) -> None:
-        """The current line works only if something else happens first: say so on the receipt."""
-        if text not in self.notes:
-            self.notes.append(text)
-
-    def find(self, index: NameIndex[K], text: str, kind: str, where: str = "", term_kind: str = "") -> K:
-        return find_name(index, text, kind, self.line, where, term_kind)
+    def note(self) -> str:
+        return listed(self.notes, semicolons=True)
 
     def province(self, text: str) -> ProvinceId:
         place = self.find(self.board.places, text, t("province"))

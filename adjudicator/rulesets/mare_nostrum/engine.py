@@ -2,7 +2,8 @@
 
 `resolve_phase` is the whole engine as seen from outside: a position, every player's
 validated orders and the dice in; the next position and the events out. Its steps are
-listed in order below, as named functions, like godip's `Next()`.
+listed in order below, as named functions, like godip's `Next()`. Beside it, what the
+ruleset's engine part names: the opening position, where a position stands, who is due.
 """
 
 from __future__ import annotations
@@ -12,6 +13,8 @@ from dataclasses import replace
 
 from adjudicator.core.dice import Dice
 from adjudicator.core.events import Event, event
+from adjudicator.rulesets import PhaseInfo
+from adjudicator.rulesets.kit import leaders
 from adjudicator.rulesets.mare_nostrum.board import Board
 from adjudicator.rulesets.mare_nostrum.build import apply_build_turn, apply_end_of_build
 from adjudicator.rulesets.mare_nostrum.components import Civ, Phase, Role
@@ -21,13 +24,36 @@ from adjudicator.rulesets.mare_nostrum.model import Position
 from adjudicator.rulesets.mare_nostrum.options import Options
 from adjudicator.rulesets.mare_nostrum.orders import Artemis, Keep, Order, RoleChoice, TurnSequence
 from adjudicator.rulesets.mare_nostrum.roles import assign_turn_roles, table_order_from
-from adjudicator.rulesets.mare_nostrum.setup import apply_advanced_setup, finish_advanced_setup
+from adjudicator.rulesets.mare_nostrum.setup import (
+    advanced_setup_position,
+    apply_advanced_setup,
+    basic_setup,
+    finish_advanced_setup,
+)
 from adjudicator.rulesets.mare_nostrum.trade import apply_trade
 from adjudicator.rulesets.mare_nostrum.working import Working
 
 DEFAULT_OPTIONS = Options()
-LEADER = {Phase.BUILD: Role.POLITICAL, Phase.MILITARY: Role.MILITARY}
+LEADER = {Phase.BUILD: Role.POLITICAL, Phase.MILITARY: Role.MILITARY}  # R3.3
 NEXT_PHASE = {Phase.TRADE: Phase.BUILD, Phase.BUILD: Phase.MILITARY}
+TURN_PREFIX = "T"  # T3 build
+
+
+def new_position(board: Board, civs: Sequence[str], dice: Dice, options: Options) -> tuple[Position, list[Event]]:
+    """The opening position: the printed setup (R2.1-R2.3) or the empty board of R2.4."""
+    playing = [Civ(c) for c in civs]
+    if options.setup == "advanced":
+        return advanced_setup_position(board, playing)
+    return basic_setup(board, playing, dice, options.start_caravan)
+
+
+def phase_info(position: Position) -> PhaseInfo:
+    return PhaseInfo(position.turn, str(position.phase), position.step, position.winner, TURN_PREFIX)
+
+
+def due(position: Position, stepwise: bool) -> tuple[str, ...]:
+    """Everyone in the trade phase and the setup; the build and military turns by the leader's sequence."""
+    return leaders.due(position, stepwise, {phase: position.roles.get(role) for phase, role in LEADER.items()})
 
 
 class GameOver(Exception):
@@ -37,7 +63,7 @@ class GameOver(Exception):
 def resolve_phase(
     board: Board,
     position: Position,
-    orders: Mapping[Civ, Sequence[Order]],
+    orders: Mapping[str, Sequence[Order]],
     dice: Dice,
     stepwise: bool = False,
     options: Options = DEFAULT_OPTIONS,
@@ -47,18 +73,18 @@ def resolve_phase(
         raise GameOver(f"{position.winner} has already won")
     w = Working.of(position, options.bank_is_finite)
     events: list[Event] = []
-    orders = _sanitize(w, orders, events)
+    given = _sanitize(w, orders, events)
     if w.phase is Phase.SETUP:
-        apply_advanced_setup(w, board, orders, events)
+        apply_advanced_setup(w, board, given, events)
         return finish_advanced_setup(w, board, dice, events), events
     if w.phase is Phase.TRADE:
-        apply_trade(w, orders, dice, events)
+        apply_trade(w, given, dice, events)
         _next_phase(w)
         return _phase_roles(w.freeze(), options, dice, events), events
-    sequence = _sequence_for_phase(w, orders, events)
+    sequence = _sequence_for_phase(w, given, events)
     movers = sequence if not stepwise else [w.step or sequence[0]]
     for civ in movers:
-        _resolve_turn(w, board, civ, orders, dice, events)
+        _resolve_turn(w, board, civ, given, dice, events)
         if w.winner is not None:
             return w.freeze(), events
     if stepwise and movers[0] != sequence[-1]:
@@ -66,7 +92,7 @@ def resolve_phase(
         events.append(event("next_step", civ=w.step))
         return w.freeze(), events
     if w.phase is Phase.MILITARY:
-        return _start_turn(w, orders, dice, events)
+        return _start_turn(w, given, dice, events)
     _next_phase(w)
     return _phase_roles(w.freeze(), options, dice, events), events
 
@@ -80,7 +106,7 @@ def _phase_roles(position: Position, options: Options, dice: Dice, events: list[
     return replace(position, roles=roles)
 
 
-def _sanitize(w: Working, orders: Mapping[Civ, Sequence[Order]], events: list[Event]) -> dict[Civ, list[Order]]:
+def _sanitize(w: Working, orders: Mapping[str, Sequence[Order]], events: list[Event]) -> dict[Civ, list[Order]]:
     """Orders of playing civilizations only; everyone without orders is named (defaults apply)."""
     kept = {civ: list(orders.get(civ, ())) for civ in w.playing}
     missing = [civ for civ in w.playing if not kept[civ]]

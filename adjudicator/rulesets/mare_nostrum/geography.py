@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections import deque
 from collections.abc import Iterable
 
+from adjudicator.rulesets.kit.graph import chain_seas
 from adjudicator.rulesets.mare_nostrum.board import Board
 from adjudicator.rulesets.mare_nostrum.components import Civ, ProvinceId, SeaId
 from adjudicator.rulesets.mare_nostrum.model import Position
@@ -17,14 +18,7 @@ def seas_with_triremes(position: Position, civ: Civ) -> frozenset[SeaId]:
 def sea_chain_reach(board: Board, start: ProvinceId, chain: Iterable[SeaId]) -> frozenset[ProvinceId]:
     """R7.3: provinces reached from `start` along seas that each hold one of the civ's triremes."""
     usable = frozenset(chain)
-    first = [s for s in board.provinces[start].seas if s in usable]
-    seen = set(first)
-    queue = deque(first)
-    while queue:
-        for nxt in board.seas[queue.popleft()].seas:
-            if nxt in usable and nxt not in seen:
-                seen.add(nxt)
-                queue.append(nxt)
+    seen = chain_seas(board.provinces[start].seas, usable, lambda sea: board.seas[sea].seas)
     return frozenset(p for sea in seen for p in board.coasts(sea)) - {start}
 
 

@@ -7,6 +7,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from adjudicator.core.fields import Fields
+from adjudicator.rulesets.kit.options import OptionSpec
 
 CHOICES = {
     "roles_each": ("turn", "phase"),  # D1: roles reassigned every turn (default) or every phase
@@ -53,3 +54,6 @@ def parse_options(data: Mapping[str, Any]) -> Options:
         raw = f.data.get(key, [])
         values[key] = tuple([raw] if isinstance(raw, str) else f.texts(key, []))
     return Options(**values)
+
+
+OPTIONS = OptionSpec(check=lambda data: parse_options(data).to_data(), read=parse_options)

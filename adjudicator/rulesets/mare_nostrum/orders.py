@@ -9,6 +9,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from enum import StrEnum
 
+from adjudicator.rulesets.kit.orders import Take as Take  # the same `take` line in both trade chains
+from adjudicator.rulesets.kit.orders import Written
 from adjudicator.rulesets.mare_nostrum.components import Phase, Piece, Unit
 
 
@@ -29,48 +31,32 @@ def _cards_text(cards: tuple[CardCount, ...]) -> str:
 
 
 @dataclass(frozen=True, slots=True)
-class TradeSize:
+class TradeSize(Written):
     size: int
-    line: int = 0
 
     def to_text(self) -> str:
         return f"trade {self.size}"
 
 
 @dataclass(frozen=True, slots=True)
-class Offer:
+class Offer(Written):
     cards: tuple[CardCount, ...]
-    line: int = 0
 
     def to_text(self) -> str:
         return f"offer {_cards_text(self.cards)}"
 
 
 @dataclass(frozen=True, slots=True)
-class Take:
-    """A ranked picking preference: a card, `commodity`, `tax` or `any`, optionally from one player."""
-
-    choice: str
-    source: str | None = None
-    line: int = 0
-
-    def to_text(self) -> str:
-        return f"take {self.choice}" + (f" from {self.source}" if self.source else "")
-
-
-@dataclass(frozen=True, slots=True)
-class Give:
+class Give(Written):
     cards: tuple[CardCount, ...]
-    line: int = 0
 
     def to_text(self) -> str:
         return f"give {_cards_text(self.cards)}"
 
 
 @dataclass(frozen=True, slots=True)
-class UlyssesForce:
+class UlyssesForce(Written):
     target: str
-    line: int = 0
 
     def to_text(self) -> str:
         return f"ulysses {self.target}"
@@ -80,23 +66,21 @@ class UlyssesForce:
 
 
 @dataclass(frozen=True, slots=True)
-class TurnSequence:
+class TurnSequence(Written):
     civs: tuple[str, ...]
-    line: int = 0
 
     def to_text(self) -> str:
         return "sequence " + ", ".join(self.civs)
 
 
 @dataclass(frozen=True, slots=True)
-class Build:
+class Build(Written):
     piece: Piece
     province: str | None  # None when only a city site was named
     count: int = 1
     site: str | None = None
     commodity: str | None = None
     payment: tuple[CardCount, ...] | None = None
-    line: int = 0
 
     def to_text(self) -> str:
         count = f"{self.count} " if self.count != 1 else ""
@@ -113,29 +97,26 @@ class Build:
 
 
 @dataclass(frozen=True, slots=True)
-class Buy:
+class Buy(Written):
     card: str
     payment: tuple[CardCount, ...] | None = None
-    line: int = 0
 
     def to_text(self) -> str:
         return f"buy {self.card}" + (f" with {_cards_text(self.payment)}" if self.payment else "")
 
 
 @dataclass(frozen=True, slots=True)
-class Exchange:
+class Exchange(Written):
     give: str
     get: str
-    line: int = 0
 
     def to_text(self) -> str:
         return f"exchange {self.give} for {self.get}"
 
 
 @dataclass(frozen=True, slots=True)
-class Keep:
+class Keep(Written):
     cards: tuple[CardCount, ...]
-    line: int = 0
 
     def to_text(self) -> str:
         return f"keep {_cards_text(self.cards)}"
@@ -173,11 +154,10 @@ def _target_text(target: str) -> str:
 
 
 @dataclass(frozen=True, slots=True)
-class Sail:
+class Sail(Written):
     origin: str
     destination: str
     count: int = 1
-    line: int = 0
 
     def to_text(self) -> str:
         units = "trireme" if self.count == 1 else f"{self.count} triremes"
@@ -185,17 +165,16 @@ class Sail:
 
 
 @dataclass(frozen=True, slots=True)
-class NavalAttack:
+class NavalAttack(Written):
     target: str
     sea: str
-    line: int = 0
 
     def to_text(self) -> str:
         return f"attack {self.target} in {self.sea}"
 
 
 @dataclass(frozen=True, slots=True)
-class Move:
+class Move(Written):
     origin: str
     destination: str
     count: int = 1
@@ -203,7 +182,6 @@ class Move:
     attack: tuple[str, ...] = ()
     then: Then | None = None
     at_once: bool = False  # D6: this line fights its own battle before later lines arrive
-    line: int = 0
 
     def to_text(self) -> str:
         units = "legion" if self.count == 1 else f"{self.count} legions"
@@ -220,21 +198,19 @@ class Move:
 
 
 @dataclass(frozen=True, slots=True)
-class Casualties:
+class Casualties(Written):
     units: tuple[Unit, ...]
-    line: int = 0
 
     def to_text(self) -> str:
         return "casualties " + ", ".join(self.units)
 
 
 @dataclass(frozen=True, slots=True)
-class Helen:
+class Helen(Written):
     """Helen of Troy control (R8.9): off, on everywhere, or only in one province."""
 
     active: bool
     province: str | None = None
-    line: int = 0
 
     def to_text(self) -> str:
         if not self.active:
@@ -243,21 +219,19 @@ class Helen:
 
 
 @dataclass(frozen=True, slots=True)
-class RoleChoice:
+class RoleChoice(Written):
     """R3.2: the current holder decides a tie among others."""
 
     role: str
     civ: str
-    line: int = 0
 
     def to_text(self) -> str:
         return f"role {self.role} to {self.civ}"
 
 
 @dataclass(frozen=True, slots=True)
-class Artemis:
+class Artemis(Written):
     commodity: str
-    line: int = 0
 
     def to_text(self) -> str:
         return f"artemis {self.commodity}"

@@ -7,18 +7,19 @@ from collections.abc import Mapping
 from typing import Any
 
 from adjudicator.core.i18n import t, term, tn
-from adjudicator.reports.maps import baked_map
 from adjudicator.rulesets.mare_nostrum.board import Board
 from adjudicator.rulesets.mare_nostrum.components import PIECE_NAMES, listed
 
 
-def report_data(board: Board, state: Mapping[str, Any], player_names: Mapping[str, str]) -> dict[str, Any]:
+def report_data(
+    board: Board, state: Mapping[str, Any], player_names: Mapping[str, str], maps: Mapping[str, Mapping[str, Any]]
+) -> dict[str, Any]:
     names: dict[str, str] = {p.id: p.name for p in board.provinces.values()}
     names.update({s.id: s.name for s in board.seas.values()})
     return {
         "names": names,
         "colours": {c.name: c.colour for c in board.civilizations.values()},
-        "map": _map(board),
+        "map": _map(board, maps.get(board.id)),
         "player_rows": _player_rows(state, player_names),
         "board_rows": _board_rows(board, state),
         "coastal": [p.id for p in board.provinces.values() if p.coastal],
@@ -32,8 +33,8 @@ def report_data(board: Board, state: Mapping[str, Any], player_names: Mapping[st
     }
 
 
-def _map(board: Board) -> dict[str, Any]:
-    geography = baked_map("adjudicator.rulesets.mare_nostrum", board.id)
+def _map(board: Board, geography: Mapping[str, Any] | None) -> dict[str, Any]:
+    """The baked map when the board has one, else one drawn from the board's own `map` points."""
     if geography is not None:
         return _geographic_map(board, geography)
     places: dict[str, dict[str, Any]] = {}
@@ -63,30 +64,20 @@ def _geographic_map(board: Board, geography: Mapping[str, Any]) -> dict[str, Any
     the tag a caravan of each commodity is drawn as."""
     labels = geography["labels"]
     places: dict[str, dict[str, Any]] = {}
-    for p in board.provinces.values():
-        if p.id in labels:
-            x, y = labels[p.id]
-            places[p.id] = {
-                "kind": "province",
-                "name": p.name,
+    named = [(str(p.id), p.name) for p in board.provinces.values()] + [(str(s.id), s.name) for s in board.seas.values()]
+    for pid, name in named:
+        if pid in labels:
+            province = pid in board.provinces
+            x, y = labels[pid]
+            places[pid] = {
+                "kind": "province" if province else "sea",
+                "name": name,
                 "x": x,
                 "y": y,
-                "box": geography["boxes"][p.id],
-                "pieces": geography["pieces"][p.id],
-                "marker": geography["markers"][p.id],
-                "region": geography["regions"][p.id],
-            }
-    for s in board.seas.values():
-        if s.id in labels:
-            x, y = labels[s.id]
-            places[s.id] = {
-                "kind": "sea",
-                "name": s.name,
-                "x": x,
-                "y": y,
-                "box": geography["boxes"][s.id],
-                "pieces": geography["pieces"][s.id],
-                "region": geography["regions"][s.id],
+                "box": geography["boxes"][pid],
+                "pieces": geography["pieces"][pid],
+                **({"marker": geography["markers"][pid]} if province else {}),
+                "region": geography["regions"][pid],
             }
     return {
         "geographic": True,

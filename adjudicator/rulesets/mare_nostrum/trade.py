@@ -14,9 +14,10 @@ from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 
-from adjudicator.core.dice import Dice, choose_index
+from adjudicator.core.dice import Dice
 from adjudicator.core.events import Event, event
 from adjudicator.core.i18n import t, term
+from adjudicator.rulesets.kit.offers import pad_by_dice
 from adjudicator.rulesets.kit.picking import pick_by_lines
 from adjudicator.rulesets.mare_nostrum.components import COMMODITY_CARDS, TAX, Civ, Role
 from adjudicator.rulesets.mare_nostrum.orders import Give, Offer, Order, Take, TradeSize, UlyssesForce
@@ -117,11 +118,7 @@ def _offer(w: Working, civ: Civ, orders: Sequence[Order], size: int, dice: Dice,
             for _ in range(item.count):
                 if len(offered) < size and hand[item.card] > Counter(offered)[item.card]:
                     offered.append(item.card)
-    by_dice = 0
-    while len(offered) < size:
-        left = sorted((hand - Counter(offered)).elements())
-        offered.append(left[choose_index(dice, len(left), t("R5.2 card offered for %(civ)s", civ=civ))])
-        by_dice += 1
+    by_dice = pad_by_dice(offered, hand, size, dice, t("R5.2 card offered for %(civ)s", civ=civ), roll_forced=True)
     if by_dice:
         events.append(event("offer_by_dice", civ=civ, cards=by_dice, rule="R5.2"))
     hand.subtract(offered)

@@ -9,7 +9,7 @@ from dataclasses import dataclass
 
 from lark import Token, v_args
 
-from adjudicator.language.reading import SharedPieces, bounded_number
+from adjudicator.language.headers import SharedPieces, bounded_number
 from adjudicator.rulesets.mare_nostrum.components import Piece, Unit
 from adjudicator.rulesets.mare_nostrum.orders import (
     Artemis,

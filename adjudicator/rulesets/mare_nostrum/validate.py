@@ -11,20 +11,19 @@ again at resolution and reported as skipped there.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import replace
 
 from adjudicator.core.i18n import t
-from adjudicator.language.reading import OrderLine
-from adjudicator.rulesets.kit.lookup import Refused
+from adjudicator.language.submission import OrderLine
+from adjudicator.rulesets.kit.checking import check_line
 from adjudicator.rulesets.mare_nostrum.board import Board
 from adjudicator.rulesets.mare_nostrum.checks import Context
 from adjudicator.rulesets.mare_nostrum.components import (
     PHASE_NAMES,
     Civ,
     Phase,
-    listed,
 )
 from adjudicator.rulesets.mare_nostrum.model import Position
+from adjudicator.rulesets.mare_nostrum.options import Options
 from adjudicator.rulesets.mare_nostrum.orders import (
     ORDER_PHASES,
     Artemis,
@@ -72,32 +71,25 @@ from adjudicator.rulesets.mare_nostrum.validate_trade import (
 
 
 def validate_orders(
-    board: Board, position: Position, civ: Civ, lines: Sequence[OrderLine[Order]]
+    board: Board, position: Position, civ: str, lines: Sequence[OrderLine[Order]], options: Options | None = None
 ) -> list[OrderLine[Order]]:
     """Each line with its order's names resolved to board ids, or with the problem that stops it.
+    No option changes what a line may do (`options` is taken for the ruleset's engine part).
 
     Sail lines are checked first: a player's triremes all move before his naval battles and
     legion moves, whatever the order of his lines (R7.1), so those need to know where his
     triremes can be. The other lines follow in their written order."""
-    context = Context(board, position, civ)
+    context = Context(board, position, Civ(civ))
     checked = list(lines)
     sails_first = sorted(range(len(lines)), key=lambda i: not isinstance(lines[i].order, Sail))
     for index in sails_first:
-        checked[index] = _check_line(context, lines[index])
+        checked[index] = check_line(context, lines[index], _check_line)
     return checked
 
 
-def _check_line(c: Context, line: OrderLine[Order]) -> OrderLine[Order]:
-    if line.problem is not None or line.order is None:
-        return line
-    c.line = line.number
-    c.notes.clear()
-    try:
-        _check_phase(c, line.order)
-        order = _check_order(c, line.order)
-    except Refused as refused:
-        return replace(line, problem=refused.problem)
-    return replace(line, order=order, note=listed(c.notes, semicolons=True))
+def _check_line(c: Context, order: Order) -> Order:
+    _check_phase(c, order)
+    return _check_order(c, order)
 
 
 def _check_phase(c: Context, order: Order) -> None:

@@ -12,20 +12,14 @@ lands joined by lines, with the same pieces placed the same way."""
 
 from __future__ import annotations
 
-import functools
-import json
 import math
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
 from adjudicator.core.i18n import Msg, t, term, tn
-from adjudicator.core.resources import package_file
-from adjudicator.reports.maps import baked_map
 from adjudicator.rulesets.mediterraneum.board import COAST, Board
 from adjudicator.rulesets.mediterraneum.model import HARBOUR, Army, Position, Ship, Status, city_of_space, storm_sea
 
-PACKAGE = "adjudicator.rulesets.mediterraneum"
-SHIPPED_MAPS = {"mare-mediterraneum-1989": "mediterraneum-1989"}  # board id -> boards/<name>.map.json
 WIDTH = 1600.0  # of a schematic map, as of the baked one
 LEGEND = 132.0  # the band under the map that holds the legend
 ART_CARGO = "Art"  # the text of a ship's cargo tag when it carries a work of art (T:71)
@@ -43,24 +37,9 @@ CHART = (6, 22.0, 16.0, 14.0)  # tax chart: spaces a row, a space's width and he
 Box = tuple[float, float, float, float]
 
 
-@functools.cache
-def _baked(name: str) -> dict[str, Any] | None:
-    """The shipped map with its ports and rivers (SVG path data), which baked_map leaves out."""
-    geography = baked_map(PACKAGE, name)
-    if geography is None:
-        return None
-    data = json.loads(package_file(PACKAGE, f"boards/{name}.map.json").read_text(encoding="utf-8"))
-    rivers = {
-        pair: " ".join("M" + " L".join(f"{x:g},{y:g}" for x, y in line) for line in lines)
-        for pair, lines in data.get("rivers", {}).items()
-    }
-    return {**geography, "ports": data.get("ports", {}), "rivers": rivers}
-
-
-def map_data(board: Board, position: Position) -> dict[str, Any]:
-    """Everything the map template draws, in view-box units; `geographic` says which kind of map."""
-    shipped = SHIPPED_MAPS.get(board.id)
-    geography = _baked(shipped) if shipped else None
+def map_data(board: Board, position: Position, geography: Mapping[str, Any] | None) -> dict[str, Any]:
+    """Everything the map template draws, in view-box units; `geographic` says which kind of map:
+    the baked `geography` (reports/maps.py), or without one a schematic map."""
     sheet = _Sheet(board, position, geography)
     return sheet.data()
 
@@ -91,7 +70,7 @@ def ink(css: str) -> str:
 class _Sheet:
     """One map being laid out: the places, then the pieces, each group clear of what came before."""
 
-    def __init__(self, board: Board, position: Position, geography: dict[str, Any] | None) -> None:
+    def __init__(self, board: Board, position: Position, geography: Mapping[str, Any] | None) -> None:
         self.board, self.position, self.geography = board, position, geography
         self.colours = {name: c.css for name, c in board.colours.items()}
         self.goods = abbreviations(board)
@@ -100,7 +79,7 @@ class _Sheet:
             self.width, self.height = float(geography["width"]), float(geography["height"])
             self.labels, self.boxes = geography["labels"], geography["boxes"]
             self.markers = {k: (v["x"], v["y"]) for k, v in geography["markers"].items()}
-            self.ports = {k: tuple(v) for k, v in geography["ports"].items()}
+            self.ports = {k: tuple(v) for k, v in geography.get("ports", {}).items()}
         else:
             self._schematic()
         self.taken += [tuple(b) for b in self.boxes.values()]
@@ -228,7 +207,7 @@ class _Sheet:
             return []
         names = {x.id: x.name for x in self.board.lands.values()}
         out = []
-        for pair, path in sorted(self.geography["rivers"].items()):
+        for pair, path in sorted(self.geography.get("rivers", {}).items()):
             a, _, b = pair.partition("/")
             if path and a in names and b in names:
                 out.append({"path": path, "title": t("river between %(a)s and %(b)s", a=names[a], b=names[b])})

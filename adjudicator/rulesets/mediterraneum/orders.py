@@ -6,6 +6,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from adjudicator.rulesets.kit.orders import Written
+
 ART = "art:"  # a cargo or a standing buy of an art card: `art:<card id>`
 MAX_MONEY = 999  # no purse comes near it (the box holds 100 MILLE, T:23): more is refused, never used
 NOT_ROMAN = -1  # a sum written as a malformed Roman numeral (`IIII`): validation refuses it
@@ -48,87 +50,80 @@ def cargo_text(cargo: str) -> str:
 
 
 @dataclass(frozen=True, slots=True)
-class Found:
+class Found(Written):
     """M5.1: found his empire in one of his provinces (done first in the turn, T:44)."""
 
     city: str
-    line: int = 0
 
     def to_text(self) -> str:
         return f"found empire at {self.city}"
 
 
 @dataclass(frozen=True, slots=True)
-class BuyShip:
+class BuyShip(Written):
     """M4.2: a ship on the coast of one of his cities, placed at the end of the turn."""
 
     city: str
-    line: int = 0
 
     def to_text(self) -> str:
         return f"buy ship at {self.city}"
 
 
 @dataclass(frozen=True, slots=True)
-class Load:
+class Load(Written):
     """M4.4, M7.7: a good (I) or an art card of his onto the ship."""
 
     ship: int
     cargo: str  # a good, or `art:<card>`
-    line: int = 0
 
     def to_text(self) -> str:
         return f"ship {self.ship} load {cargo_text(self.cargo)}"
 
 
 @dataclass(frozen=True, slots=True)
-class Sail:
+class Sail(Written):
     """M4.3: one space (two for an empty ship with `fast_empty_ships`)."""
 
     ship: int
     path: tuple[str, ...]
-    line: int = 0
 
     def to_text(self) -> str:
         return f"ship {self.ship} to " + ", ".join(self.path)
 
 
 @dataclass(frozen=True, slots=True)
-class Sell:
+class Sell(Written):
     """M4.5, M4.6: sell the cargo in this harbour, not below `floor`."""
 
     ship: int
     floor: int = 0
-    line: int = 0
 
     def to_text(self) -> str:
         return f"ship {self.ship} sell" + (f" at least {roman(self.floor)}" if self.floor else "")
 
 
 @dataclass(frozen=True, slots=True)
-class Dump:
+class Dump(Written):
     """M4.7: throw the cargo overboard."""
 
     ship: int
-    line: int = 0
 
     def to_text(self) -> str:
         return f"ship {self.ship} dump"
 
 
 @dataclass(frozen=True, slots=True)
-class Store:
+class Store(Written):
     """M7.8: the cargo into a warehouse of his capital."""
 
     ship: int
-    line: int = 0
 
     def to_text(self) -> str:
         return f"ship {self.ship} store"
 
 
 @dataclass(frozen=True, slots=True)
-class Capture:
+class Capture(Written):
     """M9.4: a warship attacks another player's merchant ship, perhaps with a naval tactic card."""
 
     ship: int
@@ -136,7 +131,6 @@ class Capture:
     target: int
     sink: bool = False
     tactic: str = ""
-    line: int = 0
 
     def to_text(self) -> str:
         text = f"ship {self.ship} capture {self.owner} ship {self.target}"
@@ -144,60 +138,55 @@ class Capture:
 
 
 @dataclass(frozen=True, slots=True)
-class March:
+class March(Written):
     """M8.3: one land space (cavalry two)."""
 
     army: int
     path: tuple[str, ...]
-    line: int = 0
 
     def to_text(self) -> str:
         return f"army {self.army} to " + ", ".join(self.path)
 
 
 @dataclass(frozen=True, slots=True)
-class Embark:
+class Embark(Written):
     """M9.1: the army goes aboard his ship."""
 
     army: int
     ship: int
-    line: int = 0
 
     def to_text(self) -> str:
         return f"army {self.army} board ship {self.ship}"
 
 
 @dataclass(frozen=True, slots=True)
-class Land:
+class Land(Written):
     """M9.2: the army goes ashore into the land of the city whose harbour or coast its ship is at."""
 
     army: int
-    line: int = 0
 
     def to_text(self) -> str:
         return f"army {self.army} land"
 
 
 @dataclass(frozen=True, slots=True)
-class Mount:
+class Mount(Written):
     """M9.6: a horse under the army."""
 
     army: int
-    line: int = 0
 
     def to_text(self) -> str:
         return f"army {self.army} mount"
 
 
 @dataclass(frozen=True, slots=True)
-class Attack:
+class Attack(Written):
     """M8.4 (a city) or M10 (the armies in an adjacent land), with one to three armies."""
 
     armies: tuple[int, ...]
     target: str
     tactic: str = ""
     retreat: str = ""
-    line: int = 0
 
     def to_text(self) -> str:
         numbers = [str(n) for n in self.armies]
@@ -211,123 +200,108 @@ class Attack:
 
 
 @dataclass(frozen=True, slots=True)
-class Build:
+class Build(Written):
     """M7.1-M7.3, M7.8: one building a turn, or a warehouse."""
 
     building: str
-    line: int = 0
 
     def to_text(self) -> str:
         return f"build {self.building}"
 
 
 @dataclass(frozen=True, slots=True)
-class RaiseArmy:
+class RaiseArmy(Written):
     """M8.1: IV, in his capital's land."""
-
-    line: int = 0
 
     def to_text(self) -> str:
         return "raise army"
 
 
 @dataclass(frozen=True, slots=True)
-class Patron:
+class Patron(Written):
     """M7.4: the art patronage card on offer."""
-
-    line: int = 0
 
     def to_text(self) -> str:
         return "patron"
 
 
 @dataclass(frozen=True, slots=True)
-class Dismiss:
+class Dismiss(Written):
     """M7.5: give up the artist, for good."""
-
-    line: int = 0
 
     def to_text(self) -> str:
         return "dismiss artist"
 
 
 @dataclass(frozen=True, slots=True)
-class Upgrade:
+class Upgrade(Written):
     """M8.6: a city his army took and left becomes a province."""
 
     city: str
-    line: int = 0
 
     def to_text(self) -> str:
         return f"upgrade {self.city}"
 
 
 @dataclass(frozen=True, slots=True)
-class CardTo:
+class CardTo(Written):
     """M11.4, M11.15: where the gift or coup card he holds goes."""
 
     kind: str  # "gift" or "coup"
     colour: str
-    line: int = 0
 
     def to_text(self) -> str:
         return f"gift to {self.colour}" if self.kind == "gift" else f"coup {self.colour}"
 
 
 @dataclass(frozen=True, slots=True)
-class Pay:
+class Pay(Written):
     """M3.6: money to another player."""
 
     amount: int
     colour: str
-    line: int = 0
 
     def to_text(self) -> str:
         return f"pay {roman(self.amount)} to {self.colour}"
 
 
 @dataclass(frozen=True, slots=True)
-class StandingBuy:
+class StandingBuy(Written):
     """M4.6: a standing offer for a good (or art card) brought to his city."""
 
     cargo: str
     city: str
     ceiling: int
-    line: int = 0
 
     def to_text(self) -> str:
         return f"buy {cargo_text(self.cargo)} at {self.city} for up to {roman(self.ceiling)}"
 
 
 @dataclass(frozen=True, slots=True)
-class CancelBuy:
+class CancelBuy(Written):
     """M4.6: withdraw a standing offer."""
 
     cargo: str
     city: str
-    line: int = 0
 
     def to_text(self) -> str:
         return f"cancel buy {cargo_text(self.cargo)} at {self.city}"
 
 
 @dataclass(frozen=True, slots=True)
-class Bid:
+class Bid(Written):
     """M3.5: a sealed bid in an auction (a province auction names the city)."""
 
     amount: int
     city: str = ""
-    line: int = 0
 
     def to_text(self) -> str:
         return f"bid {roman(self.amount)}" + (f" for {self.city}" if self.city else "")
 
 
 @dataclass(frozen=True, slots=True)
-class Pass:
+class Pass(Written):
     """M3.3: nothing this turn."""
-
-    line: int = 0
 
     def to_text(self) -> str:
         return "pass"

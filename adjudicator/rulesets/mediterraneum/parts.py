@@ -7,30 +7,7 @@ every part it may change; a refusal, by its message, reads only the checks made 
 from __future__ import annotations
 
 from adjudicator.core.i18n import Msg
-from adjudicator.rulesets.mediterraneum.orders import (
-    Attack,
-    Build,
-    BuyShip,
-    CancelBuy,
-    Capture,
-    Dismiss,
-    Dump,
-    Embark,
-    Found,
-    Land,
-    Load,
-    March,
-    Mount,
-    Order,
-    Patron,
-    Pay,
-    RaiseArmy,
-    Sail,
-    Sell,
-    StandingBuy,
-    Store,
-    Upgrade,
-)
+from adjudicator.rulesets.mediterraneum import orders
 
 # Parts of the game a line may read or change. `ship:N` and `army:N` are his own pieces; `ship:*`
 # and `army:*` stand for any of them; `fleet` and `armies` are where every player's pieces stand,
@@ -179,20 +156,30 @@ REASONS: dict[str, frozenset[str]] = {
     for text in texts
 }  # fmt: skip
 SHORT = ("it costs %(cost)s and only %(left)s is left", "it costs %(cost)s and nothing is left")
-PRICED_BY = {Found: {HOLD}, Patron: {PATRONAGE}, Mount: {ARMY, ANY_SHIP}}  # what the price reads besides the purse
+PRICED_BY = {
+    orders.Found: {HOLD},
+    orders.Patron: {PATRONAGE},
+    orders.Mount: {ARMY, ANY_SHIP},
+}  # what the price reads besides the purse
 
 
-def named(order: Order) -> set[str]:
+def named(order: orders.Order) -> set[str]:
     """The parts of the pieces the line names: its ship, its armies."""
-    parts = {f"ship:{order.ship}"} if isinstance(order, Load | Sail | Sell | Dump | Store | Capture | Embark) else set()
-    if isinstance(order, March | Embark | Land | Mount):
+    parts = (
+        {f"ship:{order.ship}"}
+        if isinstance(
+            order, orders.Load | orders.Sail | orders.Sell | orders.Dump | orders.Store | orders.Capture | orders.Embark
+        )
+        else set()
+    )
+    if isinstance(order, orders.March | orders.Embark | orders.Land | orders.Mount):
         parts.add(f"army:{order.army}")
-    if isinstance(order, Attack):
+    if isinstance(order, orders.Attack):
         parts |= {f"army:{n}" for n in order.armies}
     return parts
 
 
-def reads_of_refusal(order: Order, reason: object) -> set[str]:
+def reads_of_refusal(order: orders.Order, reason: object) -> set[str]:
     """What the refusal's checks read: by its message (REASONS), or everything."""
     text = reason.text if isinstance(reason, Msg) else str(reason)
     if text in SHORT:  # a sale before it may have filled the purse
@@ -206,82 +193,82 @@ def reads_of_refusal(order: Order, reason: object) -> set[str]:
     return parts
 
 
-def reads(order: Order) -> set[str]:
+def reads(order: orders.Order) -> set[str]:
     """Every part whose change could make the line, carried out as rehearsed, go otherwise. A
     purse known to hold at least what was rehearsed (`gain`) pays whatever was paid in it."""
     own = named(order)
     match order:
-        case BuyShip():
+        case orders.BuyShip():
             return {HOLD, FLEET, PURSE}
-        case Load():
+        case orders.Load():
             return own | {ARMIES, HOLD, ART, PURSE}
-        case Sail() | Capture():
+        case orders.Sail() | orders.Capture():
             return own | {ANY_SHIP, FLEET, ARMIES, TACTICS}
-        case Sell():
+        case orders.Sell():
             return own | {HOLD, WANTS, STORES, WANT_CARDS, BUYS, PURSES, ART}
-        case Dump():
+        case orders.Dump():
             return own
-        case Store():
+        case orders.Store():
             return own | {HOLD, STORES}
-        case March():
+        case orders.March():
             return own | {ARMIES}
-        case Embark() | Land():
+        case orders.Embark() | orders.Land():
             return own | {ANY_SHIP, ARMIES, FLEET}
-        case Mount():
+        case orders.Mount():
             return own | {ANY_SHIP, HOLD, PURSE}
-        case Attack():
+        case orders.Attack():
             return own | {ARMIES, HOLD, WANTS, BUILT, TACTICS, PURSES, ART, WANT_CARDS}
-        case Build():
+        case orders.Build():
             return {HOLD, BUILT, STORES, PURSE}
-        case RaiseArmy() | Upgrade():
+        case orders.RaiseArmy() | orders.Upgrade():
             return {HOLD, ARMIES, PURSE}
-        case Patron():
+        case orders.Patron():
             return {HOLD, PATRONAGE, PURSE}
-        case Dismiss():
+        case orders.Dismiss():
             return {PATRONAGE}
-        case Pay():
+        case orders.Pay():
             return {PURSE}
-        case StandingBuy():
+        case orders.StandingBuy():
             return {HOLD, BUYS}
-        case CancelBuy():
+        case orders.CancelBuy():
             return {BUYS}
     return {ALL}
 
 
-def writes(order: Order) -> set[str]:
+def writes(order: orders.Order) -> set[str]:
     """Every part the line may change."""
     own = named(order)
     match order:
-        case BuyShip():
+        case orders.BuyShip():
             return {FLEET, PURSE}
-        case Load():
+        case orders.Load():
             return own | {ART, PURSE}
-        case Sail() | Capture():  # a storm or a fight sinks ships, with the armies aboard
+        case orders.Sail() | orders.Capture():  # a storm or a fight sinks ships, with the armies aboard
             return own | {ANY_SHIP, FLEET, ANY_ARMY, ARMIES, TACTICS}
-        case Sell():
+        case orders.Sell():
             return own | {WANTS, STORES, WANT_CARDS, BUYS, GAIN, PURSES, ART}
-        case Dump():
+        case orders.Dump():
             return own
-        case Store():
+        case orders.Store():
             return own | {STORES}
-        case March() | Embark() | Land():
+        case orders.March() | orders.Embark() | orders.Land():
             return own | {ARMIES}
-        case Mount():
+        case orders.Mount():
             return own | {ANY_SHIP, PURSE}
-        case Attack():
+        case orders.Attack():
             return own | {ARMIES, HOLD, WANTS, TACTICS, GAIN, PURSES, ART, WANT_CARDS}
-        case Build():
+        case orders.Build():
             return {BUILT, STORES, PURSE}
-        case RaiseArmy():
+        case orders.RaiseArmy():
             return {ARMIES, PURSE}
-        case Patron():
+        case orders.Patron():
             return {PATRONAGE, PURSE}
-        case Dismiss():
+        case orders.Dismiss():
             return {PATRONAGE}
-        case Upgrade():
+        case orders.Upgrade():
             return {HOLD, PURSE}
-        case Pay():
+        case orders.Pay():
             return {PURSE, PURSES}
-        case StandingBuy() | CancelBuy():
+        case orders.StandingBuy() | orders.CancelBuy():
             return {BUYS}
     return {ANY_SHIP, ANY_ARMY, FLEET, ARMIES, PURSE, PURSES, HOLD, WANTS, STORES, BUILT, ART, WANT_CARDS, TACTICS}

@@ -42,7 +42,11 @@ def thing_names(board: Board) -> dict[str, str]:
 
 
 def report_data(
-    board: Board, state: Mapping[str, Any], player_names: Mapping[str, str], options: Options
+    board: Board,
+    state: Mapping[str, Any],
+    player_names: Mapping[str, str],
+    options: Options,
+    maps: Mapping[str, Mapping[str, Any]],
 ) -> dict[str, Any]:
     position = position_from_data(board, state)
     names = place_names(board)
@@ -77,7 +81,7 @@ def report_data(
         "goals": _goals(board, position, options),
         "goal_set": options.goals,
         "roman": roman,
-        "map": map_data(board, position),
+        "map": map_data(board, position, maps.get(board.id)),
     }
 
 

@@ -9,7 +9,7 @@ from functools import partial
 
 from lark import Token, v_args
 
-from adjudicator.language.reading import SharedPieces, bounded_number
+from adjudicator.language.headers import SharedPieces, bounded_number
 from adjudicator.rulesets.mediterraneum.orders import (
     ART,
     MAX_MONEY,

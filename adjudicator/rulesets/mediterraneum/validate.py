@@ -9,13 +9,12 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
-from typing import TypeVar
 
 from adjudicator.core.i18n import Msg, t
-from adjudicator.core.names import NameIndex, normalise
+from adjudicator.core.names import normalise
 from adjudicator.language.problems import Rejection
-from adjudicator.language.reading import OrderLine
-from adjudicator.rulesets.kit.lookup import Refused, find_name
+from adjudicator.language.submission import OrderLine
+from adjudicator.rulesets.kit.checking import LineChecks, check_line
 from adjudicator.rulesets.mediterraneum.board import COAST, Board, CardKind
 from adjudicator.rulesets.mediterraneum.geography import land_of_army, marches_to, ship_neighbours, space_id, space_name
 from adjudicator.rulesets.mediterraneum.model import Army, Options, Phase, Position, Ship, Status
@@ -50,26 +49,17 @@ from adjudicator.rulesets.mediterraneum.orders import (
 )
 from adjudicator.rulesets.mediterraneum.rehearsal import Rehearsal, rehearse
 
-K = TypeVar("K")
-
 # M7.8: a warehouse as a `build` line names it in each language (the catalogs' `building` term among them).
 WAREHOUSE_NAMES = frozenset({WAREHOUSE, "magazyn", "raktar", "entrepot", "almacen"})
 
 
 @dataclass
-class _Context:
+class _Context(LineChecks):
     board: Board
     position: Position
     colour: str
-    line: int = 0
     sailed: set[int] = field(default_factory=set)  # ships whose first move of the turn was checked
     moved: set[int] = field(default_factory=set)  # armies named by a line that may move them
-
-    def refuse(self, rule: str, text: str) -> Refused:
-        return Refused(Rejection(self.line, rule, text))
-
-    def find(self, index: NameIndex[K], text: str, kind: str, term_kind: str = "") -> K:
-        return find_name(index, text, kind, self.line, term_kind=term_kind)
 
     def city(self, text: str) -> str:
         place = self.find(self.board.places, text, t("city"))
@@ -139,7 +129,7 @@ def validate_orders(
     seen: set[type] = set()
     checked = []
     for line in lines:
-        result = _check_line(context, line)
+        result = check_line(context, line, _check_line)
         once = ONCE.get(type(result.order)) if result.ok else None
         if once is not None:
             if type(result.order) in seen:
@@ -169,17 +159,10 @@ ONCE: dict[type, tuple[str, str]] = {
 }
 
 
-def _check_line(c: _Context, line: OrderLine[Order]) -> OrderLine[Order]:
-    if line.problem is not None or line.order is None:
-        return line
-    c.line = line.number
-    try:
-        _check_phase(c, line.order)
-        _own_pieces(c, line.order)
-        order = _check(c, line.order)
-    except Refused as refused:
-        return replace(line, problem=refused.problem)
-    return replace(line, order=replace(order, line=line.number))
+def _check_line(c: _Context, order: Order) -> Order:
+    _check_phase(c, order)
+    _own_pieces(c, order)
+    return replace(_check(c, order), line=c.line)
 
 
 def _check_phase(c: _Context, order: Order) -> None:

@@ -1,0 +1,17 @@
+"""The game's own words as reports and order forms name them."""
+
+from __future__ import annotations
+
+from adjudicator.rulesets.mediterraneum.board import Board
+from adjudicator.rulesets.mediterraneum.model import Phase
+from adjudicator.rulesets.mediterraneum.orders import WAREHOUSE
+
+
+def terms(board: Board) -> dict[str, tuple[str, ...]]:
+    """Goods, buildings with the warehouse (M7.1, M7.8), the three forms of State (M5.4), the phases."""
+    return {
+        "card": tuple(good.name for good in board.goods.values()),
+        "building": (*(building.name for building in board.buildings.values()), WAREHOUSE),
+        "state": tuple(dict.fromkeys(state.name for state in board.states.values())),
+        "phase": tuple(Phase),
+    }
