@@ -108,7 +108,7 @@ class PhaseReports:
         game, record = self.game, self.record
         after = self.after
         names = {p.civ: p.name for p in game.settings.players}
-        due = game.ruleset.due(after, game.settings.mode == "stepwise")
+        due = game.due(after)
         current = record.number + 1 == game.phase_number  # the phase now open follows this one
         deadline = game.deadline()
         due_at = deadline if deadline and current else None

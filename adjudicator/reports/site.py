@@ -195,7 +195,7 @@ class _Builder:
                 "label": info.label,
                 "step": info.step,
                 "winner": info.winner,
-                "due": list(game.ruleset.due(game.position, game.settings.mode == "stepwise")),
+                "due": list(game.due()),
                 "deadline": game.settings.local(deadline) if deadline else "",
             },
             "players": [{"civ": s.civ, "name": names.get(s.civ, ""), "colour": s.colour} for s in latest],
