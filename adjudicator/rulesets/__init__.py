@@ -21,6 +21,7 @@ from adjudicator.core.i18n import LANGUAGES, Msg, t, term
 from adjudicator.core.names import Match, normalise
 from adjudicator.language.submission import OrderLine
 from adjudicator.rulesets.kit.options import OptionSpec
+from adjudicator.rulesets.kit.players import Seated
 
 
 def phase_label(prefix: str, turn: int, phase: str) -> Msg:
@@ -77,13 +78,6 @@ class Order(Protocol):
     """What generic code asks of an order: its canonical line (kit/orders.py `Written`)."""
 
     def to_text(self) -> str: ...
-
-
-class Seated(Protocol):
-    """What generic code asks of a position besides its phase: who has a player."""
-
-    @property
-    def playing(self) -> tuple[str, ...]: ...
 
 
 BoardT = TypeVar("BoardT")

@@ -11,6 +11,8 @@ BoardT = TypeVar("BoardT")
 
 
 class Seated(Protocol):
+    """What generic code asks of a position besides its phase: who has a player."""
+
     @property
     def playing(self) -> tuple[str, ...]: ...
 
