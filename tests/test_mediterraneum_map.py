@@ -217,6 +217,43 @@ def test_the_legend_edges_hold_no_ink(busy_map: tuple[dict[str, Any], str]) -> N
         assert not any(sum(row[i : i + 3]) < 300 for row in rows for i in range(0, len(row), 4)), f"ink in {view}"
 
 
+def test_the_map_is_drawn_with_the_sizes_its_cards_were_baked_with() -> None:
+    """The baked map's `drawing` (the board's .bake.toml, as tools/bake_map laid the cards out with it) is
+    the one home of those sizes: the pieces, the land names' line, the storm mark, the tax chart and the
+    names' fonts all follow it."""
+    geography = ruleset_maps(MEDITERRANEUM)[board().id]
+    sizes = geography["drawing"]
+    changed = {
+        **sizes,
+        "city_size": 22.0,
+        "land_size": 19.5,
+        "land_name": 20.0,
+        "sea_size": 21.0,
+        "land_line": sizes["land_line"] + 10,
+        "storm": sizes["storm"] + 4,
+        "chart": {**sizes["chart"], "space_width": sizes["chart"]["space_width"] + 1},
+    }
+    position = busy()
+    usual = map_data(board(), position, geography)
+    drawn = map_data(board(), position, {**geography, "drawing": changed})
+    for a, b in zip(usual["cities"], drawn["cities"], strict=True):
+        assert b["land_y"] == a["land_y"] + 10, f"{a['id']}: the land's name keeps the baked line"
+    for a, b in zip(usual["seas"], drawn["seas"], strict=True):
+        assert b["mark"] == a["mark"] + 2, f"{a['id']}: the storm mark sits in the middle of its baked room"
+    assert drawn["chart"]["cell_width"] == usual["chart"]["cell_width"] + 1
+    state = position_to_data(position)
+    context = {**report_data(board(), state, {}, Options(), ruleset_maps(MEDITERRANEUM)), "map": drawn}
+    svg = Renderer("mediterraneum").render("map.svg.j2", title="sizes", state=state, events=[], **context)
+    root = ET.fromstring(svg)
+    assert root.get("font-size") == "22", "a city's name takes the root's size"
+    for css in (
+        ".land-name { font-size: 20px; }",
+        ".land-under { font-size: 19.5px; }",
+        ".sea-name { font-size: 21px;",
+    ):
+        assert css in svg, f"the names are drawn at the baked sizes: {css}"
+
+
 def test_a_board_without_a_baked_map_gets_a_schematic_one() -> None:
     own = replace(board(), id="my-own-board")
     position = busy()

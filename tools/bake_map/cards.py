@@ -156,13 +156,17 @@ def mediterraneum_labels(
     return Labels(  # the format names the sizes as the shipped file does (tools/README.md)
         placed,
         {
-            "format": FORMAT + "; the cards are Mare Mediterraneum's (MM_CITY_SIZE and below in tools/bake_map.py), "
+            "format": FORMAT + "; the cards are Mare Mediterraneum's ([cards] in the board's .bake.toml), "
             "names only, with no rows of pieces: a land's card (its city's where it has one: the marker is the "
             "city's) is keyed by the land, and the tax chart's by tax-chart (its label is the middle of the chart's "
             "bottom edge); ports gives each city's port point, [x, y] in its sea near the city, about which its "
             "ships in harbour and on the coast are drawn; rivers gives, for each pair of lands with a river "
-            "between them (land/land), the lines ([x, y] points) along their shared border",
+            "between them (land/land), the lines ([x, y] points) along their shared border; drawing gives the "
+            "sizes the cards were laid out with, which the map is drawn with: the font sizes of a city's name, "
+            "of a land's name under it and alone, and of a sea's name, the land name's line under the city's, "
+            "the storm mark's and the want disk's widths, and the tax chart's spaces a row and their size",
             "caravans": {},
+            "drawing": sizes.drawing(),
             "ports": ports,
             "rivers": rivers,
         },

@@ -45,6 +45,27 @@ class CityCards:
     port_clear: float  # and this far from the shore, where the water allows
     chart: Chart
 
+    def drawing(self) -> dict[str, Any]:
+        """The sizes the map is drawn with as well as baked with, for the map file's `drawing`: the
+        renderer (mapview.py, map.svg.j2) reads them there, so that the .bake.toml is their one home.
+        The degrees and the chart's sea only steer the bake, and stay out."""
+        chart = self.chart
+        return {
+            "city_size": self.city_size,
+            "land_size": self.land_size,
+            "land_line": self.land_line,
+            "land_name": self.land_name,
+            "sea_size": self.sea_size,
+            "storm": self.storm,
+            "want": self.want,
+            "chart": {
+                "across": chart.across,
+                "space_width": chart.space_width,
+                "space_height": chart.space_height,
+                "title": chart.title,
+            },
+        }
+
 
 @dataclass(frozen=True, slots=True)
 class Parameters:

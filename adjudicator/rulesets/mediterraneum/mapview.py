@@ -1,12 +1,13 @@
 """The map of a Mare Mediterraneum position, as plain data for templates/mediterraneum/map.svg.j2:
 every shape, name and piece with its coordinates, so that the template only draws.
 
-The shipped board has a baked map (tools/bake_map.py: coastlines, the region of every land and sea,
-each card's place, each city's port point and the rivers). Its cards hold names only, because the
-board is dense, so the pieces are placed here, beside their card (armies, a second want disk), about
-their city's port point (ships in harbour or on the coast) or under their sea's name (ships at sea):
-each group of pieces takes the first of its candidate spots that overlaps nothing already placed, or
-else the one that overlaps least, inside the map. A moderator's own board has no baked map: it gets
+The shipped board has a baked map (tools/bake_map: coastlines, the region of every land and sea,
+each card's place, each city's port point, the rivers, and the sizes the cards were laid out with,
+which the drawing keeps). Its cards hold names only, because the board is dense, so the pieces are
+placed here, beside their card (armies, a second want disk), about their city's port point (ships in
+harbour or on the coast) or under their sea's name (ships at sea): each group of pieces takes the
+first of its candidate spots that overlaps nothing already placed, or else the one that overlaps
+least, inside the map. A moderator's own board has no baked map: it gets
 a schematic one, its places drawn where their positions put them (or in rows, without positions),
 lands joined by lines, with the same pieces placed the same way."""
 
@@ -14,27 +15,88 @@ from __future__ import annotations
 
 import math
 from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
 from typing import Any
 
 from adjudicator.core.i18n import Msg, t, term, tn
 from adjudicator.rulesets.mediterraneum.board import COAST, Board
 from adjudicator.rulesets.mediterraneum.model import HARBOUR, Army, Position, Ship, Status, city_of_space, storm_sea
 
-WIDTH = 1600.0  # of a schematic map, as of the baked one
 LEGEND = 132.0  # the band under the map that holds the legend
 ART_CARGO = "Art"  # the text of a ship's cargo tag when it carries a work of art (T:71)
 
 # The pieces' sizes, as the template draws them (view-box units).
 ARMY = 19.0  # an army's step in its row (a disc of radius 8, a cavalry diamond of 9.5)
 SHIP = 42.0  # a ship's step: its hull (22 wide), a gap, its cargo tag (16)
-WANT = 15.0  # a want disk's step (radius 6.5)
 ROW = 19.0  # the height of a row of pieces
 GAP = 3.0  # kept between a group of pieces and anything else
-MARKER_X = 9.0  # a city's marker lies this far left of its name (tools/map_labels.py MARKER_X)
-LAND_LINE = 12.5  # a land's name under its city's (tools/bake_map.py MM_LAND_LINE)
-CHART = (6, 22.0, 16.0, 14.0)  # tax chart: spaces a row, a space's width and height, the title (MM_CHART)
 
 Box = tuple[float, float, float, float]
+
+
+@dataclass(frozen=True, slots=True)
+class Chart:
+    """The tax chart's card: spaces a row, a space's width and height, the title's height."""
+
+    across: int
+    space_width: float
+    space_height: float
+    title: float
+
+
+@dataclass(frozen=True, slots=True)
+class Drawing:
+    """The sizes a map's cards were laid out with, which its drawing must keep (view-box units). A baked
+    map's are its file's `drawing`, as tools/bake_map took them from the board's .bake.toml, so that the
+    names fit the boxes the baker measured for them; a schematic map's are SCHEMATIC."""
+
+    city_size: float  # a city's name, bold
+    land_size: float  # a land's name under its city's, italic
+    land_line: float  # how far the land's name's baseline lies under the city's
+    land_name: float  # the name of a land without a city, italic
+    sea_size: float  # a sea's name, italic
+    storm: float  # the storm mark left of a sea's name
+    want: float  # a want disk with its gap (radius 6.5): right of a city's name, and its step in a row
+    chart: Chart
+
+
+# A schematic map (a board without a baked map) is laid out here the way tools/bake_map lays out the
+# baked one, with these sizes of its own; the baked map's are in its file.
+SCHEMATIC = Drawing(
+    city_size=12.0,
+    land_size=10.5,
+    land_line=12.5,
+    land_name=11.0,
+    sea_size=13.0,
+    storm=15.0,
+    want=15.0,
+    chart=Chart(across=6, space_width=22.0, space_height=16.0, title=14.0),
+)
+SCHEMATIC_WIDTH = 1600.0  # the legend under the map (map.svg.j2) is laid out for this width
+MARKER = 19.5  # a city's marker with its ring, left of the city's name
+MARKER_X, MARKER_Y = 9.0, 4.5  # the marker's centre: this far left of the name and above its baseline
+NAME_ABOVE = 14.5  # a city's card reaches this far above its name's baseline (the marker's ring)
+OTHER_NAME = (14.0, 5.0)  # a land's or sea's card reaches this far above and below its name's baseline
+
+
+def drawing_of(data: Mapping[str, Any]) -> Drawing:
+    """A baked map's `drawing` (reports/maps.py hands it over as the file has it) as a value."""
+    chart = data["chart"]
+    return Drawing(
+        city_size=float(data["city_size"]),
+        land_size=float(data["land_size"]),
+        land_line=float(data["land_line"]),
+        land_name=float(data["land_name"]),
+        sea_size=float(data["sea_size"]),
+        storm=float(data["storm"]),
+        want=float(data["want"]),
+        chart=Chart(
+            across=int(chart["across"]),
+            space_width=float(chart["space_width"]),
+            space_height=float(chart["space_height"]),
+            title=float(chart["title"]),
+        ),
+    )
 
 
 def map_data(board: Board, position: Position, geography: Mapping[str, Any] | None) -> dict[str, Any]:
@@ -75,6 +137,7 @@ class _Sheet:
         self.colours = {name: c.css for name, c in board.colours.items()}
         self.goods = abbreviations(board)
         self.taken: list[Box] = []  # what the pieces must keep clear of
+        self.drawing = drawing_of(geography["drawing"]) if geography is not None else SCHEMATIC
         if geography is not None:
             self.width, self.height = float(geography["width"]), float(geography["height"])
             self.labels, self.boxes = geography["labels"], geography["boxes"]
@@ -89,17 +152,17 @@ class _Sheet:
     def _schematic(self) -> None:
         """Cards for a board without a baked map: each place at its position, projected like the baked
         maps (equirectangular), or in rows under the map when some place has none."""
-        board = self.board
+        board, sizes = self.board, self.drawing
         places: list[tuple[str, str, tuple[float, float] | None, float, bool]] = []  # id, text, position, size, bold
         for land in board.lands.values():
             city = board.city_of(land.id)
             if city is None:
-                places.append((land.id, land.name, land.position, 11.0, False))
+                places.append((land.id, land.name, land.position, sizes.land_name, False))
             else:
                 c = board.cities[city]
-                places.append((land.id, c.name, c.position or land.position, 12.0, True))
-        places += [(s.id, s.name, s.position, 13.0, False) for s in board.seas.values()]
-        self.width = WIDTH
+                places.append((land.id, c.name, c.position or land.position, sizes.city_size, True))
+        places += [(s.id, s.name, s.position, sizes.sea_size, False) for s in board.seas.values()]
+        self.width = SCHEMATIC_WIDTH
         self.labels, self.boxes, self.markers, self.ports = {}, {}, {}, {}
         spots: dict[str, tuple[float, float]] = {}
         known = [p[2] for p in places if p[2] is not None]
@@ -117,19 +180,20 @@ class _Sheet:
             x, y = spots[pid]
             half = len(text) * size * (0.36 if bold else 0.32)  # about half the name's width
             self.labels[pid] = [round(x, 1), round(y, 1)]
-            if bold:
-                self.markers[pid] = (round(x - half - MARKER_X, 1), round(y - 4.5, 1))
-                box = (x - half - 19.5, y - 14.5, x + half + 16, y + LAND_LINE + 4)
-            else:
-                box = (x - half - (15 if pid in board.seas else 0), y - 14, x + half, y + 5)
+            if bold:  # a city's card: its marker, its name, a want disk, its land's name under them
+                self.markers[pid] = (round(x - half - MARKER_X, 1), round(y - MARKER_Y, 1))
+                box = (x - half - MARKER, y - NAME_ABOVE, x + half + (1 + sizes.want), y + sizes.land_line + 4)
+            else:  # a land's or a sea's name, a sea's with its storm mark left of it
+                above, below = OTHER_NAME
+                box = (x - half - (sizes.storm if pid in board.seas else 0), y - above, x + half, y + below)
             self.boxes[pid] = [round(v, 1) for v in box]
         for site in board.cities.values():
             x, y = self.labels[site.land]
             sea = self.labels.get(site.sea, [x, y])
             self.ports[site.id] = (round(x + (sea[0] - x) * 0.35, 1), round(y + 24 + (sea[1] - y) * 0.2, 1))
-        across, cell_width, cell_height, title = CHART
-        width = across * cell_width
-        height = title + cell_height * math.ceil(len(board.tax_chart) / across)
+        chart = sizes.chart
+        width = chart.across * chart.space_width
+        height = chart.title + chart.space_height * math.ceil(len(board.tax_chart) / chart.across)
         self.labels["tax-chart"] = [self.width - width / 2 - 10, self.height - 8]
         self.boxes["tax-chart"] = [self.width - width - 10, self.height - 8 - height, self.width - 10, self.height - 8]
 
@@ -162,7 +226,7 @@ class _Sheet:
                 "storm": sea.id == storm,
                 "x": self.labels[sea.id][0],
                 "y": self.labels[sea.id][1],
-                "mark": self.boxes[sea.id][0] + 7.5,
+                "mark": self.boxes[sea.id][0] + self.drawing.storm / 2,  # the storm mark's middle
             }
             for sea in board.seas.values()
         ]
@@ -185,6 +249,12 @@ class _Sheet:
             "width": self.width,
             "height": self.height,
             "legend": LEGEND,
+            "font_sizes": {  # of the names, as the cards were measured for them
+                "city": self.drawing.city_size,
+                "land_under": self.drawing.land_size,
+                "land_name": self.drawing.land_name,
+                "sea": self.drawing.sea_size,
+            },
             "land": geography["land"] if geography else "",
             "source": geography["source"] if geography else "",
             "lands": lands,
@@ -238,7 +308,7 @@ class _Sheet:
             "residence": city.residence,
             "x": x,
             "y": y,
-            "land_y": y + LAND_LINE,
+            "land_y": y + self.drawing.land_line,
             "marker_x": mx,
             "marker_y": my,
             "owner": owner,
@@ -260,7 +330,8 @@ class _Sheet:
 
     def _chart(self) -> dict[str, Any]:
         board, position = self.board, self.position
-        across, cell_width, cell_height, title = CHART
+        chart = self.drawing.chart
+        across, cell_width, cell_height, title = chart.across, chart.space_width, chart.space_height, chart.title
         x, y = self.labels["tax-chart"]
         count = len(board.tax_chart)
         rows = math.ceil(count / across)
@@ -355,7 +426,8 @@ class _Sheet:
         aboard: Mapping[tuple[str, int], Army] | None = None,
         leader: tuple[float, float] | None = None,
     ) -> list[dict[str, Any]]:
-        steps = [SHIP if kind == "ship" else WANT if kind == "want" else ARMY for kind, _ in items]
+        want = self.drawing.want
+        steps = [SHIP if kind == "ship" else want if kind == "want" else ARMY for kind, _ in items]
         width = sum(steps) - 2
         best: tuple[float, Box] | None = None
         for align, x, y in spots:
@@ -375,7 +447,7 @@ class _Sheet:
             out.append({"kind": "leader", "x1": leader[0], "y1": leader[1], "x2": round(x + 11, 1), "y2": round(y, 1)})
         for (kind, piece), step in zip(items, steps, strict=True):
             if kind == "want":
-                out.append({"kind": "want", **self._want(piece, x + WANT / 2, y)})
+                out.append({"kind": "want", **self._want(piece, x + want / 2, y)})
             elif kind == "army":
                 out.append(self._army(piece, x + ARMY / 2, y))
             else:
