@@ -28,7 +28,6 @@ from adjudicator.game.game import Game  # noqa: E402
 from adjudicator.game.players import parse_player_spec  # noqa: E402
 from adjudicator.game.submissions import check_submission, store_submission  # noqa: E402
 from adjudicator.hosting.adjudication import adjudicate, replay  # noqa: E402
-from adjudicator.language.parser import OrderParser  # noqa: E402
 from adjudicator.language.submission import parse_submission  # noqa: E402
 from tests.random_play import BOARD, RULESET, random_orders  # noqa: E402
 
@@ -49,14 +48,14 @@ def midgame(turns: int, seed: int = 7) -> list[tuple[Any, dict[str, list[Any]], 
     rng = random.Random(seed)
     root = hashlib.sha256(b"bench").digest()
     position, _ = RULESET.new_position(BOARD, FIVE, ChainDice("bench", 0, root), {})
-    parser = OrderParser(RULESET.grammar, RULESET.transformer())
+    parser = RULESET.parser()
     phases = []
     number = 1
     while RULESET.phase_info(position).turn <= turns and RULESET.phase_info(position).winner is None:
         orders = {}
         for civ in RULESET.playing(position):
             lines = RULESET.validate(BOARD, position, civ, parse_submission(
-                random_orders(rng, position, civ), parser, RULESET.is_order).lines, {})  # fmt: skip
+                random_orders(rng, position, civ), parser).lines, {})  # fmt: skip
             orders[civ] = [line.order for line in lines if line.ok]
         seed_i = hashlib.sha256(root + number.to_bytes(4, "big")).digest()
         phases.append((position, orders, seed_i, number))
@@ -93,12 +92,12 @@ def bench_mediterraneum(repeat: int) -> float:
     colours = [p.split(":")[0] for p in spec["players"]]
     options = ruleset.check_options({})
     position, _ = ruleset.new_position(board, colours, ChainDice("bench", 0, root, root=root), options)
-    parser = OrderParser(ruleset.grammar, ruleset.transformer())
+    parser = ruleset.parser()
     times = []
     for number, phase in enumerate(sorted(p for p in (folder / "phases").iterdir() if p.is_dir()), start=1):
         orders = {}
         for path in phase.glob("*.txt"):
-            submission = parse_submission(path.read_text(), parser, ruleset.is_order)
+            submission = parse_submission(path.read_text(), parser)
             civ = str(submission.power)
             checked = ruleset.validate(board, position, civ, submission.lines, options)
             orders[civ] = [line.order for line in checked if line.ok]
@@ -155,11 +154,11 @@ def bench_heavy_build(repeat: int) -> tuple[float, int]:
     rng = random.Random(5)
     position, _, seed, number = [p for p in midgame(turns=10) if RULESET.phase_info(p[0]).phase == "build"][-1]
     position = rich(position)  # the receipt refuses what a hand cannot pay (R6.1): these hands pay much
-    parser = OrderParser(RULESET.grammar, RULESET.transformer())
+    parser = RULESET.parser()
     orders: dict[str, list[Any]] = {}
     for civ in RULESET.playing(position):
         text = heavy_build_orders(rng, position, civ)
-        lines = RULESET.validate(BOARD, position, civ, parse_submission(text, parser, RULESET.is_order).lines, {})
+        lines = RULESET.validate(BOARD, position, civ, parse_submission(text, parser).lines, {})
         orders[civ] = [line.order for line in lines if line.ok]
 
     def resolve() -> Any:
@@ -224,8 +223,8 @@ def bench_parsing(repeat: int) -> float:
         ),
     ]
     mails = ["\n".join(rng.choice(forms)() for _ in range(10)) for _ in range(200)]
-    parser = OrderParser(RULESET.grammar, RULESET.transformer())
-    seconds = median_ms(lambda: [parse_submission(m, parser, RULESET.is_order) for m in mails], repeat) / 1000
+    parser = RULESET.parser()
+    seconds = median_ms(lambda: [parse_submission(m, parser) for m in mails], repeat) / 1000
     return len(mails) * 10 / seconds
 
 

@@ -13,12 +13,12 @@ from adjudicator.core.events import Event
 from adjudicator.core.resources import package_file
 from adjudicator.language.parser import OrderParser
 from adjudicator.language.submission import parse_submission
+from adjudicator.rulesets import find_ruleset
 from adjudicator.rulesets.mediterraneum.board import Board, parse_board
 from adjudicator.rulesets.mediterraneum.engine import resolve_phase
 from adjudicator.rulesets.mediterraneum.model import Options, Position
-from adjudicator.rulesets.mediterraneum.orders import ORDER_TYPES, Order
+from adjudicator.rulesets.mediterraneum.orders import Order
 from adjudicator.rulesets.mediterraneum.setup import new_position
-from adjudicator.rulesets.mediterraneum.transformer import OrderTransformer
 from adjudicator.rulesets.mediterraneum.validate import validate_orders
 
 THREE = ("Red", "Blue", "Green")
@@ -33,7 +33,7 @@ def board() -> Board:
 
 @functools.cache
 def parser() -> OrderParser[Order]:
-    return OrderParser("mediterraneum", OrderTransformer())
+    return find_ruleset("mediterraneum").parser()
 
 
 def chain(phase: int = 0) -> ChainDice:
@@ -46,7 +46,7 @@ def opening(colours: tuple[str, ...] = THREE) -> tuple[Position, list[Event]]:
 
 def orders(position: Position, colour: str, text: str) -> list[Order]:
     """The orders a player's text comes to; a refused line fails the test with its reason."""
-    submission = parse_submission(text, parser(), lambda o: isinstance(o, ORDER_TYPES))
+    submission = parse_submission(text, parser())
     lines = validate_orders(board(), position, colour, submission.lines)
     problems = [f"{line.text}: {line.problem}" for line in lines if not line.ok]
     assert not problems, problems

@@ -766,13 +766,13 @@ class Soak:
     def foreign_secret(self, game: Game, civ: str, text: str) -> bool:
         """The text's password header holds another secret than the player's (a junk line such
         as `pass pass` is one): `check`, `submit` and `collect` refuse it alike (issue 29)."""
-        password = parse_submission(text, game.parser, game.ruleset.is_order, headers_only=True).password
+        password = parse_submission(text, game.parser, headers_only=True).password
         return password is not None and password != self.secrets[civ]
 
     def is_empty(self, game: Game, text: str) -> bool:
         """No order line at all (only headers, blanks, comments, quotes), or none that is an
         order (an Empires text may hold only junk when the player took nothing from his form)."""
-        submission = parse_submission(text, game.parser, game.ruleset.is_order)
+        submission = parse_submission(text, game.parser)
         return not submission.no_orders and all(line.order is None for line in submission.lines)
 
     def submit(self, game: Game, civ: str, text: str, power: str | None = None, must_refuse: bool = False) -> None:

@@ -34,7 +34,7 @@ def test_e9_1_the_highest_level_takes_the_title(board: Board, opening: Position)
     stronger = with_legions(opening, rome_land, "Greece", 8)
     after, events = claim_titles(board, stronger)
     assert after.titles[Title.MILITARY] == "Greece"
-    assert [e.data["empire"] for e in events if e.data["title"] == "military"] == ["Greece"]
+    assert [e.data["player"] for e in events if e.data["title"] == "military"] == ["Greece"]
 
 
 def test_e9_2_a_tied_holder_keeps_his_title(board: Board, opening: Position) -> None:

@@ -23,11 +23,11 @@ from adjudicator.core.resources import shipped_folder
 from adjudicator.game.players import parse_player_spec
 from adjudicator.language.parser import OrderParser
 from adjudicator.language.submission import OrderLine, parse_submission
+from adjudicator.rulesets import find_ruleset
 from adjudicator.rulesets.empires.engine import resolve_phase
 from adjudicator.rulesets.empires.model import Phase, Position
 from adjudicator.rulesets.empires.orders import Order
 from adjudicator.rulesets.empires.setup import new_position
-from adjudicator.rulesets.empires.transformer import OrderTransformer
 from adjudicator.rulesets.empires.validate import validate_orders
 from tests.empires_support import FIVE, empires_board
 
@@ -89,7 +89,7 @@ def play() -> Demo:
     empires = {p.civ.lower(): p.civ for p in players}
     game_id, root = spec["id"], hashlib.sha256(spec["dice_seed"].encode()).digest()
     position, setup = new_position(board, [p.civ for p in players], ChainDice(game_id, 0, seed_for(root, 0)))
-    parser: OrderParser[Order] = OrderParser("empires", OrderTransformer())
+    parser: OrderParser[Order] = find_ruleset("empires").parser()
     phases = []
     folders = sorted(p for p in (DEMO / "phases").iterdir() if p.is_dir())
     for number, folder in enumerate(folders, start=1):
@@ -98,7 +98,7 @@ def play() -> Demo:
             named = ORDER_FILE.fullmatch(path.name)
             assert named and named.group(1) in empires, f"{folder.name}/{path.name}: name it <n>-<empire>.txt"
             empire = empires[named.group(1)]
-            submission = parse_submission(path.read_text(encoding="utf-8"), parser, lambda v: hasattr(v, "to_text"))
+            submission = parse_submission(path.read_text(encoding="utf-8"), parser)
             lines = validate_orders(board, position, empire, list(submission.lines))
             lines += submission.header_problems
             files.append(
@@ -170,7 +170,7 @@ def test_a_tile_face_up_on_the_track_is_bought(demo: Demo) -> None:
     assert bought, f"the demo no longer buys a hero or wonder; its events:\n{demo.story()}"
     for phase, e in bought:
         assert e.data["item"] in phase.before.track, (
-            f"{phase.folder}: {e.data['empire']} bought {e.data['item']}, not face up ({', '.join(phase.before.track)})"
+            f"{phase.folder}: {e.data['player']} bought {e.data['item']}, not face up ({', '.join(phase.before.track)})"
         )
 
 
@@ -179,7 +179,7 @@ def _kind(kind: str, **data: Any) -> Callable[[Event], bool]:
 
 
 def _title_changes(e: Event) -> bool:
-    return e.kind == "title" and e.data["previous"] not in (None, e.data["empire"])
+    return e.kind == "title" and e.data["previous"] not in (None, e.data["player"])
 
 
 BEATS: dict[str, Callable[[Event], bool]] = {
@@ -206,7 +206,7 @@ def test_each_conquest_is_followed_by_the_conqueror_s_choice(demo: Demo) -> None
                 continue
             choice = events[index + 1] if index + 1 < len(events) else None
             assert choice is not None and choice.kind in ("sack", "occupy", "converting", "converted"), (
-                f"{phase.folder}: {e.data['empire']} conquered {e.data['place']} and then {choice}"
+                f"{phase.folder}: {e.data['player']} conquered {e.data['place']} and then {choice}"
             )
             assert choice.data["place"] == e.data["place"]
 

@@ -90,7 +90,7 @@ def test_trade_choice_puts_up_only_what_he_lists(board: Board) -> None:
     _, events = resolve_trade(board, position, orders, ScriptedDice([3, 4, 2, 5] * 20))
     (offers,) = [e for e in events if e.kind == "offers"]
     assert offers.data["offers"]["Rome"] == [TAX]  # type: ignore[index]
-    assert not [e for e in events if e.kind == "offer_by_dice" and e.data["empire"] == "Rome"]
+    assert not [e for e in events if e.kind == "offer_by_dice" and e.data["player"] == "Rome"]
 
 
 def test_first_when_winning_buys_first_when_his_tokens_could_win(board: Board) -> None:

@@ -12,12 +12,12 @@ import pytest
 from adjudicator.core.dice import ScriptedDice
 from adjudicator.language.parser import OrderParser
 from adjudicator.language.submission import OrderLine, parse_submission
+from adjudicator.rulesets import find_ruleset
 from adjudicator.rulesets.empires.board import Board
 from adjudicator.rulesets.empires.candidates import form_candidates
 from adjudicator.rulesets.empires.model import Phase, Position, SeaState
 from adjudicator.rulesets.empires.orders import Order
 from adjudicator.rulesets.empires.setup import new_position
-from adjudicator.rulesets.empires.transformer import OrderTransformer
 from adjudicator.rulesets.empires.validate import validate_orders
 from tests.empires_support import empires_board, opening_position
 
@@ -29,7 +29,7 @@ def board() -> Board:
 
 @pytest.fixture(scope="module")
 def parser() -> OrderParser[Order]:
-    return OrderParser("empires", OrderTransformer())
+    return find_ruleset("empires").parser()
 
 
 @pytest.fixture(scope="module")
@@ -40,7 +40,7 @@ def opening() -> Position:
 def checked(
     parser: OrderParser[Order], board: Board, position: Position, empire: str, text: str
 ) -> list[OrderLine[Order]]:
-    submission = parse_submission(text, parser, lambda v: hasattr(v, "to_text"))
+    submission = parse_submission(text, parser)
     return validate_orders(board, position, empire, list(submission.lines))
 
 

@@ -41,11 +41,11 @@ def buy(board: Board, position: Position, orders: Orders) -> tuple[Position, lis
 
 
 def skipped(events: list[Event], empire: str) -> list[str]:
-    return [str(e.data["reason"]) for e in events if e.kind == "purchase_skipped" and e.data["empire"] == empire]
+    return [str(e.data["reason"]) for e in events if e.kind == "purchase_skipped" and e.data["player"] == empire]
 
 
 def bought(events: list[Event], empire: str) -> list[str]:
-    return [str(e.data["item"]) for e in events if e.kind == "purchase" and e.data["empire"] == empire]
+    return [str(e.data["item"]) for e in events if e.kind == "purchase" and e.data["player"] == empire]
 
 
 def test_e6_1_the_political_leader_orders_the_turns(board: Board, opening: Position) -> None:
@@ -300,7 +300,7 @@ def test_e11_castor_and_pollux_copy_another_player_s_tile(board: Board, opening:
     position = with_tiles(position, "Carthage", "Spartacus")
     orders: Orders = {"Rome": [Copy("Spartacus"), Build("legion", "latium", count=2)]}
     after, events = buy(board, position, orders)
-    assert [e.data["paid"] for e in events if e.kind == "purchase" and e.data["empire"] == "Rome"] == [
+    assert [e.data["paid"] for e in events if e.kind == "purchase" and e.data["player"] == "Rome"] == [
         {TAX: 1},
         {TAX: 1},
     ]

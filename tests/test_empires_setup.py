@@ -83,7 +83,7 @@ def test_e2_3_ed2_a_title_whose_holder_is_out_goes_to_the_highest_level(board: B
     position, events = new_position(board, ("Rome", "Greece", "Carthage"), dice())
     levels = {e: position.levels(board, e)[Title.POLITICAL] for e in position.playing}
     assert position.titles[Title.POLITICAL] == max(levels, key=lambda e: levels[e]) == "Greece"
-    assert any(e.kind == "first_title" and e.data["empire"] == "Greece" for e in events)
+    assert any(e.kind == "first_title" and e.data["player"] == "Greece" for e in events)
 
 
 def test_e2_4_five_tiles_face_up_drawn_by_the_dice(board: Board) -> None:

@@ -66,7 +66,7 @@ def test_e5_2_a_player_short_of_the_size_sits_out(board: Board, opening: Positio
     poor = replace(opening.players["Greece"], resources=MappingProxyType({TAX: 2}))
     position = replace(opening, players={**opening.players, "Greece": poor})
     after, events = trade(board, position, {"Carthage": [TradeSide(5)]})
-    assert [e.data["empire"] for e in kinds(events, "trade_sits_out")] == ["Greece"]
+    assert [e.data["player"] for e in kinds(events, "trade_sits_out")] == ["Greece"]
     assert dict(after.players["Greece"].resources) == {TAX: 2}
 
 
@@ -76,16 +76,16 @@ def test_e5_3_ranked_offers_then_the_dice(board: Board, opening: Position) -> No
     _, events = trade(board, opening, {"Carthage": [TradeSide(2)], "Rome": [Offer(("gold", first))]})
     offered = kinds(events, "offers")[0].data["offers"]
     assert isinstance(offered, dict) and offered["Rome"][0] == first, "gold is not Rome's: the next ranked token"
-    assert len(offered["Rome"]) == 2 and any(e.data["empire"] == "Rome" for e in kinds(events, "offer_by_dice"))
+    assert len(offered["Rome"]) == 2 and any(e.data["player"] == "Rome" for e in kinds(events, "offer_by_dice"))
 
 
 def test_e5_4_e5_5_everyone_ends_with_as_many_tokens(board: Board, opening: Position) -> None:
     after, events = trade(board, opening, {"Carthage": [TradeSide(3)]})
     assert {e: total(after, e) for e in FIVE} == {e: total(opening, e) for e in FIVE}
     picks = kinds(events, "pick")
-    assert picks[0].data["empire"] == "Carthage", "E5.4: the Master takes first"
+    assert picks[0].data["player"] == "Carthage", "E5.4: the Master takes first"
     for before, after_pick in itertools.pairwise(picks):
-        assert after_pick.data["empire"] == before.data["source"], "the player taken from picks next"
+        assert after_pick.data["player"] == before.data["source"], "the player taken from picks next"
     assert len(kinds(events, "evening_out")) == 1
 
 
@@ -94,10 +94,10 @@ def test_e5_4_e5_6_two_players_make_one_round_trip_and_keep_the_rest(board: Boar
     poor = replace(two.players["Greece"], resources=MappingProxyType({TAX: 1}))
     position = replace(two, players={**two.players, "Greece": poor}, titles={**two.titles, Title.COMMERCE: "Rome"})
     after, events = trade(board, position, {"Rome": [TradeSide(3)]})
-    picks = [(e.data["empire"], e.data["source"]) for e in kinds(events, "pick")]
+    picks = [(e.data["player"], e.data["source"]) for e in kinds(events, "pick")]
     assert picks == [("Rome", "Carthage"), ("Carthage", "Rome")]
     assert kinds(events, "trade_end")[0].data["rule"] == "E5.6"
-    assert {e.data["empire"] for e in kinds(events, "trade_return")} == {"Rome", "Carthage"}
+    assert {e.data["player"] for e in kinds(events, "trade_return")} == {"Rome", "Carthage"}
     assert total(after, "Rome") == total(position, "Rome") and total(after, "Carthage") == total(position, "Carthage")
 
 

@@ -56,7 +56,7 @@ def _game_and_drop(make_game: Callable[..., Game], tmp_path: Path) -> tuple[Game
 
 def _parser(ruleset: str) -> OrderParser[Any]:
     rules = find_ruleset(ruleset)
-    return OrderParser(rules.grammar, rules.transformer())
+    return rules.parser()
 
 
 def _new(tmp_path: Path, ruleset: str) -> Path:
@@ -86,7 +86,7 @@ def _new(tmp_path: Path, ruleset: str) -> Path:
     ],
 )
 def test_a_number_of_thousands_of_digits_is_read_as_too_large(ruleset: str, line: str) -> None:
-    submission = parse_submission(f"power Rome\n{line}\n", _parser(ruleset), lambda v: True)
+    submission = parse_submission(f"power Rome\n{line}\n", _parser(ruleset))
     assert submission.lines or submission.phase is not None  # read: an order, an error or a header
     if submission.phase is not None:
         assert submission.phase.turn == limits.ORDER_COUNT + 1
@@ -170,7 +170,7 @@ def test_a_text_of_thousands_of_orders_is_refused_before_any_is_parsed(monkeypat
     monkeypatch.setattr(parser, "parse_line", lambda piece, **kw: parsed.append(piece.text) or real(piece, **kw))
     text = "power Rome\n" + "weź;" * 12_000
     with pytest.raises(TooManyOrders, match="at most 400"):
-        parse_submission(text, parser, lambda v: True)
+        parse_submission(text, parser)
     assert parsed == []
 
 
@@ -179,7 +179,7 @@ def test_only_the_first_errors_are_explained(monkeypatch: pytest.MonkeyPatch) ->
     explained: list[int] = []
     real = parser._syntax_error
     monkeypatch.setattr(parser, "_syntax_error", lambda piece, *a: explained.append(piece.number) or real(piece, *a))
-    submission = parse_submission("power Rome\n" + "weź\n" * 300, parser, lambda v: True)
+    submission = parse_submission("power Rome\n" + "weź\n" * 300, parser)
     assert len(explained) == limits.EXPLAINED_ERRORS
     assert len([line for line in submission.lines if line.problem is not None]) == 300
     assert "fix the errors above first" in str(
@@ -439,14 +439,14 @@ def test_a_password_line_is_masked_however_it_is_written(line: str) -> None:
     secret = re.search(r"X\d+secret", line)
     assert secret is not None
     assert secret.group() not in redact_passwords(line + "\n")
-    submission = parse_submission(f"{line}\n", _parser("mare-nostrum"), lambda v: True)
+    submission = parse_submission(f"{line}\n", _parser("mare-nostrum"))
     echoed = [a.text for a in submission.set_aside] + [item.text for item in submission.lines]
     assert not any(secret.group() in text for text in echoed), echoed
 
 
 @pytest.mark.parametrize("line", SPELLINGS[:13])
 def test_the_parser_reads_each_spelling_as_the_password(line: str) -> None:
-    submission = parse_submission(f"{line}\n", _parser("mare-nostrum"), lambda v: True)
+    submission = parse_submission(f"{line}\n", _parser("mare-nostrum"))
     assert submission.password is not None and "secret" in submission.password
 
 

@@ -14,12 +14,11 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from adjudicator.core.dice import ChainDice
-from adjudicator.language.parser import OrderParser
 from adjudicator.language.submission import parse_submission
 from adjudicator.rulesets.mare_nostrum.components import CARD_TOTALS, UNIT_STOCK
 from tests.random_play import BOARD, RULESET, random_orders
 
-PARSER = OrderParser(RULESET.grammar, RULESET.transformer())
+PARSER = RULESET.parser()
 PLAYERS = {3: ["Carthage", "Greece", "Babylon"], 4: ["Rome", "Carthage", "Greece", "Egypt"],
            5: ["Rome", "Carthage", "Greece", "Babylon", "Egypt"]}  # fmt: skip
 
@@ -54,7 +53,7 @@ def _play(seed: int, players: list[str], turns: int) -> list[Any]:
     while RULESET.phase_info(position).turn <= turns and RULESET.phase_info(position).winner is None:
         orders = {}
         for civ in RULESET.playing(position):
-            submission = parse_submission(random_orders(rng, position, civ), PARSER, RULESET.is_order)
+            submission = parse_submission(random_orders(rng, position, civ), PARSER)
             lines = RULESET.validate(BOARD, position, civ, submission.lines, {})
             orders[civ] = [line.order for line in lines if line.ok]
         seed_i = hashlib.sha256(root + phase_number.to_bytes(4, "big")).digest()

@@ -23,7 +23,6 @@ from adjudicator.game.submissions import check_submission
 from adjudicator.hosting.adjudication import adjudicate
 from adjudicator.language.cleaning import Piece, split_pieces
 from adjudicator.language.headers import PasswordHeader
-from adjudicator.language.parser import OrderParser
 from adjudicator.language.translation import PREFERRED, _literals, foreign_keywords
 from adjudicator.reports.order_form import order_form
 from adjudicator.rulesets import find_ruleset
@@ -70,13 +69,13 @@ def test_a_pass_word_alone_is_the_mediterraneum_pass_and_before_a_secret_the_pas
     secret "z" or "e" glued on; a secret now stands after a space or a colon. A pass word
     followed by a secret is the password header, as English `pass SECRET` is (and is masked)."""
     rules = find_ruleset("mediterraneum")
-    parser = OrderParser(rules.grammar, rules.transformer())
+    parser = rules.parser()
     english = parser.parse_line(Piece(1, "pass"))
     assert parser.parse_line(Piece(1, word)) == english
     assert parser.parse_line(Piece(1, f"{word} s3cret")) == PasswordHeader("s3cret")
     assert parser.parse_line(Piece(1, f"{word}: s3cret")) == PasswordHeader("s3cret")
     nostrum = find_ruleset("mare-nostrum")
-    without_pass = OrderParser(nostrum.grammar, nostrum.transformer())
+    without_pass = nostrum.parser()
     assert not isinstance(without_pass.parse_line(Piece(1, word)), PasswordHeader), "a word alone holds no secret"
 
 

@@ -97,10 +97,9 @@ def test_the_receipt_reads_an_empty_ship_s_second_space_by_the_game_s_options() 
 
 def _lines(text: str) -> Any:
     from adjudicator.language.submission import parse_submission
-    from adjudicator.rulesets.mediterraneum.orders import ORDER_TYPES
     from tests.mediterraneum_support import parser
 
-    return parse_submission(text, parser(), lambda o: isinstance(o, ORDER_TYPES)).lines
+    return parse_submission(text, parser()).lines
 
 
 def test_new_refuses_a_position_whose_decks_are_all_empty_in_one_sentence_naming_the_key(tmp_path: Path) -> None:

@@ -268,11 +268,10 @@ def fragment(**data: Any) -> Position:
 
 def receipt(position: Position, text: str) -> list[OrderLine[Order]]:
     from adjudicator.language.submission import parse_submission
-    from adjudicator.rulesets.mediterraneum.orders import ORDER_TYPES
     from adjudicator.rulesets.mediterraneum.validate import validate_orders
     from tests.mediterraneum_support import board, parser
 
-    lines = parse_submission(text, parser(), lambda o: isinstance(o, ORDER_TYPES)).lines
+    lines = parse_submission(text, parser()).lines
     return validate_orders(board(), position, position.step, lines)
 
 

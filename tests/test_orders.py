@@ -15,6 +15,7 @@ from adjudicator.language.headers import GameHeader, PasswordHeader, PhaseHeader
 from adjudicator.language.parser import OrderParser
 from adjudicator.language.problems import OrderSyntaxError
 from adjudicator.language.submission import parse_submission
+from adjudicator.rulesets import find_ruleset
 from adjudicator.rulesets.mare_nostrum.components import Piece as Item
 from adjudicator.rulesets.mare_nostrum.components import Unit
 from adjudicator.rulesets.mare_nostrum.orders import (
@@ -40,12 +41,11 @@ from adjudicator.rulesets.mare_nostrum.orders import (
     TurnSequence,
     UlyssesForce,
 )
-from adjudicator.rulesets.mare_nostrum.transformer import OrderTransformer
 
 
 @pytest.fixture(scope="module")
 def parser() -> OrderParser[Any]:
-    return OrderParser("mare_nostrum", OrderTransformer())
+    return find_ruleset("mare-nostrum").parser()
 
 
 def parse(parser: OrderParser[Any], text: str) -> Any:
@@ -201,7 +201,7 @@ def test_greetings_sign_offs_and_list_markers_are_read_as_people_write(parser: O
         "Hi GM,\n\nhere are my orders\npower Rome\n- offer wine\n* take gold\n\u2022 take any\n"
         "1. offer oil\n2) take tax\n**take fish**\nCheers,\nAnna\nThanks!\nbulid legion in Roma\n"
     )
-    submission = parse_submission(text, parser, lambda v: type(v) in ORDER_PHASES)
+    submission = parse_submission(text, parser)
     assert [(line.number, line.ok) for line in submission.lines] == [(n, True) for n in range(5, 11)] + [(14, False)]
     assert [line.text for line in submission.lines][:6] == [
         "offer wine", "take gold", "take any", "offer oil", "take tax", "take fish",
@@ -212,7 +212,7 @@ def test_greetings_sign_offs_and_list_markers_are_read_as_people_write(parser: O
 
 def test_a_bad_line_never_hides_the_others(parser: OrderParser[Any]) -> None:
     text = "power Rome\noffer wine\nmove legions 3 from Roma to Ravenna\nmvoe the gauls\ntake gold\n"
-    submission = parse_submission(text, parser, lambda v: type(v) in ORDER_PHASES)
+    submission = parse_submission(text, parser)
     assert [(line.number, line.ok) for line in submission.lines] == [
         (2, True),
         (3, False),
@@ -242,7 +242,7 @@ def test_every_labelled_syntax_example_gets_its_label(parser: OrderParser[Any]) 
 
 
 def test_password_never_echoes(parser: OrderParser[Any]) -> None:
-    submission = parse_submission("password: hunter22\npassword hunter22 extra\n", parser, lambda v: False)
+    submission = parse_submission("password: hunter22\npassword hunter22 extra\n", parser)
     echoed = [line.text for line in submission.lines] + [a.text for a in submission.set_aside]
     assert echoed and not any("hunter22" in text for text in echoed), echoed
 
@@ -259,7 +259,7 @@ def test_password_never_echoes(parser: OrderParser[Any]) -> None:
 def test_a_password_line_echoes_the_player_s_word_and_never_the_secret(
     parser: OrderParser[Any], text: str, echo: str
 ) -> None:
-    submission = parse_submission(text + "\n", parser, lambda v: False)
+    submission = parse_submission(text + "\n", parser)
     assert [a.text for a in submission.set_aside] == [echo]
 
 
@@ -282,7 +282,7 @@ def test_password_is_masked_quoted_commented_or_hidden(text: str) -> None:
 
 def test_quoted_password_never_echoes(parser: OrderParser[Any]) -> None:
     text = "power Rome\n> > password hunter22\n# password hunter23\n-- \npassword hunter24\n"
-    submission = parse_submission(text, parser, lambda v: False)
+    submission = parse_submission(text, parser)
     echoed = " ".join(a.text for a in submission.set_aside)
     assert "********" in echoed and not any(f"hunter2{n}" in echoed for n in (2, 3, 4)), echoed
 
@@ -332,7 +332,7 @@ def test_plain_text_leaves_ascii_alone() -> None:
 @settings(max_examples=300, deadline=None)
 @given(st.text(alphabet=st.characters(codec="utf-8"), max_size=200))
 def test_parser_never_raises_on_arbitrary_text(parser: OrderParser[Any], text: str) -> None:
-    parse_submission(text, parser, lambda v: type(v) in ORDER_PHASES or isinstance(v, TurnSequence))
+    parse_submission(text, parser)
 
 
 _WORDS = st.sampled_from(
@@ -368,12 +368,12 @@ _WORDS = st.sampled_from(
 @settings(max_examples=300, deadline=None)
 @given(st.lists(_WORDS, max_size=12))
 def test_parser_never_raises_on_order_like_word_salad(parser: OrderParser[Any], words: list[str]) -> None:
-    parse_submission(" ".join(words), parser, lambda v: type(v) in ORDER_PHASES or isinstance(v, TurnSequence))
+    parse_submission(" ".join(words), parser)
 
 
 @given(st.text(alphabet=string.ascii_letters + " ", min_size=1, max_size=30).filter(str.strip))
 def test_names_keep_their_words(text: str) -> None:
-    parser = OrderParser("mare_nostrum", OrderTransformer())
+    parser = find_ruleset("mare-nostrum").parser()
     result = parser.parse_line(Piece(1, f"ulysses {text}"))
     if isinstance(result, UlyssesForce):
         assert result.target.split() == text.split()

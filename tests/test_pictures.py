@@ -123,7 +123,7 @@ def full_board(make_game: Callable[..., Game]) -> tuple[dict[str, Any], str]:
             legions={a: 2, b: 1}, fortresses={c: 1}, port={}, converting=b, occupied={"temple": b}, at_war=True,
         )  # fmt: skip
         for piece in ("influence", "city", "caravan", "temple", "market", "legion", "fortress"):
-            event = {"kind": "purchase", "civ": a if piece != "fortress" else c, "item": f"{piece} in {info.name}"}
+            event = {"kind": "purchase", "player": a if piece != "fortress" else c, "item": f"{piece} in {info.name}"}
             event |= {"site": info.cities[0]} if piece == "city" and info.cities else {}
             event |= {"commodity": info.commodities[0]} if piece == "caravan" else {}
             events.append(event)

@@ -28,7 +28,7 @@ def test_every_event_of_every_rule_case_renders_as_a_sentence(name: str) -> None
     assert len(seen) > 10, "the rule cases emit events of many kinds"
     module = template.make_module({**_report_context(ruleset, board), "phase_number": 7})
     for kind, event in sorted(seen.items()):
-        for audience in (None, event.get("civ", event.get("empire", event.get("player")))):
+        for audience in (None, event.get("player")):
             text = str(module.sentence(event, audience))
             assert text and not text.startswith(f"{kind}:"), f"no sentence for {kind}: {text}"
             assert "{" not in text and "None" not in text, f"{kind} renders badly: {text}"

@@ -18,7 +18,6 @@ from adjudicator.core.names import normalise
 from adjudicator.game.game import default_board_path, load_board
 from adjudicator.language.cleaning import Piece
 from adjudicator.language.headers import PhaseHeader
-from adjudicator.language.parser import OrderParser
 from adjudicator.language.translation import canonical_keywords
 from adjudicator.rulesets import REGISTRY, PhaseInfo
 from adjudicator.rulesets.empires import validate as empires_validate
@@ -108,7 +107,7 @@ def test_a_phase_header_keeps_the_phase_as_written_though_it_is_a_keyword_elsewh
     """Spanish "compra" (the Empires purchase phase) is also the Spanish word for `buy`: a
     `phase` header reads its phase as the player wrote it, never as a keyword put into English."""
     rules = REGISTRY[ruleset]
-    parser = OrderParser(rules.grammar, rules.transformer())
+    parser = rules.parser()
     board = load_board(rules, default_board_path(rules))
     for phase in rules.terms(board)["phase"]:
         info = PhaseInfo(1, phase, None, None, rules.turn_prefix)

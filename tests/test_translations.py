@@ -191,22 +191,20 @@ def test_a_private_report_and_its_form_are_in_the_player_s_language(tmp_path: Pa
 def test_orders_written_in_another_language_mean_the_english_ones(ruleset: str, foreign: str, english: str) -> None:
     """Keywords of pl, hu, fr and es (grammar/keywords.toml), with or without their accents."""
     from adjudicator.language.cleaning import Piece
-    from adjudicator.language.parser import OrderParser
     from adjudicator.rulesets import find_ruleset
 
     rules = find_ruleset(ruleset)
-    parser = OrderParser(rules.grammar, rules.transformer())
+    parser = rules.parser()
     assert parser.parse_line(Piece(1, foreign)) == parser.parse_line(Piece(1, english))
 
 
 def test_a_name_holding_a_foreign_keyword_is_left_as_written() -> None:
     """Only a line that is not English as it stands is read with its keywords in English."""
     from adjudicator.language.cleaning import Piece
-    from adjudicator.language.parser import OrderParser
     from adjudicator.rulesets import find_ruleset
 
     rules = find_ruleset("mare-nostrum")
-    parser = OrderParser(rules.grammar, rules.transformer())
+    parser = rules.parser()
     taken = parser.parse_line(Piece(1, "take Swiatynia Artemidy"))
     assert getattr(taken, "choice", None) == "Swiatynia Artemidy"
 
@@ -256,7 +254,7 @@ def test_a_password_s_secret_is_never_read_as_keywords() -> None:
     from adjudicator.language.parser import OrderParser
     from tests.random_play import RULESET
 
-    parser: OrderParser[object] = OrderParser(RULESET.grammar, RULESET.transformer())
+    parser: OrderParser[object] = RULESET.parser()
     assert parser.parse_line(Piece(1, "hasło rome-sekret")) != parser.parse_line(Piece(1, "password rome-secret"))
 
 
@@ -310,7 +308,7 @@ def test_a_syntax_error_in_another_language_names_the_order_and_is_translated() 
     from adjudicator.language.problems import OrderSyntaxError
     from tests.random_play import RULESET
 
-    parser: OrderParser[object] = OrderParser(RULESET.grammar, RULESET.transformer())
+    parser: OrderParser[object] = RULESET.parser()
     broken = parser.parse_line(Piece(1, "oferuj wino,, metal"))
     assert isinstance(broken, OrderSyntaxError)
     assert broken.message.startswith("this 'oferuj' order is not understood; write it as: offer CARD")
@@ -381,7 +379,7 @@ def test_a_syntax_error_s_form_keeps_its_translations_through_the_receipts_file(
     from adjudicator.language.problems import OrderSyntaxError
     from tests.random_play import RULESET
 
-    parser: OrderParser[object] = OrderParser(RULESET.grammar, RULESET.transformer())
+    parser: OrderParser[object] = RULESET.parser()
     broken = parser.parse_line(Piece(1, "trade three"))
     assert isinstance(broken, OrderSyntaxError)
     stored = decode(tomllib.loads(tomli_w.dumps({"message": encode(broken.message)}))["message"])

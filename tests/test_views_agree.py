@@ -63,9 +63,6 @@ class Disagreement:
         )
 
 
-PLAYER_KEYS = ("civ", "empire", "player")  # what each ruleset calls the player in its events
-
-
 def refusals(events: Sequence[Event], civ: str) -> dict[int | str, str]:
     """The lines of `civ` the engine refused, each with its reason, by line number or (where a
     ruleset's events name the order instead) by the order's text: every ruleset reports a
@@ -75,7 +72,7 @@ def refusals(events: Sequence[Event], civ: str) -> dict[int | str, str]:
         kind = str(item.get("kind", ""))
         if not kind.endswith(("_skipped", "_refused", "_failed")):
             continue
-        if not any(item.get(key) == civ for key in PLAYER_KEYS):
+        if item.get("player") != civ:
             continue
         where = int(str(item["line"])) if "line" in item else str(item.get("order", ""))
         refused.setdefault(where, str(item.get("reason", kind)))
@@ -91,7 +88,7 @@ def costs(events: Sequence[Event], civ: str, line: int) -> list[int]:
     return [
         int(str(item["cost"]))
         for item in (e.to_data() for e in events)
-        if any(item.get(key) == civ for key in PLAYER_KEYS) and item.get("line") == line and "cost" in item
+        if item.get("player") == civ and item.get("line") == line and "cost" in item
     ]
 
 
@@ -210,7 +207,7 @@ def picks(events: Sequence[Event], civ: str) -> list[tuple[str, str]]:
     """The cards `civ` took in a trade, in order, each with the player it came from."""
     found = []
     for item in (e.to_data() for e in events):
-        if item.get("kind") == "pick" and any(item.get(key) == civ for key in PLAYER_KEYS):
+        if item.get("kind") == "pick" and item.get("player") == civ:
             found.append((str(item.get("source")), str(item.get("card", item.get("token")))))
     return found
 

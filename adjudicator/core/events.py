@@ -33,3 +33,14 @@ class Event:
 
 def event(kind: str, **data: EventValue) -> Event:
     return Event(kind, data)
+
+
+@dataclass(frozen=True, slots=True)
+class RenamedField:
+    """A field that events of `kinds` were written with under the name `old` before it became
+    `new`. History files of games under way keep the old name; `game/event_records.py` reads
+    them in the new one. A ruleset declares these (`Ruleset.renamed_event_fields`)."""
+
+    old: str
+    new: str
+    kinds: frozenset[str]

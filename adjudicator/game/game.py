@@ -309,7 +309,7 @@ def _board(ruleset: str, path: Path, _mtime: int, _size: int) -> Any:
 def _parser_of(ruleset: str) -> OrderParser[Any]:
     """One parser per ruleset and process: its grammar never changes, and building it costs 55 ms."""
     reader = find_ruleset(ruleset)
-    return OrderParser(reader.grammar, reader.transformer())
+    return reader.parser()
 
 
 def default_board_path(ruleset: Ruleset[Any, Any, Any]) -> Path:

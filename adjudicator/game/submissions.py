@@ -98,7 +98,7 @@ _ASIDE = {  # why a line was not read as an order, as the player reads it
 
 def check_submission(game: Game, text: str, power: str | None = None) -> CheckedSubmission:
     """Parse and validate without storing anything."""
-    submission = parse_submission(text, game.parser, game.ruleset.is_order)
+    submission = parse_submission(text, game.parser)
     civ = _power(game, submission, power)
     _check_guards(game, submission)
     _check_not_empty(submission)

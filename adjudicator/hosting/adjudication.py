@@ -20,6 +20,7 @@ from adjudicator.core.events import Event
 from adjudicator.core.i18n import encode
 from adjudicator.game.dice_records import dice_record_from_data, dice_record_to_data
 from adjudicator.game.directory import game_lock
+from adjudicator.game.event_records import stored_events
 from adjudicator.game.game import Game
 from adjudicator.game.storage import PRIVATE, PRIVATE_FOLDER, read_toml, without_none, write_toml_atomic
 from adjudicator.game.submissions import CheckedSubmission, missing_orders, order_files
@@ -41,7 +42,7 @@ class PhaseResult:
 
 def _checked(game: Game, position: Any, civ: str, text: str) -> CheckedSubmission:
     """A player's orders parsed and checked against `position`, once for all uses."""
-    submission = parse_submission(text, game.parser, game.ruleset.is_order)
+    submission = parse_submission(text, game.parser)
     lines = game.ruleset.validate(game.board, position, civ, submission.lines, game.settings.options)
     return CheckedSubmission(game.settings.id, game.phase_info.label, civ, submission, tuple(lines))
 
@@ -207,7 +208,7 @@ def replay(game: Game) -> tuple[int, list[str]]:
             game.board, position, _stored_orders(game, position, data), _stored_dice(game, data),
             game.settings.stepwise, game.settings.options,
         )  # fmt: skip
-        if _normal(events) != _normal([Event.from_data(e) for e in data["events"]]):
+        if _normal(events) != _normal([Event.from_data(e) for e in stored_events(game.ruleset, data)]):
             problems.append(f"{path.name}: the events differ from the stored ones")
         following = openings.get(int(data["phase_number"]) + 1)
         if following is not None:

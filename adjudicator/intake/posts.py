@@ -109,7 +109,7 @@ def take_post(games: Mapping[str, Game], post: Post, report: PostReport) -> None
     game = post.game
     if game is None:
         try:
-            submission = parse_submission(post.text, any_game.parser, any_game.ruleset.is_order, headers_only=True)
+            submission = parse_submission(post.text, any_game.parser, headers_only=True)
         except TooManyOrders as error:
             report.lines.append(f"{post.label}: skipped: {error}")
             report.unkept.append(post.label)
@@ -153,7 +153,7 @@ def _thread_post(games: Mapping[str, Game], path: Path, item: ThreadPost) -> tup
     text = post_text(item.body)
     any_game = next(iter(games.values()))
     try:
-        submission = parse_submission(text, any_game.parser, any_game.ruleset.is_order)
+        submission = parse_submission(text, any_game.parser)
     except TooManyOrders as error:
         return None, str(error)
     if submission.game and submission.game not in games:

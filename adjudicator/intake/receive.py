@@ -176,7 +176,7 @@ def receive(
 def _read_orders(game: Game, key: str, mail: MailText, received: datetime, checks: PasswordChecks) -> MailFate:
     """Who sent the mail, checked on its header lines alone; only then are its orders read."""
     try:
-        heads = parse_submission(mail.text, game.parser, game.ruleset.is_order, headers_only=True)
+        heads = parse_submission(mail.text, game.parser, headers_only=True)
     except TooManyOrders as error:
         return MailFate(key, Fate.REJECTED, message_of(error), mail=mail)
     power = heads.power
@@ -213,7 +213,7 @@ def _read_orders(game: Game, key: str, mail: MailText, received: datetime, check
         flags = (warning,) if count == PASSWORD_FAILURES else ()
         return MailFate(key, Fate.REJECTED, wrong, civ, mail, flags=flags, wrong_password=True)
     secret = heads.password
-    submission = parse_submission(mail.text, game.parser, game.ruleset.is_order)
+    submission = parse_submission(mail.text, game.parser)
     flags = () if registered else (f"sent from {mail.sender}, not {civ}'s registered {player.email}",)
 
     def answers() -> tuple[Answer, ...]:  # after the orders are stored, so `orders` and `status` show them

@@ -46,7 +46,7 @@ def route(games: dict[str, Game], raw: bytes, held: Mapping[str, str] | None = N
     if wanted is None:
         any_game = next(iter(games.values()))
         try:
-            wanted = parse_submission(mail.text, any_game.parser, any_game.ruleset.is_order, headers_only=True).game
+            wanted = parse_submission(mail.text, any_game.parser, headers_only=True).game
         except TooManyOrders:
             wanted = None  # its game, if any, refuses it with the reason
     if wanted is None:

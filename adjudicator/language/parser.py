@@ -7,7 +7,7 @@ from __future__ import annotations
 import functools
 import tomllib
 from collections.abc import Mapping
-from typing import Any, Generic, TypeVar
+from typing import Any, Generic, TypeGuard, TypeVar
 
 from lark import Lark, Token, Transformer, UnexpectedInput
 from lark.visitors import merge_transformers
@@ -27,7 +27,10 @@ OrderT = TypeVar("OrderT")
 class OrderParser(Generic[OrderT]):
     """A ruleset's grammar, loaded once, that parses one order line at a time."""
 
-    def __init__(self, grammar: str, transformer: Transformer[Token, OrderT]) -> None:
+    def __init__(
+        self, grammar: str, transformer: Transformer[Token, OrderT], order_types: tuple[type[OrderT], ...]
+    ) -> None:
+        self.order_types = order_types  # what the transformer makes of an order line, and nothing else does
         folder = shipped_folder("grammar")
         # The transformer runs inside the LALR parser (no tree is built) and no positions are
         # tracked: together they make parsing about 1.5 times faster (bench/run.py).
@@ -52,6 +55,10 @@ class OrderParser(Generic[OrderT]):
         for verb in self._forms:
             self._verbs.add(verb, verb)
         self.grammar = grammar
+
+    def is_order(self, value: object) -> TypeGuard[OrderT]:
+        """Whether a parsed piece is an order of this grammar (not a header or a request)."""
+        return isinstance(value, self.order_types)
 
     def parse_line(self, piece: Piece, *, explain: bool = True) -> Any:
         """The order or header a piece means; an `OrderSyntaxError` when it means nothing. A line

@@ -4,7 +4,6 @@ of explained errors bounded, so a stranger's mail costs milliseconds, not minute
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any, Generic, TypeVar
 
@@ -62,9 +61,7 @@ class TooManyOrders(AdjudicatorError):
     """A text of more order pieces than any phase needs (limits.ORDER_PIECES): none is read."""
 
 
-def parse_submission(
-    text: str, parser: OrderParser[OrderT], is_order: Callable[[object], bool], *, headers_only: bool = False
-) -> Submission[OrderT]:
+def parse_submission(text: str, parser: OrderParser[OrderT], *, headers_only: bool = False) -> Submission[OrderT]:
     """Every line of a submission, with headers gathered and problems kept per line. A text of
     more than ORDER_PIECES pieces raises TooManyOrders before any is parsed, and syntax errors
     past EXPLAINED_ERRORS are not explained: a stranger's mail costs milliseconds, not minutes.
@@ -111,7 +108,7 @@ def parse_submission(
         elif isinstance(result, Request):
             requests.append(Request(result.command, result.arguments, piece.number))
             aside.append(SetAside(piece.number, piece.text, "request"))
-        elif is_order(result):
+        elif parser.is_order(result):
             lines.append(OrderLine(piece.number, piece.text, order=_with_line(result, piece.number)))
         else:  # a grammar rule without a transformer method: a bug, never a dropped line
             raise TypeError(f"line {piece.number} parsed to {result!r}, which is neither order nor header")

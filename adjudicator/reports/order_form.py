@@ -48,7 +48,7 @@ def order_form(game: Game, position: Any, civ: str, lang: str = SOURCE) -> Order
     offered = []
     for number, (text, note) in enumerate(game.ruleset.form_candidates(game.board, position, civ), start=1):
         parsed = game.parser.parse_line(Piece(number, text))
-        if not game.ruleset.is_order(parsed):
+        if not game.parser.is_order(parsed):
             continue  # a proposal the grammar refuses is a ruleset bug; the form stays usable without it
         line = OrderLine(number, text, order=parsed)
         checked = game.ruleset.validate(game.board, position, civ, [line], game.settings.options)
@@ -110,7 +110,7 @@ def _with_names(text: str, names: Mapping[str, tuple[str, str]], lang: str) -> s
 def _means(game: Game, position: Any, civ: str, text: str, english: OrderLine[Any]) -> bool:
     """Whether a line, validated as the English one was, is that very order."""
     parsed = game.parser.parse_line(Piece(english.number, text))
-    if not game.ruleset.is_order(parsed):
+    if not game.parser.is_order(parsed):
         return False
     line = OrderLine(english.number, text, order=parsed)
     checked = game.ruleset.validate(game.board, position, civ, [line], game.settings.options)

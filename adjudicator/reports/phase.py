@@ -18,6 +18,7 @@ from markupsafe import Markup
 
 from adjudicator.core.errors import UsageError
 from adjudicator.core.i18n import Msg, decode, t
+from adjudicator.game.event_records import stored_events
 from adjudicator.game.game import Game
 from adjudicator.game.storage import PRIVATE, is_public_page, read_toml, write_bytes_atomic, write_text_atomic
 from adjudicator.reports.maps import ruleset_maps
@@ -83,7 +84,7 @@ def _record_of(game: Game, slug: str) -> PhaseRecord:
         number,
         _complete(game, data["position"]),
         _complete(game, after),
-        decode(data["events"]),  # a message kept as a table is a message again, to translate
+        decode(stored_events(game.ruleset, data)),  # a message kept as a table is a message again, to translate
         decode(data["dice"]),  # a roll's purpose kept as a table is a message again
         decode(read_toml(receipts)) if (receipts := game.directory.receipts_file(slug)).exists() else {},
     )

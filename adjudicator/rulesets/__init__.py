@@ -16,9 +16,10 @@ from lark import Token, Transformer
 
 from adjudicator.core.dice import Dice
 from adjudicator.core.errors import UsageError
-from adjudicator.core.events import Event
+from adjudicator.core.events import Event, RenamedField
 from adjudicator.core.i18n import LANGUAGES, Msg, t, term
 from adjudicator.core.names import Match, normalise
+from adjudicator.language.parser import OrderParser
 from adjudicator.language.submission import OrderLine
 from adjudicator.rulesets.kit.options import OptionSpec
 from adjudicator.rulesets.kit.players import Seated
@@ -145,6 +146,9 @@ class Ruleset(Generic[BoardT, PositionT, OrderT]):
     players_rule: str  # the clause giving the player counts and who plays what, as messages cite it
     win_rule: str  # the clause that ends the game with a winner
     neutrals_rule: str | None  # the clause on neutral players; None where every seat is a player
+    # Event fields its engine has renamed since games under way wrote their history, which is
+    # read in today's names (game/event_records.py).
+    renamed_event_fields: tuple[RenamedField, ...] = ()
     # The parts, each over the ruleset's own options type; Python cannot name "some type" here.
     engine: Engine[BoardT, PositionT, OrderT, Any]
     codec: Codec[BoardT, PositionT, OrderT, Any]
@@ -216,11 +220,10 @@ class Ruleset(Generic[BoardT, PositionT, OrderT]):
         to move, or the leader who fixes the sequence first)."""
         return self.engine.due(position, stepwise)
 
-    def transformer(self) -> Transformer[Token, OrderT]:
-        return self.codec.transformer()
-
-    def is_order(self, value: object) -> bool:
-        return isinstance(value, self.codec.order_types)
+    def parser(self) -> OrderParser[OrderT]:
+        """The order language of this game: its grammar, building its order types. Built anew
+        (about 55 ms): a caller that parses often keeps one (game.py does, per process)."""
+        return OrderParser(self.grammar, self.codec.transformer(), self.codec.order_types)
 
     def validate(
         self,

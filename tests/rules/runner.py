@@ -99,7 +99,7 @@ def load_cases() -> list[dict[str, Any]]:
 def _engine(name: str = DEFAULT_RULESET) -> tuple[Any, Any, OrderParser[Any]]:
     ruleset = find_ruleset(name)
     board = load_board(ruleset, default_board_path(ruleset))
-    return ruleset, board, OrderParser(ruleset.grammar, ruleset.transformer())
+    return ruleset, board, ruleset.parser()
 
 
 def merged(base: Mapping[str, Any], over: Mapping[str, Any], depth: int = 0) -> dict[str, Any]:
@@ -144,7 +144,7 @@ def run_case(case: Mapping[str, Any]) -> CaseResult:
     if not case.get("setup") or from_opening or "orders" in case:
         orders: dict[str, list[Any]] = {}
         for civ, text in case.get("orders", {}).items():
-            submission = parse_submission(text, parser, ruleset.is_order)
+            submission = parse_submission(text, parser)
             lines = ruleset.validate(board, position, civ, submission.lines, options)
             orders[civ] = [line.order for line in lines if line.ok]
             result.rejected += [

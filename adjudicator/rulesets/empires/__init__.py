@@ -6,7 +6,7 @@ from adjudicator.rulesets import BoardResource, Codec, Engine, Ruleset, View
 from adjudicator.rulesets.empires import presentation, setup
 from adjudicator.rulesets.empires.board import PLAYER_COUNTS, Board, parse_board
 from adjudicator.rulesets.empires.candidates import form_candidates
-from adjudicator.rulesets.empires.engine import TURN_PREFIX, due, phase_info, resolve_phase
+from adjudicator.rulesets.empires.engine import RENAMED_EVENT_FIELDS, TURN_PREFIX, due, phase_info, resolve_phase
 from adjudicator.rulesets.empires.model import Position
 from adjudicator.rulesets.empires.options import OPTIONS
 from adjudicator.rulesets.empires.orders import ORDER_PHASES, Order, TurnOrder
@@ -30,6 +30,7 @@ EMPIRES: Ruleset[Board, Position, Order] = Ruleset(
     players_rule="E2.1",
     win_rule="E10",
     neutrals_rule=None,
+    renamed_event_fields=RENAMED_EVENT_FIELDS,
     engine=Engine(
         new_position=lambda board, empires, dice, _: setup.new_position(board, empires, dice),
         phase_info=phase_info,

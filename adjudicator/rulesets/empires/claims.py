@@ -27,7 +27,7 @@ def claim_titles(board: Board, position: Position) -> tuple[Position, list[Event
         holder = titles.get(title)
         new = tied[0] if len(tied) == 1 else _tie_choice(position, title, holder, tied)
         if new != holder:
-            events.append(event("title", title=str(title), empire=new, previous=holder, level=best, tied=tied))
+            events.append(event("title", title=str(title), player=new, previous=holder, level=best, tied=tied))
             if title is Title.COMMERCE:
                 tokens_used = ()  # E5.7: a new Master takes all three tokens back
         titles[title] = new
@@ -68,7 +68,7 @@ def capital_winner(board: Board, position: Position) -> tuple[str | None, list[E
         return None, []
     order = [*position.sequence, *(e for e in position.playing if e not in position.sequence)]
     winner = min(winners, key=lambda e: (-held[e], order.index(e)))
-    return winner, [event("victory", empire=winner, rule="E10.2", capitals=held[winner])]
+    return winner, [event("victory", player=winner, rule="E10.2", capitals=held[winner])]
 
 
 def capital_victory(board: Board, position: Position, events: list[Event]) -> Position:
@@ -86,4 +86,4 @@ def titles_winner(position: Position) -> tuple[str | None, list[Event]]:
     winner = position.titles.get(Title.COMMERCE)
     if winner is None or any(position.titles.get(t) != winner for t in Title):
         return None, []
-    return winner, [event("victory", empire=winner, rule="E10.3")]
+    return winner, [event("victory", player=winner, rule="E10.3")]

@@ -64,7 +64,7 @@ def conversions(board: Board, position: Position, empire: str, events: list[Even
             continue
         if p.converting_since < position.round and borders_empire(board, position, empire, pid):
             provinces[pid] = _converted(p, empire)
-            events.append(event("converted", empire=empire, place=pid, previous=p.influence, rule="E8.8"))
+            events.append(event("converted", player=empire, place=pid, previous=p.influence, rule="E8.8"))
     return replace(position, provinces=provinces)
 
 
@@ -90,17 +90,17 @@ def conquest(
         events.append(
             event(
                 "order_skipped",
-                empire=empire,
+                player=empire,
                 line=choice.line,
                 reason=t("E8.6: no %(building)s to sack", building=BUILDING_WORDS.get(building, building)),
             )
         )
     if choice is not None and choice.action == "convert":
         if position.effects(board, empire, "auto_convert") and borders_empire(board, position, empire, pid):
-            events.append(event("converted", empire=empire, place=pid, previous=province.influence, rule="E11.1"))
+            events.append(event("converted", player=empire, place=pid, previous=province.influence, rule="E11.1"))
             return replace(position, provinces={**position.provinces, pid: _converted(province, empire)})
         changed = replace(province, converting=empire, converting_since=position.round)
-        events.append(event("converting", empire=empire, place=pid, rule="E8.8"))
+        events.append(event("converting", player=empire, place=pid, rule="E8.8"))
         return replace(position, provinces={**position.provinces, pid: changed})
     wanted = list(choice.buildings) if choice is not None and choice.action == "occupy" else _best_occupation(province)
     return _occupy(position, empire, pid, wanted, events)
@@ -129,7 +129,7 @@ def _occupy(position: Position, empire: str, pid: str, wanted: list[str], events
             occupied[building] = empire
             taken.append(building)
             free -= 1
-    events.append(event("occupy", empire=empire, place=pid, buildings=taken, rule="E8.7"))
+    events.append(event("occupy", player=empire, place=pid, buildings=taken, rule="E8.7"))
     return replace(position, provinces={**position.provinces, pid: replace(province, occupied=occupied)})
 
 
@@ -178,7 +178,7 @@ def _sack(
     events.append(
         event(
             "sack",
-            empire=empire,
+            player=empire,
             place=pid,
             building=building,
             gained=dict(sorted((gain + Counter({f"legendary {k}": n for k, n in legendary.items()})).items())),

@@ -9,7 +9,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import replace
 
 from adjudicator.core.dice import Dice
-from adjudicator.core.events import Event, event
+from adjudicator.core.events import Event, RenamedField, event
 from adjudicator.rulesets import PhaseInfo
 from adjudicator.rulesets.empires.board import Board, Title
 from adjudicator.rulesets.empires.claims import claim_titles, titles_winner
@@ -29,6 +29,16 @@ from adjudicator.rulesets.kit import leaders
 
 LEADER = {Phase.PURCHASE: Title.POLITICAL, Phase.MILITARY: Title.MILITARY}  # E3.2
 TURN_PREFIX = "R"  # R3 purchase: Empires plays in rounds
+# The player an event is about was `empire` before every ruleset named him `player`; history
+# written then keeps it in these kinds.
+RENAMED_EVENT_FIELDS = (
+    RenamedField("empire", "player", frozenset({
+        "conquest", "converted", "converting", "copy", "evening_out", "first_title", "move", "occupy",
+        "offer_by_dice", "order_skipped", "peace", "pick", "produce", "purchase", "purchase_skipped", "sack",
+        "sail", "setup", "take_good", "title", "trade_return", "trade_side", "trade_sits_out", "turn_end",
+        "turn_of", "victory"
+    })),
+)  # fmt: skip
 
 
 def phase_info(position: Position) -> PhaseInfo:

@@ -74,7 +74,7 @@ def peace_pairs(
         named = [o.value for o in lines if isinstance(o, Standing) and o.key == "peace"]
         if named and named[-1] in position.players and named[-1] != empire:
             pairs.add(frozenset((empire, named[-1])))
-            events.append(event("peace", empire=empire, other=named[-1], rule="E11.1"))
+            events.append(event("peace", player=empire, other=named[-1], rule="E11.1"))
     return frozenset(pairs)
 
 
@@ -102,7 +102,7 @@ def military_turn(
 ) -> Position:
     """One player's military turn (E7.1): conversions due, triremes, naval battles, then legions,
     land battles and conquests. It stops the moment the game is won (E10.2, ED17)."""
-    events.append(event("turn_of", empire=empire, phase="military"))
+    events.append(event("turn_of", player=empire, phase="military"))
     turn = MilitaryTurn(board, empire, events, peace)
     position = turn.won(conversions(board, position, empire, events))
     if position.winner:
@@ -142,7 +142,7 @@ class MilitaryTurn:
         self.conquered: list[str] = []
 
     def skip(self, order: Order, reason: str) -> None:
-        self.events.append(event("order_skipped", empire=self.empire, line=order.line, reason=reason))
+        self.events.append(event("order_skipped", player=self.empire, line=order.line, reason=reason))
 
     def at_peace(self, other: str) -> bool:
         return frozenset((self.empire, other)) in self.peace
@@ -173,7 +173,7 @@ class MilitaryTurn:
         seas[order.destination] = seas[order.destination].with_ships(empire, order.count)
         self.sailed[order.destination] += order.count
         self.events.append(
-            event("sail", empire=empire, count=order.count, origin=order.origin, destination=order.destination)
+            event("sail", player=empire, count=order.count, origin=order.origin, destination=order.destination)
         )
         return replace(position, seas=seas)
 
@@ -261,7 +261,7 @@ class MilitaryTurn:
         self.events.append(
             event(
                 "move",
-                empire=empire,
+                player=empire,
                 count=order.count,
                 origin=order.origin,
                 destination=order.destination,
@@ -316,7 +316,7 @@ class MilitaryTurn:
             if alone and owner not in (None, empire) and (fought or pid in self.entered):
                 position = replace(position, provinces={**position.provinces, pid: replace(after, conqueror=empire)})
                 self.conquered.append(pid)
-                self.events.append(event("conquest", empire=empire, place=pid, previous=owner, rule="E8.5"))
+                self.events.append(event("conquest", player=empire, place=pid, previous=owner, rule="E8.5"))
         return position
 
 

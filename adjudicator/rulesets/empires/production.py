@@ -67,7 +67,7 @@ def produce(board: Board, position: Position, dice: Dice) -> tuple[Position, lis
             legendary=_add(player.legendary, legendary),
         )
         events.append(
-            event("produce", empire=empire, gained=dict(sorted(gained.items())), legendary=sorted(legendary.elements()))
+            event("produce", player=empire, gained=dict(sorted(gained.items())), legendary=sorted(legendary.elements()))
         )
     position = replace(position, players=players, legendary_pile=frozen_counts(pile))
     for empire in position.playing:
@@ -100,7 +100,7 @@ def _take_good(board: Board, position: Position, empire: str, events: list[Event
     else:  # ED8: a legendary good is a good of its kind
         players[source] = replace(giver, legendary=_add(giver.legendary, {wanted: -1}))
         players[empire] = replace(taker, legendary=_add(taker.legendary, {wanted: 1}))
-    events.append(event("take_good", empire=empire, good=wanted, source=source))
+    events.append(event("take_good", player=empire, good=wanted, source=source))
     return replace(position, players=players)
 
 

@@ -89,13 +89,13 @@ def purchase_turn(
     board: Board, position: Position, empire: str, orders: Sequence[Order], events: list[Event]
 ) -> Position:
     """One player's purchase turn (E6.1-E6.9)."""
-    events.append(event("turn_of", empire=empire, phase="purchase"))
+    events.append(event("turn_of", player=empire, phase="purchase"))
     position = _copy(board, position, empire, orders, events)
     items = [item for order in orders if isinstance(order, Build | Buy) for item in _items(order)]
     for index, item in enumerate(items):
         problem = _placement_problem(board, position, empire, item)
         if problem:
-            events.append(event("purchase_skipped", empire=empire, line=item.line, reason=problem))
+            events.append(event("purchase_skipped", player=empire, line=item.line, reason=problem))
             continue
         free = _free_placement(board, position, empire, item)
         if free:
@@ -103,7 +103,7 @@ def purchase_turn(
         else:
             paid, problem = _payment(board, position, empire, item, items[index:])
         if paid is None:
-            events.append(event("purchase_skipped", empire=empire, line=item.line, reason=problem))
+            events.append(event("purchase_skipped", player=empire, line=item.line, reason=problem))
             continue
         position = _pay(position, empire, paid)
         position = _place(board, position, empire, item)
@@ -112,7 +112,7 @@ def purchase_turn(
         events.append(
             event(
                 "purchase",
-                empire=empire,
+                player=empire,
                 item=_describe(board, item),
                 paid=dict(sorted(paid.items())),
                 free=free or None,
@@ -121,7 +121,7 @@ def purchase_turn(
         )
         winner, why = _purchase_win(board, position, empire)
         if winner:
-            events.append(event("victory", empire=empire, rule="E10.1", why=why))
+            events.append(event("victory", player=empire, rule="E10.1", why=why))
             return replace(position, winner=empire)
         position = capital_victory(board, position, events)  # a city built may be the fourth (ED17)
         if position.winner:
@@ -139,7 +139,7 @@ def _copy(board: Board, position: Position, empire: str, orders: Sequence[Order]
     choices.pop(COPY_CHOICE, None)
     if named:
         choices[COPY_CHOICE] = named[-1]
-        events.append(event("copy", empire=empire, tile=named[-1], owner=position.owner_of(named[-1]), rule="E11.1"))
+        events.append(event("copy", player=empire, tile=named[-1], owner=position.owner_of(named[-1]), rule="E11.1"))
     standing = {e: c for e, c in position.standing.items() if e != empire}
     return replace(position, standing={**standing, **({empire: choices} if choices else {})})
 
@@ -495,7 +495,7 @@ def _end_of_turn(board: Board, position: Position, empire: str, events: list[Eve
     events.append(
         event(
             "turn_end",
-            empire=empire,
+            player=empire,
             returned=dict(sorted(returned.items())),
             kept=dict(sorted((resources + legendary).items())),
             rule="E6.9",

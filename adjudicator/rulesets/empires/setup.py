@@ -38,7 +38,7 @@ def new_position(board: Board, empires: Sequence[str], dice: Dice) -> tuple[Posi
         events.append(
             event(
                 "setup",
-                empire=name,
+                player=name,
                 provinces=[board.provinces[p].name for p in empire.provinces],
                 hero=empire.hero,
                 resources=dict(sorted(resources.items())),
@@ -109,7 +109,7 @@ def _first_titles(board: Board, position: Position, dice: Dice, events: list[Eve
             tied = [e for e in position.playing if levels[e] == best]
             purpose = t("ED2 first %(title)s among %(empires)s", title=TITLE_NAMES[title], empires=", ".join(tied))
             holder = tied[choose_index(dice, len(tied), purpose)]
-            events.append(event("first_title", title=str(title), empire=holder, level=best, tied=tied))
+            events.append(event("first_title", title=str(title), player=holder, level=best, tied=tied))
         titles[title] = holder
     return titles
 

@@ -82,7 +82,7 @@ def resolve_trade(
         if empire in choosers or sum(held[empire].values()) >= size:
             participants.append(empire)
         else:
-            events.append(event("trade_sits_out", empire=empire, tokens=sum(held[empire].values()), rule="E5.2"))
+            events.append(event("trade_sits_out", player=empire, tokens=sum(held[empire].values()), rule="E5.2"))
     offers = {e: _offer(e, held[e], orders.get(e, ()), size, dice, events, free=e in choosers) for e in participants}
     participants = [e for e in participants if offers[e]]
     if len(participants) < 2:
@@ -97,7 +97,7 @@ def resolve_trade(
     for empire in participants:
         if chain.face_up[empire]:
             events.append(
-                event("trade_return", empire=empire, tokens=[label(t) for t in chain.face_up[empire]], rule="E5.6")
+                event("trade_return", player=empire, tokens=[label(t) for t in chain.face_up[empire]], rule="E5.6")
             )
         held[empire].update(chain.face_up[empire])
         held[empire].update(chain.received[empire])
@@ -138,7 +138,7 @@ def _choose_side(
     events.append(
         event(
             "trade_side",
-            empire=master,
+            player=master,
             size=size,
             token=list(board.trade_tokens[index]),
             why=why,
@@ -182,7 +182,7 @@ def _offer(
     purpose = t("E5.3 token offered for %(empire)s", empire=empire)
     by_dice = 0 if free else pad_by_dice(offered, held, size, dice, purpose, roll_forced=False)
     if by_dice:
-        events.append(event("offer_by_dice", empire=empire, tokens=by_dice, rule="E5.3"))
+        events.append(event("offer_by_dice", player=empire, tokens=by_dice, rule="E5.3"))
     held.subtract(offered)
     return offered
 
@@ -214,7 +214,7 @@ def _run_chain(
         holding = held[picker] + Counter(chain.received[picker])
         source, token, why = _pick(board, picker, sources, chain, holding, prefs[picker])
         chain.take(picker, source, token)
-        events.append(event("pick", empire=picker, source=source, token=label(token), why=why, rule="E5.4"))
+        events.append(event("pick", player=picker, source=source, token=label(token), why=why, rule="E5.4"))
         picker = source
 
 
@@ -275,9 +275,9 @@ def _even_out(
         gift = goods[0] if goods else ((TAX, False) if mine[(TAX, False)] else None)
     if gift is None:
         events.append(
-            event("evening_out", empire=master, to=empire, token=None, why=t("he holds nothing"), rule="E5.5")
+            event("evening_out", player=master, to=empire, token=None, why=t("he holds nothing"), rule="E5.5")
         )
         return
     mine[gift] -= 1
     held[empire][gift] += 1
-    events.append(event("evening_out", empire=master, to=empire, token=label(gift), why=why, rule="E5.5"))
+    events.append(event("evening_out", player=master, to=empire, token=label(gift), why=why, rule="E5.5"))

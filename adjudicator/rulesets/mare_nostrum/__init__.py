@@ -7,7 +7,14 @@ from adjudicator.rulesets.mare_nostrum import presentation
 from adjudicator.rulesets.mare_nostrum.board import Board, parse_board
 from adjudicator.rulesets.mare_nostrum.candidates import form_candidates
 from adjudicator.rulesets.mare_nostrum.components import PLAYER_COUNTS, Civ
-from adjudicator.rulesets.mare_nostrum.engine import TURN_PREFIX, due, new_position, phase_info, resolve_phase
+from adjudicator.rulesets.mare_nostrum.engine import (
+    RENAMED_EVENT_FIELDS,
+    TURN_PREFIX,
+    due,
+    new_position,
+    phase_info,
+    resolve_phase,
+)
 from adjudicator.rulesets.mare_nostrum.model import Position
 from adjudicator.rulesets.mare_nostrum.options import OPTIONS
 from adjudicator.rulesets.mare_nostrum.orders import ORDER_PHASES, Order, TurnSequence
@@ -30,6 +37,7 @@ MARE_NOSTRUM: Ruleset[Board, Position, Order] = Ruleset(
     players_rule="R1",
     win_rule="R10",
     neutrals_rule="R2.3",
+    renamed_event_fields=RENAMED_EVENT_FIELDS,
     engine=Engine(
         new_position=new_position, phase_info=phase_info, due=due, validate=validate_orders, resolve=resolve_phase
     ),

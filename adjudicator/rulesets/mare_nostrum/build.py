@@ -329,7 +329,7 @@ def _purchase(
     what = purchase.describe(board)
     problem = placement_problem(w, board, turn, purchase)
     if problem:
-        events.append(event("purchase_skipped", civ=civ, line=purchase.line, item=what, reason=problem))
+        events.append(event("purchase_skipped", player=civ, line=purchase.line, item=what, reason=problem))
         return
     free = (
         isinstance(purchase.order, Build)
@@ -345,7 +345,7 @@ def _purchase(
             problem = t("you no longer hold those cards")
         if problem:
             reason = t("R6.1: %(problem)s", problem=problem)
-            events.append(event("purchase_skipped", civ=civ, line=purchase.line, item=what, reason=reason))
+            events.append(event("purchase_skipped", player=civ, line=purchase.line, item=what, reason=reason))
             return
     elif cost == 0:
         cards = Counter()
@@ -359,7 +359,7 @@ def _purchase(
         plan = plan_payment(available, costs)
         if not plan:
             reason = t("R6.1: your cards cannot make a set worth %(cost)s", cost=cost)
-            events.append(event("purchase_skipped", civ=civ, line=purchase.line, item=what, reason=reason))
+            events.append(event("purchase_skipped", player=civ, line=purchase.line, item=what, reason=reason))
             return
         cards = plan[0]
     if free:
@@ -369,7 +369,7 @@ def _purchase(
     events.append(
         event(
             "purchase",
-            civ=civ,
+            player=civ,
             line=purchase.line,
             item=what,
             cost=cost,
@@ -381,7 +381,7 @@ def _purchase(
     victory = winner_after_purchase(w, civ)
     if victory:
         w.winner = civ
-        events.append(event("victory", civ=civ, reason=victory, rule="R10"))
+        events.append(event("victory", player=civ, reason=victory, rule="R10"))
 
 
 def _exchange(w: Working, civ: Civ, order: Exchange, events: list[Event]) -> None:
@@ -397,12 +397,12 @@ def _exchange(w: Working, civ: Civ, order: Exchange, events: list[Event]) -> Non
     elif w.finite_bank and w.bank[order.get] < 1:
         reason = t("R1: the bank has no %(card)s card", card=term("card", order.get))
     if reason:
-        events.append(event("exchange_skipped", civ=civ, line=order.line, reason=reason))
+        events.append(event("exchange_skipped", player=civ, line=order.line, reason=reason))
         return
     w.used.append("Cleopatra")
     w.return_to_bank(civ, Counter({order.give: 1}))
     w.give_from_bank(civ, order.get)
-    events.append(event("exchange", civ=civ, line=order.line, gave=order.give, got=order.get))
+    events.append(event("exchange", player=civ, line=order.line, gave=order.give, got=order.get))
 
 
 def apply_end_of_build(
@@ -433,7 +433,7 @@ def apply_end_of_build(
             events.append(
                 event(
                     "end_of_build",
-                    civ=civ,
+                    player=civ,
                     kept=dict(sorted(kept.items())),
                     discarded=dict(sorted(discarded.items())),
                     rule="R6.8",

@@ -83,7 +83,7 @@ def fight_land(
             province.occupied = {k: o for k, o in province.occupied.items() if o != civ}
             if province.converting == civ:
                 province.converting = None
-            events.append(event("occupation_ended", province=pid, civ=civ, rule="R8.8"))
+            events.append(event("occupation_ended", province=pid, player=civ, rule="R8.8"))
     tidy(province)
 
 

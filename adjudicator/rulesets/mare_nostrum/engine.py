@@ -12,7 +12,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import replace
 
 from adjudicator.core.dice import Dice
-from adjudicator.core.events import Event, event
+from adjudicator.core.events import Event, RenamedField, event
 from adjudicator.rulesets import PhaseInfo
 from adjudicator.rulesets.kit import leaders
 from adjudicator.rulesets.mare_nostrum.board import Board
@@ -37,6 +37,17 @@ DEFAULT_OPTIONS = Options()
 LEADER = {Phase.BUILD: Role.POLITICAL, Phase.MILITARY: Role.MILITARY}  # R3.3
 NEXT_PHASE = {Phase.TRADE: Phase.BUILD, Phase.BUILD: Phase.MILITARY}
 TURN_PREFIX = "T"  # T3 build
+# The player an event is about was `civ` before every ruleset named him `player`; history written
+# then keeps it in these kinds (`enemy_left` is no longer written, D5).
+RENAMED_EVENT_FIELDS = (
+    RenamedField("civ", "player", frozenset({
+        "compensation", "consequence_changed", "convert", "end_of_build", "enemy_left", "exchange",
+        "exchange_skipped", "helen", "income", "move", "next_step", "occupation_ended", "occupy",
+        "offer_by_dice", "order_skipped", "pick", "purchase", "purchase_skipped", "role_assigned", "sack",
+        "sail", "setup", "setup_defaulted", "setup_done", "setup_purchase", "tie_roll", "trade_return",
+        "trade_sits_out", "trade_size", "turn_of", "ulysses", "victory"
+    })),
+)  # fmt: skip
 
 
 def new_position(board: Board, civs: Sequence[str], dice: Dice, options: Options) -> tuple[Position, list[Event]]:
@@ -89,7 +100,7 @@ def resolve_phase(
             return w.freeze(), events
     if stepwise and movers[0] != sequence[-1]:
         w.step = sequence[sequence.index(movers[0]) + 1]
-        events.append(event("next_step", civ=w.step))
+        events.append(event("next_step", player=w.step))
         return w.freeze(), events
     if w.phase is Phase.MILITARY:
         return _start_turn(w, given, dice, events)
@@ -133,7 +144,7 @@ def _sequence_for_phase(w: Working, orders: Mapping[Civ, Sequence[Order]], event
 def _resolve_turn(
     w: Working, board: Board, civ: Civ, orders: Mapping[Civ, Sequence[Order]], dice: Dice, events: list[Event]
 ) -> None:
-    events.append(event("turn_of", civ=civ, phase=str(w.phase)))
+    events.append(event("turn_of", player=civ, phase=str(w.phase)))
     if w.phase is Phase.BUILD:
         apply_build_turn(w, board, civ, orders.get(civ, ()), events)
         if w.winner is None:  # R6.8, at the end of the player's build (no card arrives later)

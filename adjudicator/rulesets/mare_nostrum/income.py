@@ -71,7 +71,7 @@ def resolve_income(
                 paid[card] = amount
             if amount < due[civ][card]:
                 short[card] = due[civ][card] - amount
-        events.append(event("income", civ=civ, cards=dict(paid), short=dict(short), rule="R4"))
+        events.append(event("income", player=civ, cards=dict(paid), short=dict(short), rule="R4"))
     players = {
         civ: replace(player, hand={c: n for c, n in sorted(hands[civ].items()) if n})
         for civ, player in position.players.items()

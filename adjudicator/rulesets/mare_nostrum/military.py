@@ -117,12 +117,14 @@ def _sail(w: Working, board: Board, civ: Civ, order: Sail, moved: Counter[str], 
                 origin=board.place_name(origin),
             )
         )
-        events.append(event("order_skipped", civ=civ, line=order.line, order=_as_written(board, order), reason=reason))
+        events.append(
+            event("order_skipped", player=civ, line=order.line, order=_as_written(board, order), reason=reason)
+        )
         return
     pool[civ] -= order.count
     w.seas[destination][civ] += order.count
     moved[destination] += order.count
-    events.append(event("sail", civ=civ, line=order.line, origin=origin, destination=destination, count=order.count))
+    events.append(event("sail", player=civ, line=order.line, origin=origin, destination=destination, count=order.count))
 
 
 def _naval_attack(w: Working, board: Board, civ: Civ, order: NavalAttack, dice: Dice, events: list[Event]) -> None:
@@ -137,7 +139,7 @@ def _naval_attack(w: Working, board: Board, civ: Civ, order: NavalAttack, dice: 
         events.append(
             event(
                 "order_skipped",
-                civ=civ,
+                player=civ,
                 line=order.line,
                 order=_as_written(board, order),
                 reason=reason,
@@ -202,7 +204,7 @@ def _move_legions(
             )
         if problem:
             events.append(
-                event("order_skipped", civ=civ, line=order.line, order=_as_written(board, order), reason=problem)
+                event("order_skipped", player=civ, line=order.line, order=_as_written(board, order), reason=problem)
             )
             continue
         w.provinces[origin].legions[civ] -= order.count
@@ -213,7 +215,7 @@ def _move_legions(
         events.append(
             event(
                 "move",
-                civ=civ,
+                player=civ,
                 line=order.line,
                 origin=origin,
                 destination=destination,
@@ -269,7 +271,7 @@ def _helen(
     province.legions[mover] -= 1
     province.legions[owner] += 1
     w.used.append(HELEN)
-    events.append(event("helen", civ=owner, province=pid, from_civ=mover, rule="R8.9"))
+    events.append(event("helen", player=owner, province=pid, from_civ=mover, rule="R8.9"))
 
 
 def apply_consequence(
@@ -287,7 +289,7 @@ def apply_consequence(
                 event(
                     "consequence_changed",
                     province=pid,
-                    civ=civ,
+                    player=civ,
                     wanted=t("convert"),
                     reason=t("R8.7: a capital can never be converted; occupied instead"),
                 )
@@ -295,7 +297,7 @@ def apply_consequence(
         else:
             province.converting = civ
             province.occupied = {k: o for k, o in province.occupied.items() if o != civ}
-            events.append(event("convert", province=pid, civ=civ, owner=owner, rule="R8.7"))
+            events.append(event("convert", province=pid, player=civ, owner=owner, rule="R8.7"))
             return
     if choice.consequence is Consequence.SACK:
         if _sack(w, pid, civ, choice.target or "", events):
@@ -304,7 +306,7 @@ def apply_consequence(
             event(
                 "consequence_changed",
                 province=pid,
-                civ=civ,
+                player=civ,
                 wanted=t("sack %(target)s", target=choice.target),
                 reason=t("R8.6: nothing of that kind stands there; occupied instead"),
             )
@@ -334,7 +336,9 @@ def _sack(w: Working, pid: ProvinceId, civ: Civ, target: str, events: list[Event
     taken = 0
     if card is not None and w.has(civ, "Nebuchadnezzar"):
         taken = w.give_from_bank(civ, card)
-    events.append(event("sack", province=pid, civ=civ, destroyed=destroyed, card=card if taken else None, rule="R8.6"))
+    events.append(
+        event("sack", province=pid, player=civ, destroyed=destroyed, card=card if taken else None, rule="R8.6")
+    )
     return True
 
 
@@ -358,7 +362,7 @@ def _occupy(w: Working, board: Board, pid: ProvinceId, civ: Civ, targets: Sequen
     province.occupied = {k: o for k, o in province.occupied.items() if o != civ} | dict.fromkeys(chosen, civ)
     extra = {"not_there": missing} if missing else {}
     events.append(
-        event("occupy", province=pid, civ=civ, occupied=chosen, owner=province.influence, rule="R8.6", **extra)
+        event("occupy", province=pid, player=civ, occupied=chosen, owner=province.influence, rule="R8.6", **extra)
     )
 
 

@@ -60,7 +60,7 @@ def break_tie_by_dice(tied: Sequence[Civ], purpose: str, dice: Dice) -> tuple[Ci
     while len(contenders) > 1:
         rolls = {civ: dice.roll(t("%(purpose)s: %(civ)s", purpose=purpose, civ=civ)) for civ in contenders}
         for civ, value in rolls.items():
-            events.append(event("tie_roll", purpose=purpose, civ=civ, value=value))
+            events.append(event("tie_roll", purpose=purpose, player=civ, value=value))
         best = max(rolls.values())
         contenders = [civ for civ in contenders if rolls[civ] == best]
     return contenders[0], events
@@ -78,7 +78,7 @@ def assign_start_roles(
         if holder in position.playing:
             roles[role] = holder
             events.append(
-                event("role_assigned", role=str(role), civ=holder, reason=t("printed on the player aid (R2.1)"))
+                event("role_assigned", role=str(role), player=holder, reason=t("printed on the player aid (R2.1)"))
             )
     counts = role_counts(position)
     for role in Role:
@@ -96,7 +96,7 @@ def assign_start_roles(
             others = ", ".join(c for c in tied if c != winner)
             reason = t("count %(count)s tied with %(civs)s; won the dice (R2.3)", count=best, civs=others)
         roles[role] = winner
-        events.append(event("role_assigned", role=str(role), civ=winner, reason=reason))
+        events.append(event("role_assigned", role=str(role), player=winner, reason=reason))
     return roles, events
 
 
@@ -129,5 +129,5 @@ def assign_turn_roles(
             events += tie_events
             reason = t("tied at %(count)s; won the dice", count=best)
         roles[role] = winner
-        events.append(event("role_assigned", role=str(role), civ=winner, previous=holder, count=best, reason=reason))
+        events.append(event("role_assigned", role=str(role), player=winner, previous=holder, count=best, reason=reason))
     return roles, events

@@ -106,7 +106,7 @@ def _opening(board: Board, playing: Sequence[Civ], phase: Phase, printed: bool) 
         if civ.name not in playing:
             provinces.update(_neutral_holdings(board, civ, provinces))
         rule = "R2.3" if civ.name not in playing else "R2.1" if printed else "R2.4"
-        events.append(event("setup", civ=civ.name, neutral=civ.name not in playing, rule=rule))
+        events.append(event("setup", player=civ.name, neutral=civ.name not in playing, rule=rule))
     position = Position(
         turn=1,
         phase=phase,
@@ -172,7 +172,7 @@ def apply_advanced_setup(w: Working, board: Board, orders: Mapping[Civ, Sequence
     for civ in table_order_from(None, w.playing):
         given = list(orders.get(civ, ())) or printed_orders(board, civ)
         if not orders.get(civ):
-            events.append(event("setup_defaulted", civ=civ, rule="D21"))
+            events.append(event("setup_defaulted", player=civ, rule="D21"))
         area = setup_area(board, civ)
         points = SETUP_POINTS
         turn = BuildTurn(civ, set())
@@ -185,16 +185,22 @@ def apply_advanced_setup(w: Working, board: Board, orders: Mapping[Civ, Sequence
                     "R2.4: it costs %(cost)s and %(points)s of your 36 points are left", cost=cost, points=points
                 )
             if problem:
-                events.append(event("purchase_skipped", civ=civ, line=purchase.line, item=what, reason=problem))
+                events.append(event("purchase_skipped", player=civ, line=purchase.line, item=what, reason=problem))
                 continue
             points -= cost
             details = apply_purchase(w, board, turn, purchase)
             events.append(
                 event(
-                    "setup_purchase", civ=civ, line=purchase.line, item=what, cost=cost, points_left=points, **details
+                    "setup_purchase",
+                    player=civ,
+                    line=purchase.line,
+                    item=what,
+                    cost=cost,
+                    points_left=points,
+                    **details,
                 )
             )
-        events.append(event("setup_done", civ=civ, points_unspent=points, rule="R2.4"))
+        events.append(event("setup_done", player=civ, points_unspent=points, rule="R2.4"))
 
 
 def _setup_problem(

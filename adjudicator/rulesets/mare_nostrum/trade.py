@@ -84,14 +84,14 @@ def apply_trade(w: Working, orders: Mapping[Civ, Sequence[Order]], dice: Dice, e
     hand_size = sum(w.players[director].hand.values())
     size = sizes[-1].size if sizes else min(DEFAULT_TRADE_SIZE, hand_size)
     size = min(size, hand_size)
-    events.append(event("trade_size", civ=director, size=size, defaulted=not sizes, rule="R5.1"))
+    events.append(event("trade_size", player=director, size=size, defaulted=not sizes, rule="R5.1"))
     if size == 0:
         events.append(event("trade_none", reason=t("the trade size is 0"), rule="R5.7"))
         return
     participants = [c for c in table_order_from(director, w.playing) if sum(w.players[c].hand.values()) >= size]
     for civ in w.playing:
         if civ not in participants:
-            events.append(event("trade_sits_out", civ=civ, cards=sum(w.players[civ].hand.values()), rule="R5.2"))
+            events.append(event("trade_sits_out", player=civ, cards=sum(w.players[civ].hand.values()), rule="R5.2"))
     if len(participants) < 2:
         events.append(event("trade_none", reason=t("fewer than two players can offer that many cards"), rule="R5.2"))
         return
@@ -102,7 +102,7 @@ def apply_trade(w: Working, orders: Mapping[Civ, Sequence[Order]], dice: Dice, e
     _run_chain(w, director, participants, chain, orders, events)
     for civ in participants:
         if chain.face_up[civ]:
-            events.append(event("trade_return", civ=civ, cards=list(chain.face_up[civ]), rule="R5.4"))
+            events.append(event("trade_return", player=civ, cards=list(chain.face_up[civ]), rule="R5.4"))
         w.players[civ].hand.update(chain.face_up[civ])
         w.players[civ].hand.update(chain.received[civ])
     _compensate(w, director, chain, orders.get(director, ()), events)
@@ -120,7 +120,7 @@ def _offer(w: Working, civ: Civ, orders: Sequence[Order], size: int, dice: Dice,
                     offered.append(item.card)
     by_dice = pad_by_dice(offered, hand, size, dice, t("R5.2 card offered for %(civ)s", civ=civ), roll_forced=True)
     if by_dice:
-        events.append(event("offer_by_dice", civ=civ, cards=by_dice, rule="R5.2"))
+        events.append(event("offer_by_dice", player=civ, cards=by_dice, rule="R5.2"))
     hand.subtract(offered)
     return offered
 
@@ -159,7 +159,7 @@ def _run_chain(
             return
         source, card, why = _choose(w, picker, sources, chain, prefs[picker])
         chain.take(picker, source, card)
-        events.append(event("pick", civ=picker, source=source, card=card, why=why, rule="R5.3"))
+        events.append(event("pick", player=picker, source=source, card=card, why=why, rule="R5.3"))
         if (
             ulysses_target == picker
             and ulysses_owner is not None
@@ -172,7 +172,7 @@ def _run_chain(
             events.append(
                 event(
                     "ulysses",
-                    civ=ulysses_owner,
+                    player=ulysses_owner,
                     target=picker,
                     returned=card,
                     returned_to=source,
@@ -229,9 +229,9 @@ def _compensate(w: Working, director: Civ, chain: _Chain, orders: Sequence[Order
     gift = gift or default_gift(hand)
     if gift is None:
         events.append(
-            event("compensation", civ=director, to=civ, card=None, why=t("the Director has no card"), rule="R5.5")
+            event("compensation", player=director, to=civ, card=None, why=t("the Director has no card"), rule="R5.5")
         )
         return
     hand[gift] -= 1
     w.players[civ].hand[gift] += 1
-    events.append(event("compensation", civ=director, to=civ, card=gift, why=chosen_by, rule="R5.5"))
+    events.append(event("compensation", player=director, to=civ, card=gift, why=chosen_by, rule="R5.5"))
