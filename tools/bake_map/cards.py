@@ -105,33 +105,33 @@ def mediterraneum_labels(
         cid = mm.city_of(x.id)
         ashore = shore(x.id, regions, board, sizes.offshore)
         if cid is None:
-            half = metrics.width(x.name, sizes.land_name, False) / 2 + 1
+            half = metrics.width(x.name, sizes.drawing.land_name, False) / 2 + 1
             cards.append(labels.Card(x.id, False, (-half, -12.0, half, 4.0), (0.0, 0.0), ashore))
             positions[x.id] = projection.point(*degrees(x.id, x.position))
             continue
         city = mm.cities[cid]
         at = projection.point(*degrees(city.id, city.position))
-        half = metrics.width(city.name, sizes.city_size, True) / 2
-        under = metrics.width(x.name, sizes.land_size, False) / 2 + 1
+        half = metrics.width(city.name, sizes.drawing.city_size, True) / 2
+        under = metrics.width(x.name, sizes.drawing.land_size, False) / 2 + 1
         name = (
             min(-half - labels.MARKER, -under),
             -labels.NAME_ABOVE,
-            max(half + 1 + sizes.want, under),
-            sizes.land_line + 4.0,
+            max(half + 1 + sizes.drawing.want, under),
+            sizes.drawing.land_line + 4.0,
         )
         near = ashore.intersection(at.buffer(sizes.city_reach * projection.scale))
         cards.append(labels.Card(x.id, False, name, (0.0, 0.0), near if near.area > 50 else ashore))
         positions[x.id] = at
     for sea in mm.seas.values():
-        half = metrics.width(sea.name, sizes.sea_size, False) / 2
-        name = (-half - sizes.storm, -labels.NAME_ABOVE, half, labels.NAME_BELOW)
+        half = metrics.width(sea.name, sizes.drawing.sea_size, False) / 2
+        name = (-half - sizes.drawing.storm, -labels.NAME_ABOVE, half, labels.NAME_BELOW)
         cards.append(labels.Card(sea.id, True, name, (0.0, 0.0), regions[sea.id]))
         positions[sea.id] = projection.point(*degrees(sea.id, sea.position))
-    chart = sizes.chart
+    chart, chart_sea = sizes.drawing.chart, sizes.chart_sea
     width = chart.across * chart.space_width
     height = chart.title + chart.space_height * math.ceil(len(mm.tax_chart) / chart.across)
-    cards.append(labels.Card("tax-chart", True, (-width / 2, -height, width / 2, 0.0), (0.0, 0.0), regions[chart.sea]))
-    positions["tax-chart"] = projection.point(*degrees(chart.sea, mm.seas[chart.sea].position))
+    cards.append(labels.Card("tax-chart", True, (-width / 2, -height, width / 2, 0.0), (0.0, 0.0), regions[chart_sea]))
+    positions["tax-chart"] = projection.point(*degrees(chart_sea, mm.seas[chart_sea].position))
     placed = place_cards(cards, positions, board, regions, land, projection)
     ports, stranded = {}, []
     for city in mm.cities.values():
@@ -166,7 +166,7 @@ def mediterraneum_labels(
             "of a land's name under it and alone, and of a sea's name, the land name's line under the city's, "
             "the storm mark's and the want disk's widths, and the tax chart's spaces a row and their size",
             "caravans": {},
-            "drawing": sizes.drawing(),
+            "drawing": sizes.drawing_data(),
             "ports": ports,
             "rivers": rivers,
         },

@@ -6,11 +6,14 @@ method in the other modules is shared. A mistake stops the bake with the file an
 
 from __future__ import annotations
 
+import dataclasses
 import tomllib
 from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, TypeGuard
+
+from adjudicator.rulesets.mediterraneum.mapview import Chart, Drawing
 
 from .geometry import Projection
 
@@ -18,53 +21,25 @@ Degrees = tuple[float, float]  # longitude, latitude
 
 
 @dataclass(frozen=True, slots=True)
-class Chart:
-    """Where a tax chart's card goes, and its size."""
-
-    sea: str
-    across: int  # spaces a row
-    space_width: float
-    space_height: float
-    title: float  # the title's height
-
-
-@dataclass(frozen=True, slots=True)
 class CityCards:
-    """The sizes of Mare Mediterraneum's name-only cards (view-box units unless said)."""
+    """The sizes of Mare Mediterraneum's name-only cards. Those the map is drawn with as well as
+    baked with are the renderer's own value (`mapview.Drawing`), written into the map file's
+    `drawing`, so the .bake.toml is their one home; the rest only steer the bake."""
 
-    city_size: float  # a city's name, bold
-    land_size: float  # a land's name under its city's, italic
-    land_line: float  # how far the land's name's baseline lies under the city's
-    land_name: float  # the name of a land without a city, italic
-    sea_size: float  # a sea's name, italic
-    storm: float  # the storm mark left of a sea's name
-    want: float  # the want disk right of a city's name, with its gap
+    drawing: Drawing
+    chart_sea: str  # the sea the tax chart's card goes in
     city_reach: float  # degrees of latitude: a city's name lies this close to the city
     offshore: float  # a land's name may stand this far off its coast
     port_reach: float  # degrees of latitude: a port point lies in the city's sea this close to the city
     port_clear: float  # and this far from the shore, where the water allows
-    chart: Chart
 
-    def drawing(self) -> dict[str, Any]:
-        """The sizes the map is drawn with as well as baked with, for the map file's `drawing`: the
-        renderer (mapview.py, map.svg.j2) reads them there, so that the .bake.toml is their one home.
-        The degrees and the chart's sea only steer the bake, and stay out."""
-        chart = self.chart
-        return {
-            "city_size": self.city_size,
-            "land_size": self.land_size,
-            "land_line": self.land_line,
-            "land_name": self.land_name,
-            "sea_size": self.sea_size,
-            "storm": self.storm,
-            "want": self.want,
-            "chart": {
-                "across": chart.across,
-                "space_width": chart.space_width,
-                "space_height": chart.space_height,
-                "title": chart.title,
-            },
-        }
+    def drawing_data(self) -> dict[str, Any]:
+        """The map file's `drawing`, as mapview.drawing_of reads it back."""
+        return dataclasses.asdict(self.drawing)
+
+
+# The keys of [cards] that are drawing sizes (the chart is a table of its own).
+DRAWING_KEYS = tuple(name for name in Drawing.__dataclass_fields__ if name != "chart")
 
 
 @dataclass(frozen=True, slots=True)
@@ -152,7 +127,7 @@ def read_parameters(path: Path) -> Parameters:
         _Table(path, f"continent {n}", c, {"name", "outline"}).text("outline") for n, c in enumerate(continents, 1)
     ]
     seeds, reaches = top.table("seeds", None), top.table("reaches", None)
-    cards = top.table("cards", {"units", "chart", *CityCards.__dataclass_fields__})
+    cards = top.table("cards", {"units", "chart", *DRAWING_KEYS, "city_reach", "offshore", "port_reach", "port_clear"})
     return Parameters(
         frame=(west, south, east, north),
         width=view.number("width"),
@@ -166,23 +141,20 @@ def read_parameters(path: Path) -> Parameters:
 
 def _city_cards(cards: _Table) -> CityCards:
     chart = cards.table("chart", {"sea", "across", "space_width", "space_height", "title"})
-    return CityCards(
-        city_size=cards.number("city_size"),
-        land_size=cards.number("land_size"),
-        land_line=cards.number("land_line"),
-        land_name=cards.number("land_name"),
-        sea_size=cards.number("sea_size"),
-        storm=cards.number("storm"),
-        want=cards.number("want"),
-        city_reach=cards.number("city_reach"),
-        offshore=cards.number("offshore"),
-        port_reach=cards.number("port_reach"),
-        port_clear=cards.number("port_clear"),
+    drawing = Drawing(
+        **{key: cards.number(key) for key in DRAWING_KEYS},
         chart=Chart(
-            sea=chart.text("sea"),
             across=chart.integer("across"),
             space_width=chart.number("space_width"),
             space_height=chart.number("space_height"),
             title=chart.number("title"),
         ),
+    )
+    return CityCards(
+        drawing=drawing,
+        chart_sea=chart.text("sea"),
+        city_reach=cards.number("city_reach"),
+        offshore=cards.number("offshore"),
+        port_reach=cards.number("port_reach"),
+        port_clear=cards.number("port_clear"),
     )
