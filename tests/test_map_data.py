@@ -251,27 +251,39 @@ def test_the_overlap_check_sees_an_overlap() -> None:
 
 
 def test_each_label_box_holds_the_most_its_place_can_show(case: Case, board: Board, map_data: dict[str, Any]) -> None:
-    """The rows as the template draws them: every printed city site and caravan site built on (a city, a
-    temple and a market 14 wide, a caravan as wide as its commodity's tag, 2 apart), a temple and a
-    market (on the 2003 board every province; on the Empires board where printed); three units (Empires:
-    four, legions of three empires and a fortress); three fleets at sea. Each fits its place's box, as does
-    the influence marker (with its ring) left of the name."""
-    tags = map_data["caravans"]
+    """The rows as the template draws them, at the sizes in the map's `drawing`: every printed city site and
+    caravan site built on (a city, a temple and a market an icon wide, a caravan as wide as its commodity's
+    tag, an icon gap apart), a temple and a market (on the 2003 board every province; on the Empires board
+    where printed); three units (Empires: four, legions of three empires and a fortress); three fleets at
+    sea. Each fits its place's box, as does the influence marker (with its ring) left of the name."""
+    tags, sizes = map_data["caravans"], map_data["drawing"]
+    icon, gap = sizes["icon"], sizes["icon_gap"]
     for place in places(board):
         box, rows = map_data["label_boxes"][place], map_data["pieces"][place]
         if place in board.seas:
-            assert inside_box(box, row(rows, 3 * 26 - 2, rows["fleets"], 5.5)), f"the fleets of {place} spill"
+            fleets = 3 * sizes["fleet"] - 2
+            assert inside_box(box, row(rows, fleets, rows["fleets"], 5.5)), f"the fleets of {place} spill"
             continue
         province = board.provinces[place]
-        widths = [14.0] * case.icons(province) + [tags[c]["width"] for c in case.caravans(province)]
+        widths = [icon] * case.icons(province) + [tags[c]["width"] for c in case.caravans(province)]
         for y in (rows["buildings"], rows["buildings_alone"]):
-            assert inside_box(box, row(rows, sum(widths) + 2 * len(widths) - 2, y, 7)), (
+            assert inside_box(box, row(rows, sum(widths) + gap * len(widths) - gap, y, icon / 2)), (
                 f"the buildings of {place} spill"
             )
         for y in (rows["units"], rows["units_alone"]):
-            assert inside_box(box, row(rows, case.units * 22, y, 9)), f"the units of {place} spill"
+            units = row(rows, case.units * sizes["unit"], y, sizes["unit_row"] / 2)
+            assert inside_box(box, units), f"the units of {place} spill"
         mx, my = map_data["markers"][place]
         assert inside_box(box, (mx - 9.5, my - 9.5, mx + 9.5, my + 9.5)), f"the influence marker of {place} spills"
+
+
+def test_both_boards_are_drawn_with_the_same_card_sizes() -> None:
+    """The 2003 and Empires boards share their cards' sizes (tools/bake_map/labels.py DRAWING, their one
+    definition), which each map file carries as `drawing` for its template."""
+    paths = [case.board_path() for case in CASES.values()]
+    drawings = [json.loads(p.with_name(p.stem + ".map.json").read_text(encoding="utf-8"))["drawing"] for p in paths]
+    assert drawings[0] and all(d == drawings[0] for d in drawings), drawings
+    assert set(drawings[0]) == {"name_size", "icon", "icon_gap", "tag_size", "tag_left", "unit", "unit_row", "fleet"}
 
 
 def test_every_commodity_has_its_own_caravan_tag(case: Case, board: Board, map_data: dict[str, Any]) -> None:

@@ -7,6 +7,7 @@ box (which the baked map keeps clear of the others), new purchases are ringed, a
 from __future__ import annotations
 
 import copy
+import itertools
 import re
 import struct
 import xml.etree.ElementTree as ET
@@ -21,9 +22,12 @@ from typer.testing import CliRunner
 from adjudicator.cli import app
 from adjudicator.game.game import Game
 from adjudicator.hosting.adjudication import adjudicate
+from adjudicator.reports.maps import ruleset_maps
 from adjudicator.reports.phase import PhaseReports, load_record
 from adjudicator.reports.picture import svg_to_png
 from adjudicator.reports.render import Renderer
+from adjudicator.rulesets import find_ruleset
+from tests.empires_support import FIVE, empires_board, opening_position
 
 runner = CliRunner()
 
@@ -267,3 +271,113 @@ def test_the_legend_fits_inside_the_drawing(full_board: tuple[dict[str, Any], st
         strip = re.sub(r'viewBox="[^"]*"', f'viewBox="{view}"', svg, count=1)
         _, _, rows = pixels(svg_to_png(strip, width=size))
         assert not any(sum(row[i : i + 3]) < 300 for row in rows for i in range(0, len(row), 4)), f"text in {view}"
+
+
+def test_the_map_is_drawn_with_the_sizes_its_cards_were_baked_with(full_board: tuple[dict[str, Any], str]) -> None:
+    """The baked map's `drawing` (tools/bake_map/labels.py DRAWING, which the cards were laid out with, the
+    same on the Empires board) is the one home of those sizes: the names' font, the building icons and the
+    gaps between them, the caravan tags' text, the units' and the fleets' steps all follow it."""
+    context, _ = full_board
+    sizes = context["map"]["drawing"]
+    changed = {
+        **sizes,
+        "name_size": sizes["name_size"] + 2,
+        "icon": sizes["icon"] - 2,
+        "icon_gap": sizes["icon_gap"] + 1,
+        "tag_size": sizes["tag_size"] - 1,
+        "tag_left": sizes["tag_left"] + 1,
+        "unit": sizes["unit"] + 3,
+        "fleet": sizes["fleet"] + 4,
+    }
+    svg = Renderer("mare-nostrum").render("map.svg.j2", **{**context, "map": {**context["map"], "drawing": changed}})
+    root = ET.fromstring(svg)
+    assert root.get("font-size") == f"{changed['name_size']:g}", "the names take the root's size"
+    assert f".tag-text {{ font-size: {changed['tag_size']:g}px;" in svg, "a tag's text takes the baked size"
+    cards = {g.get("id", "").removeprefix("card-"): g for g in root.iter(f"{SVG}g")}
+    for pid, place in context["map"]["places"].items():
+        card = cards[pid]
+        if place["kind"] == "sea":
+            ships = [float(u.get("x", 0)) for u in card.iter(f"{SVG}use")]
+            assert len(ships) == 3 and all(
+                b - a == pytest.approx(changed["fleet"]) for a, b in itertools.pairwise(ships)
+            )
+            continue
+        row = [
+            e
+            for e in card.iter()
+            if e.get("href") in ("#map-city", "#map-temple", "#map-market") or e.get("class") == "tag"
+        ]
+        assert all(e.get("height") == f"{changed['icon']:g}" for e in row), (
+            f"{pid}: the icons and tags are the baked size"
+        )
+        spans = [(float(e.get("x", 0)), float(e.get("x", 0)) + float(e.get("width", 0))) for e in row]
+        for (_, end), (start, _) in itertools.pairwise(spans):
+            assert start - end == pytest.approx(changed["icon_gap"], abs=0.11), (
+                f"{pid}: the baked gap between buildings"
+            )
+        for tag in card.iter(f"{SVG}rect"):
+            if tag.get("class") == "tag":
+                text = next(t for t in card.iter(f"{SVG}text") if t.get("class") == "tag-text")
+                assert float(text.get("x", 0)) - float(tag.get("x", 0)) == pytest.approx(changed["tag_left"])
+                break
+        counts = [float(t.get("x", 0)) for t in card.iter(f"{SVG}text") if t.get("class") == "count"]
+        assert len(counts) == 3 and all(b - a == pytest.approx(changed["unit"]) for a, b in itertools.pairwise(counts))
+
+
+def test_the_empires_map_is_drawn_with_the_sizes_its_cards_were_baked_with() -> None:
+    """The Empires map reads the same `drawing` from its own map file: the names' font, the building icons,
+    the units' and the fleets' steps follow it."""
+    ruleset = find_ruleset("empires")
+    board = empires_board()
+    state = ruleset.position_to_data(opening_position())
+    empires = sorted(FIVE)
+    for number, (pid, province) in enumerate(sorted(state["provinces"].items())):
+        a, b, c = (empires[(number + k) % len(empires)] for k in range(3))
+        printed = board.provinces[pid]
+        province.update(
+            city=printed.city is not None,
+            market=printed.market,
+            temple=printed.temple,
+            legions={a: 1, b: 2},
+            fortress=c,
+        )
+    for sea in state["seas"].values():
+        sea["triremes"] = {e: 1 for e in empires[:3]}
+    context = ruleset.report_data(board, state, {}, {}, ruleset_maps(ruleset))
+    sizes = context["map"]["drawing"]
+    changed = {**sizes, "name_size": sizes["name_size"] + 2, "icon": sizes["icon"] - 2, "unit": sizes["unit"] + 3}
+    changed |= {"fleet": sizes["fleet"] + 4}
+    context["map"] = {**context["map"], "drawing": changed}
+    svg = Renderer("empires").render("map.svg.j2", title="sizes", state=state, events=[], **context)
+    root = ET.fromstring(svg)
+    assert root.get("font-size") == f"{changed['name_size']:g}", "the names take the root's size"
+    buildings = ("#map-city", "#map-capital", "#map-legendary", "#map-market", "#map-temple")
+    uses = list(root.iter(f"{SVG}use"))
+    for pid, place in context["map"]["places"].items():
+        x0, y0, x1, y1 = context["map"]["boxes"][pid]
+        x0, x1 = x0 - 20, x1 + 20  # the changed steps reach past the baked box
+        if place["kind"] == "sea":
+            xs = sorted(
+                float(u.get("x", 0))
+                for u in uses
+                if u.get("href") == "#map-ship"
+                and x0 <= float(u.get("x", 0)) <= x1
+                and float(u.get("y", 0)) == place["y"] + 6
+            )
+            assert len(xs) == 3 and all(b - a == pytest.approx(changed["fleet"]) for a, b in itertools.pairwise(xs)), (
+                pid
+            )
+            continue
+        if pid in context["covered"]:
+            continue
+        icons = [
+            u
+            for u in uses
+            if u.get("href") in buildings and x0 <= float(u.get("x", 0)) <= x1 and y0 <= float(u.get("y", 0)) <= y1
+        ]
+        assert all(u.get("width") == u.get("height") == f"{changed['icon']:g}" for u in icons), pid
+        p = state["provinces"][pid]
+        uy = place["pieces"]["units" if p["city"] or p["market"] or p["temple"] or p["caravans"] else "units_alone"]
+        legions = [c for c in root.iter(f"{SVG}circle") if c.get("r") == "8" and float(c.get("cy", 0)) == uy]
+        xs = sorted(float(c.get("cx", 0)) for c in legions if x0 <= float(c.get("cx", 0)) <= x1)
+        assert len(xs) == 2 and xs[1] - xs[0] == pytest.approx(changed["unit"]), f"{pid}: the units' step is baked"

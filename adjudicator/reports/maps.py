@@ -1,7 +1,8 @@
 """The baked report maps of the shipped boards (tools/bake_map): coastlines, regions, label
-boxes, where pieces go, and (Mare Mediterraneum's) ports, rivers and the sizes its cards were
-laid out with, read with the standard library and turned into SVG path data. This is their only
-reader: a ruleset's view is handed them (`Ruleset.report_data`'s `maps`) and opens no file."""
+boxes, where pieces go, the sizes the cards were laid out with (`drawing`), and (Mare
+Mediterraneum's) ports and rivers, read with the standard library and turned into SVG path data.
+This is their only reader: a ruleset's view is handed them (`Ruleset.report_data`'s `maps`) and
+opens no file."""
 
 from __future__ import annotations
 
@@ -47,7 +48,7 @@ def geography(data: Mapping[str, Any]) -> dict[str, Any]:
         "markers": {rid: {"x": x, "y": y} for rid, (x, y) in data["markers"].items()},
         "caravans": data["caravans"],
         "source": data["source"],
-        **({"drawing": data["drawing"]} if "drawing" in data else {}),
+        "drawing": data["drawing"],
         **({"ports": data["ports"]} if "ports" in data else {}),
         **({"rivers": {pair: line_data(lines) for pair, lines in data["rivers"].items()}} if "rivers" in data else {}),
     }

@@ -6,6 +6,7 @@ board is too dense for that, so its cards are names only, and its map file adds 
 
 from __future__ import annotations
 
+import dataclasses
 import math
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
@@ -54,7 +55,7 @@ def province_labels(
 ) -> Labels:
     """The label card of every province and sea: a province reserves its building icons, a tag for each
     caravan site and `params.units` units; a sea, its fleets. The map file also gives each commodity's
-    caravan tag."""
+    caravan tag, and the sizes the map is drawn with (`labels.DRAWING`, the same on both boards)."""
     metrics = labels.Metrics()
     projection = params.projection
     tags = labels.caravan_tags([c for p in board.provinces.values() for c in p.caravans], metrics)
@@ -76,8 +77,12 @@ def province_labels(
         placed,
         {
             "format": FORMAT + "; caravans gives the text and width of the tag a caravan of each commodity is drawn "
-            "as, in the buildings row (tools/map_labels.py)",
+            "as, in the buildings row (tools/map_labels.py); drawing gives the sizes the cards were laid out with, "
+            "which the map is drawn with: the font size of the names, a building icon's size and the gap after it, "
+            "the font size of a caravan tag's text and how far right of the tag's start it begins, a unit's step "
+            "and the units row's height, and a fleet's step",
             "caravans": caravans,
+            "drawing": dataclasses.asdict(labels.DRAWING),
         },
     )
 

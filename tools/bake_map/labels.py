@@ -19,9 +19,12 @@ printed city site and commodity icon built on (each caravan as wide as its tag),
 the board's units (its `.bake.toml`; a sea: FLEETS fleets); more units than that spill sideways. On the
 Empires board a province holds its city site and a market and a temple only where printed, and four
 units (legions of up to three empires and a fortress): cards.py passes the icons and units of each
-board. The sizes below are the template's (templates/mare-nostrum/map-geographic.svg.j2): change both
-together. Text widths come from the fonts the PNG is drawn with (adjudicator/fonts), so a box is as wide
-as its name really is.
+board. The sizes the map is drawn with as well as laid out with (DRAWING: the names' font size, a
+building's icon and the gap after it, a caravan tag's text, a unit's and a fleet's step) are the same on
+both boards, and this is their one home: the bake writes them into each map file's `drawing`, where
+templates/mare-nostrum/map-geographic.svg.j2 and templates/empires/map.svg.j2 read them. The other sizes
+below only steer the layout. Text widths come from the fonts the PNG is drawn with (adjudicator/fonts), so
+a box is as wide as its name really is.
 
 Placement is deterministic. Each card has candidates: label points on a STEP grid inside its region (the
 name's middle too; a finer grid where that one misses a narrow island), in each layout. A candidate
@@ -50,21 +53,40 @@ from shapely.ops import polylabel
 
 FONTS = Path(__file__).resolve().parents[2] / "adjudicator" / "fonts"
 
-# The template's sizes, in view-box units.
-NAME_SIZE = 13.0  # province names (bold) and sea names
+
+@dataclass(frozen=True, slots=True)
+class Drawing:
+    """The sizes a province card (2003 and Empires boards) is laid out with that the map templates draw
+    with too, in view-box units: the map file's `drawing`. Whole sizes are ints, so that the templates,
+    which compute with them, write the same numbers as with literals."""
+
+    name_size: float  # the font size of province names (bold) and sea names
+    icon: float  # a building's icon (city, temple, market), as wide as high: the buildings row's height
+    icon_gap: float  # between two buildings in their row
+    tag_size: float  # the font size of the bold text of a caravan's tag
+    tag_left: float  # a tag's diamond (and the gap after it) left of its text
+    unit: float  # one unit's step in the units row
+    unit_row: float  # the height of the units row
+    fleet: float  # one fleet's step under a sea
+
+
+DRAWING = Drawing(name_size=13, icon=14, icon_gap=2, tag_size=10, tag_left=10.5, unit=22, unit_row=18, fleet=26)
+
+# The layout's sizes, in view-box units: those taken from DRAWING are drawn with too, the rest only lay out.
+NAME_SIZE = DRAWING.name_size
 NAME_ABOVE, NAME_BELOW = 14.5, 5.5  # a name's extent above and below its baseline (with the marker's ring)
 MARKER = 19.5  # the influence marker (with a conversion ring or a halo around it), left of the name
 MARKER_X, MARKER_Y = 9.0, 4.5  # the marker's centre: this far left of the name and above the baseline
-ICON = 16.0  # a building's icon (city, temple, market: 14 wide) and its gap, in the buildings row
-ICON_GAP = 2.0  # between two buildings in their row
-TAG_SIZE = 10.0  # the bold text of a caravan's tag
-TAG_LEFT, TAG_RIGHT = 10.5, 2.5  # a tag's diamond (and the gap after it) left of its text, and its end after it
+ICON = DRAWING.icon + DRAWING.icon_gap  # a building's icon and its gap, in the buildings row
+ICON_GAP = DRAWING.icon_gap  # between two buildings in their row
+TAG_SIZE = DRAWING.tag_size  # the bold text of a caravan's tag
+TAG_LEFT, TAG_RIGHT = DRAWING.tag_left, 2.5  # a tag's diamond (and its gap) left of its text, its end after it
 # A caravan's commodity as its tag shows it: the word, capitalised, unless it is long.
 TAG_TEXTS = {"livestock": "Stock", "perfume": "Perf", "papyrus": "Papyr", "gladiators": "Glad", "pottery": "Pott"}
-UNIT = 22.0  # one unit in the units row
-ICON_ROW, UNIT_ROW = 14.0, 18.0  # the heights of the buildings row and of the units row
+UNIT = DRAWING.unit  # one unit in the units row
+ICON_ROW, UNIT_ROW = DRAWING.icon, DRAWING.unit_row  # the heights of the buildings row and of the units row
 PROVINCE_BLOCK = 36.0  # the height of a province's block: the two rows and a gap
-FLEET = 26.0  # one fleet under a sea
+FLEET = DRAWING.fleet  # one fleet under a sea
 FLEETS = 3  # fleets reserved in a sea's block
 SEA_BLOCK = 13.0  # the height of a sea's block: one row of fleets
 GAP = 2.0  # between a name and its block, above or below it

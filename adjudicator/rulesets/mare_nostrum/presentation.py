@@ -61,7 +61,8 @@ def _geographic_map(board: Board, geography: Mapping[str, Any]) -> dict[str, Any
     """Each place's region, label point (the middle of its name's baseline), label box (kept clear for
     its name and its block of pieces) and where that block's rows are drawn (see the map file's
     "format"); a province's also has its influence marker's centre. `caravans` holds the text and width of
-    the tag a caravan of each commodity is drawn as."""
+    the tag a caravan of each commodity is drawn as, and `drawing` the sizes the cards were laid out with,
+    which the template draws with (the map file's, as tools/bake_map wrote them)."""
     labels = geography["labels"]
     places: dict[str, dict[str, Any]] = {}
     named = [(str(p.id), p.name) for p in board.provinces.values()] + [(str(s.id), s.name) for s in board.seas.values()]
@@ -86,6 +87,7 @@ def _geographic_map(board: Board, geography: Mapping[str, Any]) -> dict[str, Any
         "land": geography["land"],
         "source": geography["source"],
         "caravans": geography["caravans"],
+        "drawing": geography["drawing"],
         "places": places,
         "links": [],
     }
