@@ -98,7 +98,7 @@ def map_data(map_path: Path) -> dict[str, Any]:
     return data
 
 
-# No two label boxes come closer than this (tools/map_labels.py keeps 3 view-box units, less rounding).
+# No two label boxes come closer than this (tools/bake_map/labels.py keeps 3 view-box units, less rounding).
 CLEARANCE = 2.5
 # Two regions touch when this much of one's outline (in view-box units) runs along the other's.
 TOUCHING = 8
@@ -229,7 +229,7 @@ def test_the_file_is_small_and_names_its_source(map_path: Path, map_data: dict[s
     assert "Natural Earth" in map_data["source"] and "world-atlas" in map_data["source"]
     assert "Natural Earth" in map_data["licence"] and "world-atlas" in map_data["licence"]
     assert "public domain" in map_data["licence"]
-    assert map_data["generated_by"] == "tools/bake_map.py"
+    assert map_data["generated_by"] == "tools/bake_map"
 
 
 def test_label_boxes_keep_clear_of_each_other_and_of_the_edge(board: Board, map_data: dict[str, Any]) -> None:

@@ -1,4 +1,4 @@
-"""The Mare Mediterraneum map: the baked geography of the shipped board (tools/bake_map.py), the map's
+"""The Mare Mediterraneum map: the baked geography of the shipped board (tools/bake_map), the map's
 data (adjudicator/rulesets/mediterraneum/mapview.py) and its drawing (templates/mediterraneum/map.svg.j2).
 The drawing is valid XML for an opening and for a busy position; every piece is drawn; no text runs out
 of the picture or from the map over the legend; a moderator's own board, without a baked map, still gets

@@ -76,8 +76,9 @@ def province_labels(
     return Labels(
         placed,
         {
-            "format": FORMAT + "; caravans gives the text and width of the tag a caravan of each commodity is drawn "
-            "as, in the buildings row (tools/map_labels.py); drawing gives the sizes the cards were laid out with, "
+            "format": FORMAT + "; caravans gives the text and width of the tag a caravan of each commodity is "
+            "drawn as, in the buildings row (tools/bake_map/labels.py); drawing gives the sizes the cards were laid "
+            "out with, "
             "which the map is drawn with: the font size of the names, a building icon's size and the gap after it, "
             "the font size of a caravan tag's text and how far right of the tag's start it begins, a unit's step "
             "and the units row's height, and a fleet's step",

@@ -24,7 +24,7 @@ FORMAT = (
     "of a row (a province's buildings and units rows when both are drawn, and each when drawn alone; a "
     "sea's fleets); a marker is the centre of a province's influence marker"
 )
-GENERATED_BY = "tools/bake_map.py"  # as the shipped map files and tests/test_map_data.py have it
+GENERATED_BY = "tools/bake_map"  # the package that wrote the file (tests/test_map_data.py checks it)
 
 
 def rounded(geometry: BaseGeometry) -> list[list[list[list[float]]]]:
