@@ -233,3 +233,13 @@ def game_lock(directory: GameDirectory, wait_seconds: float = 10.0) -> Iterator[
                 "wait for it to finish and run the command again"
             )
         yield
+
+
+def game_folders(root: Path) -> list[Path]:
+    """The game at `root`, or the games in the folders under it."""
+    if GameDirectory(root).game_file.exists():
+        return [root]
+    folders = sorted(p for p in root.iterdir() if GameDirectory(p).game_file.exists()) if root.is_dir() else []
+    if not folders:
+        raise UsageError(f"{root} holds no game (no game.toml in it or in the folders under it)")
+    return folders

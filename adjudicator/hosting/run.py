@@ -16,9 +16,9 @@ from datetime import datetime
 from pathlib import Path
 
 from adjudicator.core.crashlog import one_line, write_crash_log
-from adjudicator.core.errors import AdjudicatorError, UsageError
+from adjudicator.core.errors import AdjudicatorError
 from adjudicator.game import pause as state
-from adjudicator.game.directory import GameDirectory
+from adjudicator.game.directory import game_folders
 from adjudicator.game.game import Game
 from adjudicator.game.mail_settings import declared_id
 from adjudicator.game.schedule import utc_now
@@ -31,16 +31,6 @@ from adjudicator.hosting.pass_report import GameReport, PassReport, Stop
 MAX_PHASES_PER_PASS = 50  # a stepwise turn whose orders all came early resolves step after step
 RUN_LOCK = ".run.lock"  # one pass per root at a time
 GAME_LOCK = ".hosting.lock"  # one pass per game (a game may sit in two roots run at once)
-
-
-def game_folders(root: Path) -> list[Path]:
-    """The game at `root`, or the games in the folders under it."""
-    if GameDirectory(root).game_file.exists():
-        return [root]
-    folders = sorted(p for p in root.iterdir() if GameDirectory(p).game_file.exists()) if root.is_dir() else []
-    if not folders:
-        raise UsageError(f"{root} holds no game (no game.toml in it or in the folders under it)")
-    return folders
 
 
 def run_pass(root: Path, now: datetime | None = None, stop: Stop = lambda: False) -> PassReport:

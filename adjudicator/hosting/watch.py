@@ -22,10 +22,11 @@ from imapclient.exceptions import IMAPClientError
 
 from adjudicator.core.crashlog import one_line, write_crash_log
 from adjudicator.core.errors import AdjudicatorError
+from adjudicator.game.directory import game_folders
 from adjudicator.game.game import Game
 from adjudicator.game.mail_settings import has_own_mailbox
 from adjudicator.game.schedule import utc_now
-from adjudicator.hosting.run import game_folders, run_pass
+from adjudicator.hosting.run import run_pass
 from adjudicator.intake.collect import mailbox_settings
 from adjudicator.intake.imap import ImapError, ImapSettings, Mailbox
 

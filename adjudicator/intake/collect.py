@@ -17,7 +17,7 @@ from adjudicator.core.errors import AdjudicatorError, UsageError
 from adjudicator.delivery.compose import moderator_address
 from adjudicator.delivery.outbox import Hitch, flush, mail_identity, queue
 from adjudicator.delivery.smtp import game_smtp
-from adjudicator.game.directory import ROOT_SETTINGS, Folder, GameDirectory, game_lock
+from adjudicator.game.directory import ROOT_SETTINGS, Folder, GameDirectory, game_folders, game_lock
 from adjudicator.game.game import Game
 from adjudicator.game.mail_settings import declared_id, folder_settings, has_own_mailbox, settings_file, settings_from
 from adjudicator.game.schedule import utc_now
@@ -51,18 +51,9 @@ class CollectReport(PostReport):
 
 
 def games_under(root: Path) -> dict[str, Game]:
-    """The game at `root`, or every game in the folders under it."""
-    if GameDirectory(root).game_file.exists():
-        game = Game.load(root)
-        return {game.settings.id: game}
-    games = {}
-    for folder in sorted(p for p in root.iterdir() if p.is_dir()) if root.is_dir() else []:
-        if GameDirectory(folder).game_file.exists():
-            game = Game.load(folder)
-            games[game.settings.id] = game
-    if not games:
-        raise UsageError(f"{root} holds no game (no game.toml in it or in the folders under it)")
-    return games
+    """The game at `root`, or every game in the folders under it, loaded, by id."""
+    games = (Game.load(folder) for folder in game_folders(root))
+    return {game.settings.id: game for game in games}
 
 
 class CollectBusyError(AdjudicatorError):
