@@ -136,10 +136,9 @@ def flush(outbox: Path, settings: Callable[[], SmtpSettings | None]) -> Flushed:
         if chosen is None:
             return Flushed(queued, 0, queued, Hitch.NO_SETTINGS)
         sent = send_queued(chosen, outbox)
-    except UnsendableError as error:
-        return Flushed(queued, 0, len(pending(outbox)), Hitch.SETTINGS_WRONG, error)
-    except DeliveryError as error:
-        return Flushed(queued, queued - len(pending(outbox)), len(pending(outbox)), Hitch.SERVER_AWAY, error)
     except AdjudicatorError as error:
-        return Flushed(queued, 0, len(pending(outbox)), Hitch.SETTINGS_WRONG, error)
+        left = len(pending(outbox))
+        if isinstance(error, DeliveryError) and not isinstance(error, UnsendableError):  # the next flush tries again
+            return Flushed(queued, queued - left, left, Hitch.SERVER_AWAY, error)
+        return Flushed(queued, 0, left, Hitch.SETTINGS_WRONG, error)  # nothing went: the moderator must act
     return Flushed(queued, sent, len(pending(outbox)), host=chosen.host)
