@@ -80,7 +80,7 @@ def refusals(events: Sequence[Event], civ: str) -> dict[int | str, str]:
 
 
 def refused_line(refused: dict[int | str, str], game: Game, line: OrderLine[Any]) -> str | None:
-    return refused.get(line.number) or refused.get(game.ruleset.order_text(line.order))
+    return refused.get(line.number) or refused.get(line.order.to_text())
 
 
 def costs(events: Sequence[Event], civ: str, line: int) -> list[int]:

@@ -24,9 +24,10 @@ from adjudicator.game.event_records import stored_events
 from adjudicator.game.game import Game
 from adjudicator.game.storage import PRIVATE, PRIVATE_FOLDER, read_toml, without_none, write_toml_atomic
 from adjudicator.game.submissions import CheckedSubmission, missing_orders, order_files
-from adjudicator.language.submission import OrderLine, parse_submission
+from adjudicator.language.submission import parse_submission
 from adjudicator.reports.phase import PhaseReports, load_record
 from adjudicator.reports.site import refresh_site
+from adjudicator.rulesets import Order
 
 
 @dataclass(frozen=True, slots=True)
@@ -47,8 +48,9 @@ def _checked(game: Game, position: Any, civ: str, text: str) -> CheckedSubmissio
     return CheckedSubmission(game.settings.id, game.phase_info.label, civ, submission, tuple(lines))
 
 
-def _accepted(checked: CheckedSubmission) -> list[OrderLine[Any]]:
-    return [line for line in checked.lines if line.ok and line.order is not None]
+def _accepted(checked: CheckedSubmission) -> list[tuple[int, Order]]:
+    """The orders the rules accept, each with the number of the line it was written on."""
+    return [(line.number, line.order) for line in checked.lines if line.ok and line.order is not None]
 
 
 def _text_at_lines(lines: Sequence[Sequence[Any]]) -> str:
@@ -135,13 +137,13 @@ def adjudicate(
         orders = {civ: _accepted(submission) for civ, submission in checked.items()}
         dice = _dice(game, dice_values)
         stepwise = game.settings.stepwise
-        given = {civ: [line.order for line in lines] for civ, lines in orders.items()}
+        given = {civ: [order for _, order in lines] for civ, lines in orders.items()}
         position, events = game.ruleset.resolve(game.board, game.position, given, dice, stepwise, game.settings.options)
         if isinstance(dice, ChainDice):
             record = DiceRecord(game.phase_number, DiceSource.CHAIN, dice.seed.hex(), tuple(dice.rolls))
         else:
             record = DiceRecord(game.phase_number, DiceSource.EXTERNAL, "", tuple(dice.rolls))
-        texts = {civ: [(ln.number, game.ruleset.order_text(ln.order)) for ln in lines] for civ, lines in orders.items()}
+        texts = {civ: [(number, order.to_text()) for number, order in lines] for civ, lines in orders.items()}
         slug, label = game.slug, game.phase_info.label
         _write_result(game, slug, events, record, texts, _receipts(checked))
         game.position = position
@@ -228,7 +230,7 @@ def _stored_dice(game: Game, data: dict[str, Any]) -> ChainDice | ScriptedDice:
 
 def _stored_orders(game: Game, position: Any, data: dict[str, Any]) -> dict[str, list[Any]]:
     return {
-        civ: [line.order for line in _accepted(_checked(game, position, civ, _text_at_lines(lines)))]
+        civ: [order for _, order in _accepted(_checked(game, position, civ, _text_at_lines(lines)))]
         for civ, lines in data.get("orders", {}).items()
     }
 

@@ -250,10 +250,6 @@ class Ruleset(Generic[BoardT, PositionT, OrderT]):
         """The engine: the phase (or step) the position names, resolved. Pure."""
         return self.engine.resolve(board, position, orders, dice, stepwise, self.codec.options.read(options))
 
-    def order_text(self, order: OrderT) -> str:
-        """An order in its canonical text, which parses back to the same order."""
-        return order.to_text()
-
     def form_candidates(self, board: BoardT, position: PositionT, civ: str) -> list[tuple[str, str]]:
         """Orders to offer on the player's form for the phase the position names, each with a
         note: (order text, note). Proposed broadly; the form keeps those `validate` accepts."""
