@@ -10,7 +10,7 @@ from adjudicator.core.i18n import Msg, t, term, tn
 from adjudicator.rulesets.empires.board import Board, Title
 from adjudicator.rulesets.empires.geography import covered
 from adjudicator.rulesets.empires.position import position_from_data
-from adjudicator.rulesets.empires.standings import PALETTE
+from adjudicator.rulesets.kit.palette import css_colour
 
 # NOTE: the three titles of Mare Nostrum: Empires (E9).
 TITLE_NAMES = {
@@ -43,7 +43,7 @@ def report_data(
         "covered": sorted(covered(board, position)),
         "levels": levels,
         "names": names,
-        "colours": {e.name: PALETTE.get(e.colour, e.colour) for e in board.empires.values()},
+        "colours": {e.name: css_colour(e.colour) for e in board.empires.values()},
         "title_names": TITLE_NAMES,
         "title_rows": [[TITLE_NAMES[str(title)], state["titles"].get(str(title)) or t("nobody")] for title in Title],
         "player_rows": _player_rows(state, levels, player_names),

@@ -8,15 +8,7 @@ from adjudicator.rulesets import Standing
 from adjudicator.rulesets.empires.board import Board
 from adjudicator.rulesets.empires.claims import capitals_held
 from adjudicator.rulesets.empires.model import Position
-
-# The board's colour names as drawn.
-PALETTE = {
-    "red": "#d62728",
-    "green": "#2ca02c",
-    "yellow": "#d4a000",
-    "black": "#333333",
-    "violet": "#8e44ad",
-}
+from adjudicator.rulesets.kit.palette import css_colour
 
 
 def standings(board: Board, position: Position) -> list[Standing]:
@@ -34,5 +26,5 @@ def standings(board: Board, position: Position) -> list[Standing]:
             t("Titles"): sum(1 for holder in position.titles.values() if holder == empire),
         }
         colour = board.empires[empire].colour
-        rows.append(Standing(empire, PALETTE.get(colour, colour), counts))
+        rows.append(Standing(empire, css_colour(colour), counts))
     return rows

@@ -7,6 +7,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from adjudicator.core.i18n import t, term, tn
+from adjudicator.rulesets.kit.palette import css_colour
 from adjudicator.rulesets.mare_nostrum.board import Board
 from adjudicator.rulesets.mare_nostrum.components import PIECE_NAMES, listed
 
@@ -18,7 +19,7 @@ def report_data(
     names.update({s.id: s.name for s in board.seas.values()})
     return {
         "names": names,
-        "colours": {c.name: c.colour for c in board.civilizations.values()},
+        "colours": {c.name: css_colour(c.colour) for c in board.civilizations.values()},
         "map": _map(board, maps.get(board.id)),
         "player_rows": _player_rows(state, player_names),
         "board_rows": _board_rows(board, state),

@@ -5,19 +5,10 @@ from __future__ import annotations
 
 from adjudicator.core.i18n import t
 from adjudicator.rulesets import Standing
+from adjudicator.rulesets.kit.palette import css_colour
 from adjudicator.rulesets.mare_nostrum.board import Board
 from adjudicator.rulesets.mare_nostrum.income import holder
 from adjudicator.rulesets.mare_nostrum.model import Position
-
-# The board's colour names as drawn (the map templates use the same values).
-PALETTE = {
-    "red": "#d62728",
-    "blue": "#1f5fbf",
-    "green": "#2ca02c",
-    "violet": "#8e44ad",
-    "yellow": "#d4a000",
-    "grey": "#7f7f7f",
-}
 
 
 def standings(board: Board, position: Position) -> list[Standing]:
@@ -35,5 +26,5 @@ def standings(board: Board, position: Position) -> list[Standing]:
             t("Cards in hand"): player.hand_size,
         }
         colour = board.civilizations[civ].colour
-        rows.append(Standing(civ, PALETTE.get(colour, colour), counts))
+        rows.append(Standing(civ, css_colour(colour), counts))
     return rows
