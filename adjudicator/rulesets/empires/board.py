@@ -18,7 +18,7 @@ from adjudicator.core.errors import BoardError
 from adjudicator.core.fields import Fields
 from adjudicator.core.names import NameIndex
 from adjudicator.rulesets.kit.graph import PlaceGraph, Sea, geo_position, graph_problems, parse_sea
-from adjudicator.rulesets.kit.lookup import name_index
+from adjudicator.rulesets.kit.lookup import Named, name_index
 from adjudicator.rulesets.kit.payment import TAX
 
 START_RESOURCES = 9  # every empire screen gives nine resources (E2)
@@ -69,18 +69,12 @@ PIECES = ("influence", "city", "capital", "legendary", "caravan", "legion", "tri
 
 
 @dataclass(frozen=True, slots=True)
-class Commodity:
-    id: str
-    name: str
-    aliases: tuple[str, ...]
+class Commodity(Named[str]):
     source: str
 
 
 @dataclass(frozen=True, slots=True)
-class Province:
-    id: str
-    name: str
-    aliases: tuple[str, ...]
+class Province(Named[str]):
     island: bool
     land: tuple[str, ...]
     seas: tuple[str, ...]
@@ -111,10 +105,7 @@ class EmpireStart:
 
 
 @dataclass(frozen=True, slots=True)
-class Empire:
-    id: str
-    name: str
-    aliases: tuple[str, ...]
+class Empire(Named[str]):
     colour: str
     hero: str
     player_counts: tuple[int, ...]

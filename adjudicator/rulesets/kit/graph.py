@@ -10,6 +10,7 @@ from dataclasses import dataclass
 from typing import Protocol, TypeVar
 
 from adjudicator.core.fields import Fields
+from adjudicator.rulesets.kit.lookup import Named
 
 
 class _Province(Protocol):
@@ -147,13 +148,10 @@ def geo_position(f: Fields) -> tuple[float, float] | None:
 
 
 @dataclass(frozen=True, slots=True)
-class Sea:
+class Sea(Named[str]):
     """A sea as the Empires and Mare Mediterraneum boards describe it: its neighbouring seas and
     where the real map puts its label."""
 
-    id: str
-    name: str
-    aliases: tuple[str, ...]
     seas: tuple[str, ...]
     source: str
     position: tuple[float, float] | None = None

@@ -4,13 +4,25 @@ checks, a name looked up on the board with did-you-mean, and the index board par
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable
-from typing import Any, TypeVar
+from dataclasses import dataclass
+from typing import Any, Generic, TypeVar
 
 from adjudicator.core.i18n import term
 from adjudicator.core.names import NameIndex
 from adjudicator.language.problems import AmbiguousName, Problem, UnknownName
 
 K = TypeVar("K")
+IdT = TypeVar("IdT", bound=str)
+
+
+@dataclass(frozen=True, slots=True)
+class Named(Generic[IdT]):
+    """Anything on a board that players write by name: its id, the name the board prints, and
+    the other spellings players use. Board readers index these (`name_index`)."""
+
+    id: IdT
+    name: str
+    aliases: tuple[str, ...]
 
 
 class Refused(Exception):

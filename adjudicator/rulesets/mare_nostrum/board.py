@@ -14,6 +14,7 @@ from adjudicator.core.errors import BoardError
 from adjudicator.core.fields import Fields
 from adjudicator.core.names import NameIndex
 from adjudicator.rulesets.kit.graph import PlaceGraph, geo_position, graph_problems
+from adjudicator.rulesets.kit.lookup import Named
 from adjudicator.rulesets.mare_nostrum.components import (
     CIV_ALIASES,
     COMMODITY_CARDS,
@@ -25,10 +26,7 @@ from adjudicator.rulesets.mare_nostrum.components import (
 
 
 @dataclass(frozen=True, slots=True)
-class Province:
-    id: ProvinceId
-    name: str
-    aliases: tuple[str, ...]
+class Province(Named[ProvinceId]):
     island: bool
     cities: tuple[str, ...]  # printed city sites
     commodities: tuple[str, ...]  # printed icons, one caravan each
@@ -45,10 +43,7 @@ class Province:
 
 
 @dataclass(frozen=True, slots=True)
-class Sea:
-    id: SeaId
-    name: str
-    aliases: tuple[str, ...]
+class Sea(Named[SeaId]):
     seas: tuple[SeaId, ...]
     source: str
     map: tuple[int, int] | None = None

@@ -17,7 +17,7 @@ from adjudicator.core.errors import BoardError
 from adjudicator.core.fields import Fields
 from adjudicator.core.names import NameIndex
 from adjudicator.rulesets.kit.graph import PlaceGraph, Sea, geo_position, graph_problems, parse_sea
-from adjudicator.rulesets.kit.lookup import name_index
+from adjudicator.rulesets.kit.lookup import Named, name_index
 
 PLAYER_COUNTS = (2, 3, 4, 5, 6)  # M1: two Residenz cards each from twelve
 CITIES = 40  # T:8
@@ -98,18 +98,12 @@ class Colour:
 
 
 @dataclass(frozen=True, slots=True)
-class Good:
-    id: str
-    name: str
-    aliases: tuple[str, ...]
+class Good(Named[str]):
     source: str
 
 
 @dataclass(frozen=True, slots=True)
-class Land:
-    id: str
-    name: str
-    aliases: tuple[str, ...]
+class Land(Named[str]):
     goods: tuple[str, ...]
     land: tuple[str, ...]
     rivers: tuple[str, ...]  # those of `land` across a river (T:87)
@@ -125,10 +119,7 @@ class Land:
 
 
 @dataclass(frozen=True, slots=True)
-class City:
-    id: str
-    name: str
-    aliases: tuple[str, ...]
+class City(Named[str]):
     land: str
     sea: str
     residence: bool
