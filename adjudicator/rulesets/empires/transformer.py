@@ -9,23 +9,8 @@ from dataclasses import dataclass
 from lark import Token, v_args
 
 from adjudicator.language.headers import SharedPieces, bounded_number
-from adjudicator.rulesets.empires.orders import (
-    MAX_COUNT,
-    Build,
-    Buy,
-    Conquest,
-    Copy,
-    Give,
-    Move,
-    NavalAttack,
-    Offer,
-    Order,
-    Sail,
-    Standing,
-    Take,
-    TradeSide,
-    TurnOrder,
-)
+from adjudicator.rulesets.empires import orders
+from adjudicator.rulesets.empires.orders import MAX_COUNT
 
 
 @dataclass(frozen=True, slots=True)
@@ -46,7 +31,7 @@ class _Payment:
 
 
 @v_args(inline=True)
-class OrderTransformer(SharedPieces[Order]):
+class OrderTransformer(SharedPieces[orders.Order]):
     def counted_token(self, value: Token, kind: str) -> tuple[str, ...]:
         return (kind,) * _bounded(str(value))
 
@@ -63,21 +48,21 @@ class OrderTransformer(SharedPieces[Order]):
         return _Payment(tokens)
 
     # trade
-    def trade_side(self, value: Token) -> TradeSide:
-        return TradeSide(bounded_number(str(value)))
+    def trade_side(self, value: Token) -> orders.TradeSide:
+        return orders.TradeSide(bounded_number(str(value)))
 
-    def offer(self, tokens: tuple[str, ...]) -> Offer:
-        return Offer(tokens)
+    def offer(self, tokens: tuple[str, ...]) -> orders.Offer:
+        return orders.Offer(tokens)
 
-    def take(self, choice: str, source: str | None = None) -> Take:
-        return Take(choice, source)
+    def take(self, choice: str, source: str | None = None) -> orders.Take:
+        return orders.Take(choice, source)
 
-    def give(self, tokens: tuple[str, ...]) -> Give:
-        return Give(tokens)
+    def give(self, tokens: tuple[str, ...]) -> orders.Give:
+        return orders.Give(tokens)
 
     # purchase
-    def sequence(self, empires: tuple[str, ...]) -> TurnOrder:
-        return TurnOrder(empires)
+    def sequence(self, empires: tuple[str, ...]) -> orders.TurnOrder:
+        return orders.TurnOrder(empires)
 
     def influence(self) -> str:
         return "influence"
@@ -104,7 +89,7 @@ class OrderTransformer(SharedPieces[Order]):
             return "legendary"
         city = str(args[0])
         choice = str(args[1]).lower() if len(args) > 1 else "tax"
-        return Standing("legendary", choice, place=city)
+        return orders.Standing("legendary", choice, place=city)
 
     def capital(self) -> str:
         return "capital"
@@ -112,35 +97,35 @@ class OrderTransformer(SharedPieces[Order]):
     def city(self) -> str:
         return "city"
 
-    def build(self, *parts: object) -> Build:
+    def build(self, *parts: object) -> orders.Build:
         count = next((p for p in parts if isinstance(p, int)), 1)
         piece, place = [p for p in parts if isinstance(p, str)]
-        return Build(piece, place, count, pay=_paid(parts))
+        return orders.Build(piece, place, count, pay=_paid(parts))
 
-    def build_caravan(self, *parts: object) -> Build:
+    def build_caravan(self, *parts: object) -> orders.Build:
         count = next((p for p in parts if isinstance(p, int)), 1)
         good, place = [p for p in parts if isinstance(p, str)]
-        return Build("caravan", place, count, good=good, pay=_paid(parts))
+        return orders.Build("caravan", place, count, good=good, pay=_paid(parts))
 
-    def build_caravan_in(self, *parts: object) -> Build:
+    def build_caravan_in(self, *parts: object) -> orders.Build:
         count = next((p for p in parts if isinstance(p, int)), 1)
         place, good = [p for p in parts if isinstance(p, str)]
-        return Build("caravan", place, count, good=good, pay=_paid(parts))
+        return orders.Build("caravan", place, count, good=good, pay=_paid(parts))
 
-    def copy(self, tile: str) -> Copy:
-        return Copy(tile)
+    def copy(self, tile: str) -> orders.Copy:
+        return orders.Copy(tile)
 
-    def buy(self, tile: str, payment: _Payment | None = None) -> Buy:
-        return Buy(tile, payment.tokens if payment else ())
+    def buy(self, tile: str, payment: _Payment | None = None) -> orders.Buy:
+        return orders.Buy(tile, payment.tokens if payment else ())
 
     # military
-    def sail(self, *parts: object) -> Sail:
+    def sail(self, *parts: object) -> orders.Sail:
         count = next((p for p in parts if isinstance(p, int)), 1)
         origin, destination = [p for p in parts if isinstance(p, str)]
-        return Sail(count, origin, destination)
+        return orders.Sail(count, origin, destination)
 
-    def naval_attack(self, enemy: str, sea: str) -> NavalAttack:
-        return NavalAttack(enemy, sea)
+    def naval_attack(self, enemy: str, sea: str) -> orders.NavalAttack:
+        return orders.NavalAttack(enemy, sea)
 
     def via(self, *seas: str) -> _Via:
         return _Via(seas)
@@ -148,13 +133,13 @@ class OrderTransformer(SharedPieces[Order]):
     def then(self, consequence: _Consequence) -> _Consequence:
         return consequence
 
-    def move(self, *parts: object) -> Move:
+    def move(self, *parts: object) -> orders.Move:
         count = next((p for p in parts if isinstance(p, int)), 1)
         origin, destination = [p for p in parts if isinstance(p, str)]
         via = next((p.seas for p in parts if isinstance(p, _Via)), ())
         then = next((p for p in parts if isinstance(p, _Consequence)), None)
-        conquest = Conquest(then.action, destination, then.buildings, then.for_good) if then else None
-        return Move(count, origin, destination, via, conquest)
+        conquest = orders.Conquest(then.action, destination, then.buildings, then.for_good) if then else None
+        return orders.Move(count, origin, destination, via, conquest)
 
     def for_choice(self, choice: Token) -> bool:
         return str(choice).lower() == "good"
@@ -168,11 +153,11 @@ class OrderTransformer(SharedPieces[Order]):
     def convert(self) -> _Consequence:
         return _Consequence("convert")
 
-    def conquest(self, consequence: _Consequence, province: str, for_good: bool = False) -> Conquest:
-        return Conquest(consequence.action, province, consequence.buildings, consequence.for_good or for_good)
+    def conquest(self, consequence: _Consequence, province: str, for_good: bool = False) -> orders.Conquest:
+        return orders.Conquest(consequence.action, province, consequence.buildings, consequence.for_good or for_good)
 
-    def convert_province(self, province: str) -> Conquest:
-        return Conquest("convert", province)
+    def convert_province(self, province: str) -> orders.Conquest:
+        return orders.Conquest("convert", province)
 
     def caravan_target(self, good: str) -> str:
         return f"caravan:{good}"
@@ -190,14 +175,14 @@ class OrderTransformer(SharedPieces[Order]):
         return "city"
 
     # standing choices
-    def title(self, title: str, empires: tuple[str, ...]) -> Standing:
-        return Standing(f"title:{title.lower()}", ", ".join(empires))
+    def title(self, title: str, empires: tuple[str, ...]) -> orders.Standing:
+        return orders.Standing(f"title:{title.lower()}", ", ".join(empires))
 
-    def take_choice(self, good: str) -> Standing:
-        return Standing("take", good)
+    def take_choice(self, good: str) -> orders.Standing:
+        return orders.Standing("take", good)
 
-    def peace(self, empire: str) -> Standing:
-        return Standing("peace", empire)
+    def peace(self, empire: str) -> orders.Standing:
+        return orders.Standing("peace", empire)
 
 
 def _bounded(digits: str) -> int:

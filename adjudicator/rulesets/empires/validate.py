@@ -18,28 +18,12 @@ from adjudicator.core.i18n import t, term
 from adjudicator.core.names import normalise
 from adjudicator.language.problems import Rejection
 from adjudicator.language.submission import OrderLine
+from adjudicator.rulesets.empires import orders
 from adjudicator.rulesets.empires.board import Board, CityKind, Title
 from adjudicator.rulesets.empires.conquest import choice_dropped, conquest_choices
 from adjudicator.rulesets.empires.military import sail_problem
 from adjudicator.rulesets.empires.model import UNIT_STOCK, Phase, Position
-from adjudicator.rulesets.empires.orders import (
-    MAX_COUNT,
-    ORDER_PHASES,
-    Build,
-    Buy,
-    Conquest,
-    Copy,
-    Give,
-    Move,
-    NavalAttack,
-    Offer,
-    Order,
-    Sail,
-    Standing,
-    Take,
-    TradeSide,
-    TurnOrder,
-)
+from adjudicator.rulesets.empires.orders import MAX_COUNT, ORDER_PHASES
 from adjudicator.rulesets.empires.presentation import listed
 from adjudicator.rulesets.empires.purchase import BUILDINGS as BUILT_PIECES
 from adjudicator.rulesets.empires.purchase import site_problem, tile_problem
@@ -168,8 +152,8 @@ class _Context(LineChecks):
 
 
 def validate_orders(
-    board: Board, position: Position, empire: str, lines: Sequence[OrderLine[Order]], options: None = None
-) -> list[OrderLine[Order]]:
+    board: Board, position: Position, empire: str, lines: Sequence[OrderLine[orders.Order]], options: None = None
+) -> list[OrderLine[orders.Order]]:
     """Each line checked, then his turn rehearsed. Empires has no options (`options` is taken for
     the ruleset's engine part)."""
     context = _Context(board, position, empire)
@@ -177,12 +161,12 @@ def validate_orders(
     return _note_dropped_choices(board, rehearse(board, position, empire, checked))
 
 
-def _check_line(c: _Context, order: Order) -> Order:
+def _check_line(c: _Context, order: orders.Order) -> orders.Order:
     _check_phase(c, order)
     return replace(_check(c, order), line=c.line)
 
 
-def _note_dropped_choices(board: Board, lines: list[OrderLine[Order]]) -> list[OrderLine[Order]]:
+def _note_dropped_choices(board: Board, lines: list[OrderLine[orders.Order]]) -> list[OrderLine[orders.Order]]:
     """E8.5: a line whose conquest choice another line overrides is told so (`conquest_choices`,
     as the engine reads them)."""
     _, dropped = conquest_choices([line.order for line in lines if line.ok and line.order is not None])
@@ -195,11 +179,11 @@ def _note_dropped_choices(board: Board, lines: list[OrderLine[Order]]) -> list[O
     ]
 
 
-def _check_phase(c: _Context, order: Order) -> None:
+def _check_phase(c: _Context, order: orders.Order) -> None:
     phase = c.position.phase
     if c.position.winner:
         raise c.refuse("E10", t("the game is over: %(winner)s won", winner=c.position.winner))
-    if isinstance(order, TurnOrder):
+    if isinstance(order, orders.TurnOrder):
         if phase not in (Phase.PURCHASE, Phase.MILITARY):
             raise c.refuse(
                 "E3.3",
@@ -224,32 +208,32 @@ def _check_phase(c: _Context, order: Order) -> None:
         )
 
 
-def _check(c: _Context, order: Order) -> Order:
+def _check(c: _Context, order: orders.Order) -> orders.Order:
     match order:
-        case TradeSide():
+        case orders.TradeSide():
             c.holds(Title.COMMERCE, "E5.1")
             _note_side(c, order)
             return order
-        case Offer():
+        case orders.Offer():
             return replace(order, tokens=c.tokens(order.tokens))
-        case Take():
+        case orders.Take():
             choice = take_class(order.choice) or c.good(order.choice)
             source = c.empire_name(order.source, others_only=True) if order.source else None
             return replace(order, choice=choice, source=source)
-        case Give():
+        case orders.Give():
             c.holds(Title.COMMERCE, "E5.5")
             return replace(order, tokens=c.tokens(order.tokens))
-        case TurnOrder():
+        case orders.TurnOrder():
             title = Title.POLITICAL if c.position.phase is Phase.PURCHASE else Title.MILITARY
             c.holds(title, "E3.3")
             return replace(order, empires=tuple(c.empire_name(e) for e in order.empires))
-        case Build():
+        case orders.Build():
             return _check_build(c, order)
-        case Buy():
+        case orders.Buy():
             tile = c.tile(order.tile)
             c.refuse_as_engine(tile_problem(c.board, c.position, tile))
             return replace(order, tile=tile, pay=c.tokens(order.pay))
-        case Copy():
+        case orders.Copy():
             c.owns_effect("copy_ability", "E11.1", "Castor and Pollux")
             tile = c.tile(order.tile)
             owner = c.position.owner_of(tile)
@@ -258,13 +242,13 @@ def _check(c: _Context, order: Order) -> Order:
                     "E11.1", t("%(tile)s is not owned by another player; copy a tile someone else owns", tile=tile)
                 )
             return replace(order, tile=tile)
-        case Sail():
+        case orders.Sail():
             origin, destination = c.sea(order.origin), c.sea(order.destination)
             c.refuse_as_engine(sail_problem(c.board, origin, destination))
             return replace(order, origin=origin, destination=destination)
-        case NavalAttack():
+        case orders.NavalAttack():
             return replace(order, enemy=c.empire_name(order.enemy, others_only=True), sea=c.sea(order.sea))
-        case Move():
+        case orders.Move():
             then = _check_conquest(c, replace(order.then, province=order.destination)) if order.then else None
             return replace(
                 order,
@@ -273,14 +257,14 @@ def _check(c: _Context, order: Order) -> Order:
                 via=tuple(c.sea(s) for s in order.via),
                 then=then,
             )
-        case Conquest():
+        case orders.Conquest():
             return _check_conquest(c, order)
-        case Standing():
+        case orders.Standing():
             return _check_standing(c, order)
     raise c.refuse("", t("'%(order)s' is not an order of this game", order=order.to_text()))  # pragma: no cover
 
 
-def _check_build(c: _Context, order: Build) -> Build:
+def _check_build(c: _Context, order: orders.Build) -> orders.Build:
     if order.count < 1:
         raise c.refuse("E6.1", t("the count starts at 1"))
     most = max(UNIT_STOCK.values())
@@ -295,7 +279,7 @@ def _check_build(c: _Context, order: Build) -> Build:
     return replace(order, place=place, good=good, pay=c.tokens(order.pay))
 
 
-def _note_side(c: _Context, order: TradeSide) -> None:
+def _note_side(c: _Context, order: orders.TradeSide) -> None:
     """E5.1, E5.7: a side on no token he may still turn gives way to another (`side_played`)."""
     side, token = side_played(c.board, c.position, order.size)
     if side != order.size:
@@ -310,7 +294,7 @@ def _note_side(c: _Context, order: TradeSide) -> None:
         )
 
 
-def _check_conquest(c: _Context, order: Conquest) -> Conquest:
+def _check_conquest(c: _Context, order: orders.Conquest) -> orders.Conquest:
     province = c.province(order.province)
     buildings = []
     for building in order.buildings:
@@ -329,7 +313,7 @@ def title_named(text: str) -> Title | None:
     return TITLE_NAMES.get(normalise(text))
 
 
-def _check_standing(c: _Context, order: Standing) -> Standing:
+def _check_standing(c: _Context, order: orders.Standing) -> orders.Standing:
     if order.key.startswith("title:"):
         title = title_named(order.key.split(":", 1)[1])
         if title is None:

@@ -10,30 +10,8 @@ from dataclasses import dataclass
 from lark import Token, v_args
 
 from adjudicator.language.headers import SharedPieces, bounded_number
+from adjudicator.rulesets.mare_nostrum import orders
 from adjudicator.rulesets.mare_nostrum.components import Piece, Unit
-from adjudicator.rulesets.mare_nostrum.orders import (
-    Artemis,
-    Build,
-    Buy,
-    CardCount,
-    Casualties,
-    Consequence,
-    Exchange,
-    Give,
-    Helen,
-    Keep,
-    Move,
-    NavalAttack,
-    Offer,
-    Order,
-    RoleChoice,
-    Sail,
-    Take,
-    Then,
-    TradeSize,
-    TurnSequence,
-    UlyssesForce,
-)
 
 
 @dataclass(frozen=True, slots=True)
@@ -52,22 +30,22 @@ class _AtOnce:
 
 
 @v_args(inline=True)
-class OrderTransformer(SharedPieces[Order]):
+class OrderTransformer(SharedPieces[orders.Order]):
     """Parse tree -> order value. Line numbers are added by the caller."""
 
-    def counted_card(self, value: Token, card: str) -> CardCount:
-        return CardCount(card, bounded_number(str(value)))
+    def counted_card(self, value: Token, card: str) -> orders.CardCount:
+        return orders.CardCount(card, bounded_number(str(value)))
 
-    def card_times(self, card: str, value: Token) -> CardCount:
-        return CardCount(card, bounded_number(str(value).lstrip("xX")))
+    def card_times(self, card: str, value: Token) -> orders.CardCount:
+        return orders.CardCount(card, bounded_number(str(value).lstrip("xX")))
 
-    def single_card(self, card: str) -> CardCount:
-        return CardCount(card)
+    def single_card(self, card: str) -> orders.CardCount:
+        return orders.CardCount(card)
 
-    def cards(self, *cards: CardCount) -> tuple[CardCount, ...]:
+    def cards(self, *cards: orders.CardCount) -> tuple[orders.CardCount, ...]:
         return cards
 
-    def payment(self, cards: tuple[CardCount, ...]) -> tuple[CardCount, ...]:
+    def payment(self, cards: tuple[orders.CardCount, ...]) -> tuple[orders.CardCount, ...]:
         return cards
 
     def site(self, name: str) -> str:
@@ -77,24 +55,24 @@ class OrderTransformer(SharedPieces[Order]):
         return " ".join(str(w) for w in words)
 
     # trade
-    def trade_size(self, value: Token) -> TradeSize:
-        return TradeSize(bounded_number(str(value)))
+    def trade_size(self, value: Token) -> orders.TradeSize:
+        return orders.TradeSize(bounded_number(str(value)))
 
-    def offer(self, cards: tuple[CardCount, ...]) -> Offer:
-        return Offer(cards)
+    def offer(self, cards: tuple[orders.CardCount, ...]) -> orders.Offer:
+        return orders.Offer(cards)
 
-    def take(self, choice: str, source: str | None = None) -> Take:
-        return Take(choice, source)
+    def take(self, choice: str, source: str | None = None) -> orders.Take:
+        return orders.Take(choice, source)
 
-    def give(self, cards: tuple[CardCount, ...]) -> Give:
-        return Give(cards)
+    def give(self, cards: tuple[orders.CardCount, ...]) -> orders.Give:
+        return orders.Give(cards)
 
-    def ulysses(self, target: str) -> UlyssesForce:
-        return UlyssesForce(target)
+    def ulysses(self, target: str) -> orders.UlyssesForce:
+        return orders.UlyssesForce(target)
 
     # build
-    def sequence(self, civs: tuple[str, ...]) -> TurnSequence:
-        return TurnSequence(civs)
+    def sequence(self, civs: tuple[str, ...]) -> orders.TurnSequence:
+        return orders.TurnSequence(civs)
 
     def city(self) -> Piece:
         return Piece.CITY
@@ -117,39 +95,41 @@ class OrderTransformer(SharedPieces[Order]):
     def influence(self) -> Piece:
         return Piece.INFLUENCE
 
-    def build(self, *parts: object) -> Build:
+    def build(self, *parts: object) -> orders.Build:
         count, piece, province, site, payment = _build_parts(parts, has_province=True)
-        return Build(piece, province, count, site=site, payment=payment)
+        return orders.Build(piece, province, count, site=site, payment=payment)
 
-    def build_at_site(self, *parts: object) -> Build:
+    def build_at_site(self, *parts: object) -> orders.Build:
         count, piece, _, site, payment = _build_parts(parts, has_province=False)
-        return Build(piece, None, count, site=site, payment=payment)
+        return orders.Build(piece, None, count, site=site, payment=payment)
 
-    def build_caravan(self, province: str, *rest: object) -> Build:
+    def build_caravan(self, province: str, *rest: object) -> orders.Build:
         commodity = next((r for r in rest if isinstance(r, str)), None)
         payment = next((r for r in rest if isinstance(r, tuple)), None)
-        return Build(Piece.CARAVAN, province, commodity=commodity, payment=payment)
+        return orders.Build(Piece.CARAVAN, province, commodity=commodity, payment=payment)
 
-    def build_caravan_on(self, commodity: str, province: str, payment: tuple[CardCount, ...] | None = None) -> Build:
-        return Build(Piece.CARAVAN, province, commodity=commodity, payment=payment)
+    def build_caravan_on(
+        self, commodity: str, province: str, payment: tuple[orders.CardCount, ...] | None = None
+    ) -> orders.Build:
+        return orders.Build(Piece.CARAVAN, province, commodity=commodity, payment=payment)
 
-    def buy(self, card: str, payment: tuple[CardCount, ...] | None = None) -> Buy:
-        return Buy(card, payment)
+    def buy(self, card: str, payment: tuple[orders.CardCount, ...] | None = None) -> orders.Buy:
+        return orders.Buy(card, payment)
 
-    def exchange(self, give: str, get: str) -> Exchange:
-        return Exchange(give, get)
+    def exchange(self, give: str, get: str) -> orders.Exchange:
+        return orders.Exchange(give, get)
 
-    def keep(self, cards: tuple[CardCount, ...]) -> Keep:
-        return Keep(cards)
+    def keep(self, cards: tuple[orders.CardCount, ...]) -> orders.Keep:
+        return orders.Keep(cards)
 
     # military
-    def sail(self, *parts: object) -> Sail:
+    def sail(self, *parts: object) -> orders.Sail:
         count = parts[0] if isinstance(parts[0], int) else 1
         origin, destination = (p for p in parts if isinstance(p, str))
-        return Sail(origin, destination, count)
+        return orders.Sail(origin, destination, count)
 
-    def naval_attack(self, target: str, sea: str) -> NavalAttack:
-        return NavalAttack(target, sea)
+    def naval_attack(self, target: str, sea: str) -> orders.NavalAttack:
+        return orders.NavalAttack(target, sea)
 
     def via(self, *seas: str) -> _Via:
         return _Via(seas)
@@ -157,20 +137,20 @@ class OrderTransformer(SharedPieces[Order]):
     def attacks(self, civs: tuple[str, ...]) -> _Attacks:
         return _Attacks(civs)
 
-    def then(self, then: Then) -> Then:
+    def then(self, then: orders.Then) -> orders.Then:
         return then
 
-    def occupy(self, *targets: str) -> Then:
-        return Then(Consequence.OCCUPY, targets=targets)
+    def occupy(self, *targets: str) -> orders.Then:
+        return orders.Then(orders.Consequence.OCCUPY, targets=targets)
 
     def at_once(self) -> _AtOnce:
         return _AtOnce()
 
-    def convert(self) -> Then:
-        return Then(Consequence.CONVERT)
+    def convert(self) -> orders.Then:
+        return orders.Then(orders.Consequence.CONVERT)
 
-    def sack(self, target: str) -> Then:
-        return Then(Consequence.SACK, target)
+    def sack(self, target: str) -> orders.Then:
+        return orders.Then(orders.Consequence.SACK, target)
 
     def sack_city(self, site: str | None = None) -> str:
         return f"city {site}" if site else "city"
@@ -184,7 +164,7 @@ class OrderTransformer(SharedPieces[Order]):
     def sack_market(self) -> str:
         return "market"
 
-    def move(self, *parts: object) -> Move:
+    def move(self, *parts: object) -> orders.Move:
         count = parts[0] if isinstance(parts[0], int) else 1
         origin, destination = (p for p in parts if isinstance(p, str))
         via: tuple[str, ...] = ()
@@ -195,38 +175,40 @@ class OrderTransformer(SharedPieces[Order]):
                 via = part.seas
             elif isinstance(part, _Attacks):
                 attack = part.civs
-            elif isinstance(part, Then):
+            elif isinstance(part, orders.Then):
                 then = part
-        return Move(origin, destination, count, via, attack, then, at_once=any(isinstance(p, _AtOnce) for p in parts))
+        return orders.Move(
+            origin, destination, count, via, attack, then, at_once=any(isinstance(p, _AtOnce) for p in parts)
+        )
 
-    def casualties(self, *units: Piece) -> Casualties:
-        return Casualties(tuple(Unit(str(u)) for u in units))
+    def casualties(self, *units: Piece) -> orders.Casualties:
+        return orders.Casualties(tuple(Unit(str(u)) for u in units))
 
     def unit_kind(self, unit: Piece) -> Piece:
         return unit
 
-    def helen(self, *parts: object) -> Helen:
-        return next(p for p in parts if isinstance(p, Helen))
+    def helen(self, *parts: object) -> orders.Helen:
+        return next(p for p in parts if isinstance(p, orders.Helen))
 
-    def helen_off(self) -> Helen:
-        return Helen(False)
+    def helen_off(self) -> orders.Helen:
+        return orders.Helen(False)
 
-    def helen_on(self) -> Helen:
-        return Helen(True)
+    def helen_on(self) -> orders.Helen:
+        return orders.Helen(True)
 
-    def helen_in(self, province: str) -> Helen:
-        return Helen(True, province)
+    def helen_in(self, province: str) -> orders.Helen:
+        return orders.Helen(True, province)
 
-    def role(self, role: str, civ: str) -> RoleChoice:
-        return RoleChoice(role, civ)
+    def role(self, role: str, civ: str) -> orders.RoleChoice:
+        return orders.RoleChoice(role, civ)
 
-    def artemis(self, _keyword: Token, commodity: str) -> Artemis:
-        return Artemis(commodity)
+    def artemis(self, _keyword: Token, commodity: str) -> orders.Artemis:
+        return orders.Artemis(commodity)
 
 
 def _build_parts(
     parts: tuple[object, ...], has_province: bool
-) -> tuple[int, Piece, str | None, str | None, tuple[CardCount, ...] | None]:
+) -> tuple[int, Piece, str | None, str | None, tuple[orders.CardCount, ...] | None]:
     items = list(parts)
     count = items.pop(0) if isinstance(items[0], int) else 1
     piece = items.pop(0)

@@ -15,6 +15,7 @@ from collections.abc import Sequence
 from adjudicator.core.i18n import t
 from adjudicator.language.submission import OrderLine
 from adjudicator.rulesets.kit.checking import check_line
+from adjudicator.rulesets.mare_nostrum import orders
 from adjudicator.rulesets.mare_nostrum.board import Board
 from adjudicator.rulesets.mare_nostrum.checks import Context
 from adjudicator.rulesets.mare_nostrum.components import (
@@ -24,27 +25,7 @@ from adjudicator.rulesets.mare_nostrum.components import (
 )
 from adjudicator.rulesets.mare_nostrum.model import Position
 from adjudicator.rulesets.mare_nostrum.options import Options
-from adjudicator.rulesets.mare_nostrum.orders import (
-    ORDER_PHASES,
-    Artemis,
-    Buy,
-    Casualties,
-    Exchange,
-    Give,
-    Helen,
-    Keep,
-    Move,
-    NavalAttack,
-    Offer,
-    Order,
-    RoleChoice,
-    Sail,
-    Take,
-    TradeSize,
-    TurnSequence,
-    UlyssesForce,
-)
-from adjudicator.rulesets.mare_nostrum.orders import Build as BuildOrder
+from adjudicator.rulesets.mare_nostrum.orders import ORDER_PHASES
 from adjudicator.rulesets.mare_nostrum.validate_build import (
     check_build,
     check_buy,
@@ -71,8 +52,8 @@ from adjudicator.rulesets.mare_nostrum.validate_trade import (
 
 
 def validate_orders(
-    board: Board, position: Position, civ: str, lines: Sequence[OrderLine[Order]], options: Options | None = None
-) -> list[OrderLine[Order]]:
+    board: Board, position: Position, civ: str, lines: Sequence[OrderLine[orders.Order]], options: Options | None = None
+) -> list[OrderLine[orders.Order]]:
     """Each line with its order's names resolved to board ids, or with the problem that stops it.
     No option changes what a line may do (`options` is taken for the ruleset's engine part).
 
@@ -81,25 +62,25 @@ def validate_orders(
     triremes can be. The other lines follow in their written order."""
     context = Context(board, position, Civ(civ))
     checked = list(lines)
-    sails_first = sorted(range(len(lines)), key=lambda i: not isinstance(lines[i].order, Sail))
+    sails_first = sorted(range(len(lines)), key=lambda i: not isinstance(lines[i].order, orders.Sail))
     for index in sails_first:
         checked[index] = check_line(context, lines[index], _check_line)
     return checked
 
 
-def _check_line(c: Context, order: Order) -> Order:
+def _check_line(c: Context, order: orders.Order) -> orders.Order:
     _check_phase(c, order)
     return _check_order(c, order)
 
 
-def _check_phase(c: Context, order: Order) -> None:
+def _check_phase(c: Context, order: orders.Order) -> None:
     phase = c.position.phase
-    if isinstance(order, TurnSequence):
+    if isinstance(order, orders.TurnSequence):
         if phase is Phase.TRADE:
             raise c.refuse("R3.3", t("'sequence' orders the build or military phase; the game is in the trade phase"))
         return
     if phase is Phase.SETUP:
-        if not isinstance(order, BuildOrder | Buy):
+        if not isinstance(order, orders.Build | orders.Buy):
             raise c.refuse("R2.4", t("the setup takes only build and buy orders, paid with the 36 points"))
         if order.payment:
             raise c.refuse("R2.4", t("the setup is paid in points, not cards: leave out 'with …'"))
@@ -119,39 +100,39 @@ def _check_phase(c: Context, order: Order) -> None:
         )
 
 
-def _check_order(c: Context, order: Order) -> Order:
+def _check_order(c: Context, order: orders.Order) -> orders.Order:
     match order:
-        case TradeSize():
+        case orders.TradeSize():
             return check_trade_size(c, order)
-        case Offer():
+        case orders.Offer():
             return check_offer(c, order)
-        case Take():
+        case orders.Take():
             return check_take(c, order)
-        case Give():
+        case orders.Give():
             return check_give(c, order)
-        case UlyssesForce():
+        case orders.UlyssesForce():
             return check_ulysses(c, order)
-        case TurnSequence():
+        case orders.TurnSequence():
             return check_sequence(c, order)
-        case BuildOrder():
+        case orders.Build():
             return check_build(c, order)
-        case Buy():
+        case orders.Buy():
             return check_buy(c, order)
-        case Exchange():
+        case orders.Exchange():
             return check_exchange(c, order)
-        case Keep():
+        case orders.Keep():
             return check_keep(c, order)
-        case Sail():
+        case orders.Sail():
             return check_sail(c, order)
-        case NavalAttack():
+        case orders.NavalAttack():
             return check_naval_attack(c, order)
-        case Move():
+        case orders.Move():
             return check_move(c, order)
-        case Casualties():
+        case orders.Casualties():
             return check_casualties(c, order)
-        case Helen():
+        case orders.Helen():
             return check_helen(c, order)
-        case RoleChoice():
+        case orders.RoleChoice():
             return check_role(c, order)
-        case Artemis():
+        case orders.Artemis():
             return check_artemis(c, order)

@@ -7,22 +7,11 @@ aside. A note gives the line's price as the engine charges it (`prices.cost`).""
 from __future__ import annotations
 
 from adjudicator.core.i18n import t
+from adjudicator.rulesets.mediterraneum import orders as order_types
 from adjudicator.rulesets.mediterraneum.board import Board, CardKind
 from adjudicator.rulesets.mediterraneum.geography import sea_of, ship_neighbours, space_name
 from adjudicator.rulesets.mediterraneum.model import HARBOUR, Phase, Position, Ship, Status, city_of_space
-from adjudicator.rulesets.mediterraneum.orders import (
-    WAREHOUSE,
-    Build,
-    BuyShip,
-    Found,
-    Load,
-    Mount,
-    Order,
-    Patron,
-    RaiseArmy,
-    Upgrade,
-    roman,
-)
+from adjudicator.rulesets.mediterraneum.orders import WAREHOUSE, roman
 from adjudicator.rulesets.mediterraneum.prices import cost
 
 Candidate = tuple[str, str]  # (order text, a note shown after it as a comment)
@@ -61,34 +50,34 @@ def _empire(board: Board, position: Position, colour: str) -> list[Candidate]:
     capital = position.capital(colour)
     lines: list[Candidate] = []
 
-    def priced(text: str, order: Order, rule: str) -> None:
+    def priced(text: str, order: order_types.Order, rule: str) -> None:
         lines.append((text, _costs(cost(board, position, colour, order), rule)))
 
     own = [c for c, s in position.cities.items() if s.owner == colour]
     if capital is None:
         for city in [c for c in own if position.cities[c].status is Status.PROVINCE]:
-            priced(f"found empire at {board.cities[city].name}", Found(city), "M5.1")
+            priced(f"found empire at {board.cities[city].name}", order_types.Found(city), "M5.1")
     for city in own:
-        priced(f"buy ship at {board.cities[city].name}", BuyShip(city), "M4.2")
+        priced(f"buy ship at {board.cities[city].name}", order_types.BuyShip(city), "M4.2")
     if capital is not None:
         for building in [b for b, n in position.decks.buildings.items() if n]:
-            priced(f"build {board.buildings[building].name}", Build(building), "M7.1")
-        priced(f"build {WAREHOUSE}", Build(WAREHOUSE), "M7.8")
+            priced(f"build {board.buildings[building].name}", order_types.Build(building), "M7.1")
+        priced(f"build {WAREHOUSE}", order_types.Build(WAREHOUSE), "M7.8")
         upkeep = t(
             "costs %(price)s, upkeep %(upkeep)s (M8.1)",
-            price=roman(cost(board, position, colour, RaiseArmy())),
+            price=roman(cost(board, position, colour, order_types.RaiseArmy())),
             upkeep=roman(board.prices["army_upkeep"]),
         )
         lines.append(("raise army", upkeep))
         if not player.patronised and position.decks.patronage:
             card = board.patronage[position.decks.patronage[0]]
-            price = roman(cost(board, position, colour, Patron()))
+            price = roman(cost(board, position, colour, order_types.Patron()))
             lines.append(("patron", t("%(card)s, costs %(price)s (M7.4)", card=card.name, price=price)))
         if player.patron:
             lines.append(("dismiss artist", t("for good (M7.5)")))
     for taken, state in position.cities.items():
         if state.status is Status.TAKEN and state.owner == colour and not position.armies_at(taken):
-            priced(f"upgrade {board.cities[taken].name}", Upgrade(taken), "M8.6")
+            priced(f"upgrade {board.cities[taken].name}", order_types.Upgrade(taken), "M8.6")
     return lines
 
 
@@ -100,7 +89,10 @@ def _ships(board: Board, position: Position, colour: str) -> list[Candidate]:
         city = city_of_space(ship.at)
         if not ship.cargo and city is not None and position.cities[city].owner == colour:
             lines += [
-                (f"ship {n} load {board.goods[g].name}", _costs(cost(board, position, colour, Load(n, g)), "M4.4"))
+                (
+                    f"ship {n} load {board.goods[g].name}",
+                    _costs(cost(board, position, colour, order_types.Load(n, g)), "M4.4"),
+                )
                 for g in board.produces(city)
             ]
             if city == capital and ship.at.startswith(HARBOUR):
@@ -152,7 +144,7 @@ def _armies(board: Board, position: Position, colour: str) -> list[Candidate]:
         if city is not None and army.at == land and position.cities[city].owner != colour:
             lines.append((f"army {n} attack {board.cities[city].name}", t("from a turn begun here (M8.4)")))
         if not army.cavalry:
-            price = cost(board, position, colour, Mount(n))
+            price = cost(board, position, colour, order_types.Mount(n))
             bought = t("a horse bought: cavalry, costs %(price)s (M9.6)", price=roman(price))
             lines.append((f"army {n} mount", bought if price else t("a horse: cavalry (M9.6)")))
         if city is not None:

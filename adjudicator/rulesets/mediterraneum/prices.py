@@ -5,50 +5,37 @@ its line comes, from the money left then."""
 from __future__ import annotations
 
 from adjudicator.core.i18n import Msg, t
+from adjudicator.rulesets.mediterraneum import orders as order_types
 from adjudicator.rulesets.mediterraneum.board import Board
 from adjudicator.rulesets.mediterraneum.model import Army, Position, Ship, city_of_space
-from adjudicator.rulesets.mediterraneum.orders import (
-    ART,
-    WAREHOUSE,
-    Build,
-    BuyShip,
-    Found,
-    Load,
-    Mount,
-    Order,
-    Patron,
-    Pay,
-    RaiseArmy,
-    Upgrade,
-    roman,
-)
+from adjudicator.rulesets.mediterraneum.orders import ART, WAREHOUSE, roman
 
 HORSES = "horses"  # the good a horse for cavalry is (T:96)
 
 
-def cost(board: Board, position: Position, colour: str, order: Order) -> int:
+def cost(board: Board, position: Position, colour: str, order: order_types.Order) -> int:
     """The line's price as the position stands when it comes; 0 for a line that costs nothing."""
     prices = board.prices
     match order:
-        case Found():  # a dormant capital wakes for the same X (T:60)
+        case order_types.Found():  # a dormant capital wakes for the same X (T:60)
             return prices["restore" if position.cities[order.city].dormant else "empire"]
-        case BuyShip():
+        case order_types.BuyShip():
             return prices["ship"]
-        case Load():  # his own art goes aboard for nothing (M7.7)
+        case order_types.Load():  # his own art goes aboard for nothing (M7.7)
             return 0 if order.cargo.startswith(ART) else prices["good"]
-        case Build():
+        case order_types.Build():
             return prices["warehouse"] if order.building == WAREHOUSE else board.buildings[order.building].cost
-        case RaiseArmy():
+        case order_types.RaiseArmy():
             return prices["army"]
-        case Patron():
+        case order_types.Patron():
             deck = position.decks.patronage
             return board.patronage[deck[0]].cost if deck else 0
-        case Upgrade():
+        case order_types.Upgrade():
             return prices["upgrade"]
-        case Mount():  # a horse his ship brought is free; one bought costs what a good does (MD26)
+        case order_types.Mount():  # a horse his ship brought is free; one bought costs what a good does (MD26)
             army = position.army(colour, order.army)
             return 0 if army is not None and horse_aboard(board, position, army) else prices["good"]
-        case Pay():
+        case order_types.Pay():
             return order.amount
     return 0
 

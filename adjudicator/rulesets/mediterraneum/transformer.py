@@ -10,39 +10,10 @@ from functools import partial
 from lark import Token, v_args
 
 from adjudicator.language.headers import SharedPieces, bounded_number
-from adjudicator.rulesets.mediterraneum.orders import (
-    ART,
-    MAX_MONEY,
-    NOT_ROMAN,
-    Attack,
-    Bid,
-    Build,
-    BuyShip,
-    CancelBuy,
-    Capture,
-    CardTo,
-    Dismiss,
-    Dump,
-    Embark,
-    Found,
-    Land,
-    Load,
-    March,
-    Mount,
-    Order,
-    Pass,
-    Patron,
-    Pay,
-    RaiseArmy,
-    Sail,
-    Sell,
-    StandingBuy,
-    Store,
-    Upgrade,
-    from_roman,
-)
+from adjudicator.rulesets.mediterraneum import orders as order_types
+from adjudicator.rulesets.mediterraneum.orders import ART, MAX_MONEY, NOT_ROMAN, from_roman
 
-_Action = Callable[[int], Order]  # an order waiting for the number of its ship or army
+_Action = Callable[[int], order_types.Order]  # an order waiting for the number of its ship or army
 
 
 @dataclass(frozen=True, slots=True)
@@ -69,18 +40,18 @@ def _money(value: Token) -> int:
 
 
 @v_args(inline=True)
-class OrderTransformer(SharedPieces[Order]):
+class OrderTransformer(SharedPieces[order_types.Order]):
     def money(self, value: Token) -> int:
         return _money(value)
 
-    def found(self, city: str) -> Found:
-        return Found(city)
+    def found(self, city: str) -> order_types.Found:
+        return order_types.Found(city)
 
-    def buy_ship(self, city: str) -> BuyShip:
-        return BuyShip(city)
+    def buy_ship(self, city: str) -> order_types.BuyShip:
+        return order_types.BuyShip(city)
 
     # ships
-    def ship_order(self, number: int, action: _Action) -> Order:
+    def ship_order(self, number: int, action: _Action) -> order_types.Order:
         return action(number)
 
     def art_cargo(self, card: str) -> str:
@@ -90,22 +61,22 @@ class OrderTransformer(SharedPieces[Order]):
         return good
 
     def load(self, cargo: str) -> _Action:
-        return partial(Load, cargo=cargo)
+        return partial(order_types.Load, cargo=cargo)
 
     def sail(self, path: tuple[str, ...]) -> _Action:
-        return partial(Sail, path=path)
+        return partial(order_types.Sail, path=path)
 
     def floor(self, amount: int) -> int:
         return amount
 
     def sell(self, floor: int | None = None) -> _Action:
-        return partial(Sell, floor=floor or 0)
+        return partial(order_types.Sell, floor=floor or 0)
 
     def dump(self) -> _Action:
-        return Dump
+        return order_types.Dump
 
     def store(self) -> _Action:
-        return Store
+        return order_types.Store
 
     def sink(self) -> _Named:
         return _Named("sink", "sink")
@@ -116,32 +87,38 @@ class OrderTransformer(SharedPieces[Order]):
     def capture(self, owner: str, target: int, *named: _Named) -> _Action:
         roles = {n.role: n.value for n in named}
         return partial(
-            Capture, owner=owner, target=target, sink=bool(roles.get("sink")), tactic=roles.get("tactic", "")
+            order_types.Capture,
+            owner=owner,
+            target=target,
+            sink=bool(roles.get("sink")),
+            tactic=roles.get("tactic", ""),
         )
 
     # armies
-    def army_order(self, number: int, action: _Action | _Attack) -> Order:
+    def army_order(self, number: int, action: _Action | _Attack) -> order_types.Order:
         if isinstance(action, _Attack):
-            return Attack((number,), action.target, action.tactic, action.retreat)
+            return order_types.Attack((number,), action.target, action.tactic, action.retreat)
         return action(number)
 
-    def group_attack(self, *parts: int | _Attack) -> Attack:
+    def group_attack(self, *parts: int | _Attack) -> order_types.Attack:
         """`army 1 and 2 attack …`, `army 1, 2 and 3 attack …` (T:89)."""
         *numbers, action = parts
         assert isinstance(action, _Attack)
-        return Attack(tuple(n for n in numbers if isinstance(n, int)), action.target, action.tactic, action.retreat)
+        return order_types.Attack(
+            tuple(n for n in numbers if isinstance(n, int)), action.target, action.tactic, action.retreat
+        )
 
     def march(self, path: tuple[str, ...]) -> _Action:
-        return partial(March, path=path)
+        return partial(order_types.March, path=path)
 
     def board(self, ship: int) -> _Action:
-        return partial(Embark, ship=ship)
+        return partial(order_types.Embark, ship=ship)
 
     def land(self) -> _Action:
-        return Land
+        return order_types.Land
 
     def mount(self) -> _Action:
-        return Mount
+        return order_types.Mount
 
     def tactic(self, name: str) -> _Named:
         return _Named("tactic", name)
@@ -157,39 +134,39 @@ class OrderTransformer(SharedPieces[Order]):
         return action
 
     # the empire
-    def build(self, building: str) -> Build:
-        return Build(building)
+    def build(self, building: str) -> order_types.Build:
+        return order_types.Build(building)
 
-    def raise_army(self) -> RaiseArmy:
-        return RaiseArmy()
+    def raise_army(self) -> order_types.RaiseArmy:
+        return order_types.RaiseArmy()
 
-    def patron(self) -> Patron:
-        return Patron()
+    def patron(self) -> order_types.Patron:
+        return order_types.Patron()
 
-    def dismiss(self) -> Dismiss:
-        return Dismiss()
+    def dismiss(self) -> order_types.Dismiss:
+        return order_types.Dismiss()
 
-    def upgrade(self, city: str) -> Upgrade:
-        return Upgrade(city)
+    def upgrade(self, city: str) -> order_types.Upgrade:
+        return order_types.Upgrade(city)
 
     # cards, money, standing orders
-    def gift_to(self, colour: str) -> CardTo:
-        return CardTo("gift", colour)
+    def gift_to(self, colour: str) -> order_types.CardTo:
+        return order_types.CardTo("gift", colour)
 
-    def coup_to(self, colour: str) -> CardTo:
-        return CardTo("coup", colour)
+    def coup_to(self, colour: str) -> order_types.CardTo:
+        return order_types.CardTo("coup", colour)
 
-    def pay(self, amount: int, colour: str) -> Pay:
-        return Pay(amount, colour)
+    def pay(self, amount: int, colour: str) -> order_types.Pay:
+        return order_types.Pay(amount, colour)
 
-    def standing_buy(self, cargo: str, city: str, ceiling: int) -> StandingBuy:
-        return StandingBuy(cargo, city, ceiling)
+    def standing_buy(self, cargo: str, city: str, ceiling: int) -> order_types.StandingBuy:
+        return order_types.StandingBuy(cargo, city, ceiling)
 
-    def cancel_buy(self, cargo: str, city: str) -> CancelBuy:
-        return CancelBuy(cargo, city)
+    def cancel_buy(self, cargo: str, city: str) -> order_types.CancelBuy:
+        return order_types.CancelBuy(cargo, city)
 
-    def bid(self, amount: int, city: str = "") -> Bid:
-        return Bid(amount, city)
+    def bid(self, amount: int, city: str = "") -> order_types.Bid:
+        return order_types.Bid(amount, city)
 
-    def pass_turn(self) -> Pass:
-        return Pass()
+    def pass_turn(self) -> order_types.Pass:
+        return order_types.Pass()

@@ -15,38 +15,11 @@ from adjudicator.core.names import normalise
 from adjudicator.language.problems import Rejection
 from adjudicator.language.submission import OrderLine
 from adjudicator.rulesets.kit.checking import LineChecks, check_line
+from adjudicator.rulesets.mediterraneum import orders as order_types
 from adjudicator.rulesets.mediterraneum.board import COAST, Board, CardKind
 from adjudicator.rulesets.mediterraneum.geography import land_of_army, marches_to, ship_neighbours, space_id, space_name
 from adjudicator.rulesets.mediterraneum.model import Army, Options, Phase, Position, Ship, Status
-from adjudicator.rulesets.mediterraneum.orders import (
-    ART,
-    MAX_MONEY,
-    NOT_ROMAN,
-    WAREHOUSE,
-    Attack,
-    Bid,
-    Build,
-    BuyShip,
-    CancelBuy,
-    Capture,
-    CardTo,
-    Dump,
-    Embark,
-    Found,
-    Land,
-    Load,
-    March,
-    Mount,
-    Order,
-    Pass,
-    Pay,
-    Sail,
-    Sell,
-    StandingBuy,
-    Store,
-    Upgrade,
-    roman,
-)
+from adjudicator.rulesets.mediterraneum.orders import ART, MAX_MONEY, NOT_ROMAN, WAREHOUSE, roman
 from adjudicator.rulesets.mediterraneum.rehearsal import Rehearsal, rehearse
 
 # M7.8: a warehouse as a `build` line names it in each language (the catalogs' `building` term among them).
@@ -121,8 +94,12 @@ AS_PRINTED = Options()  # the rules without any of the game's options (M12.4)
 
 
 def validate_orders(
-    board: Board, position: Position, colour: str, lines: Sequence[OrderLine[Order]], options: Options = AS_PRINTED
-) -> list[OrderLine[Order]]:
+    board: Board,
+    position: Position,
+    colour: str,
+    lines: Sequence[OrderLine[order_types.Order]],
+    options: Options = AS_PRINTED,
+) -> list[OrderLine[order_types.Order]]:
     """Each line checked, then the turn rehearsed with the engine's steps under the game's
     `options` (the rules as printed when none are given)."""
     context = _Context(board, position, colour)
@@ -143,7 +120,7 @@ def validate_orders(
     return checked
 
 
-def _rehearsed(line: OrderLine[Order], rehearsal: Rehearsal) -> OrderLine[Order]:
+def _rehearsed(line: OrderLine[order_types.Order], rehearsal: Rehearsal) -> OrderLine[order_types.Order]:
     """A line as the rehearsal of the turn answers it: refused, noted, or as it was."""
     if line.number in rehearsal.refused:
         return replace(line, problem=rehearsal.refused[line.number], order=None)
@@ -154,34 +131,34 @@ def _rehearsed(line: OrderLine[Order], rehearsal: Rehearsal) -> OrderLine[Order]
 
 # Orders given once: a second is refused with its rule, rather than one of them counting unseen.
 ONCE: dict[type, tuple[str, str]] = {
-    Found: ("M5.1", t("one empire is founded a turn; this is a second")),
-    Bid: ("M3.5", t("one sealed bid a player; this is a second")),
+    order_types.Found: ("M5.1", t("one empire is founded a turn; this is a second")),
+    order_types.Bid: ("M3.5", t("one sealed bid a player; this is a second")),
 }
 
 
-def _check_line(c: _Context, order: Order) -> Order:
+def _check_line(c: _Context, order: order_types.Order) -> order_types.Order:
     _check_phase(c, order)
     _own_pieces(c, order)
     return replace(_check(c, order), line=c.line)
 
 
-def _check_phase(c: _Context, order: Order) -> None:
+def _check_phase(c: _Context, order: order_types.Order) -> None:
     position = c.position
     if position.winner:
         raise c.refuse("M12.2", t("the game is over: %(winner)s won", winner=position.winner))
     if position.phase is Phase.AUCTION:
-        if not isinstance(order, Bid | Pass):
+        if not isinstance(order, order_types.Bid | order_types.Pass):
             raise c.refuse("M3.5", t("an auction is on: send a bid ('bid III'), 'pass' or nothing"))
         return
-    if isinstance(order, Bid):
+    if isinstance(order, order_types.Bid):
         raise c.refuse("M3.5", t("no auction is on; bids come when a card opens one"))
     if c.colour != position.step:
         raise c.refuse("M3.1", t("it is %(player)s's turn; your orders count in your own turn", player=position.step))
 
 
-def _check(c: _Context, order: Order) -> Order:
+def _check(c: _Context, order: order_types.Order) -> order_types.Order:
     match order:
-        case Found():
+        case order_types.Found():
             city = c.city(order.city)
             state = c.position.cities[city]
             if state.owner != c.colour or state.status is not Status.PROVINCE:  # founding comes first (M5.1)
@@ -190,41 +167,41 @@ def _check(c: _Context, order: Order) -> Order:
                     t("an empire is founded in one of his provinces; %(city)s is not", city=c.board.cities[city].name),
                 )
             return replace(order, city=city)
-        case BuyShip() | StandingBuy():
+        case order_types.BuyShip() | order_types.StandingBuy():
             city = c.city(order.city)
             if c.position.cities[city].owner != c.colour:
-                rule = "M4.2" if isinstance(order, BuyShip) else "M4.6"
+                rule = "M4.2" if isinstance(order, order_types.BuyShip) else "M4.6"
                 raise c.refuse(
                     rule,
                     t("%(city)s is not one of %(colour)s's cities", city=c.board.cities[city].name, colour=c.colour),
                 )
-            if isinstance(order, StandingBuy):
+            if isinstance(order, order_types.StandingBuy):
                 c.money(order.ceiling)
                 return replace(order, cargo=c.cargo(order.cargo), city=city)
             return replace(order, city=city)
-        case Upgrade():
+        case order_types.Upgrade():
             return replace(order, city=c.city(order.city))
-        case Load():
+        case order_types.Load():
             return replace(order, cargo=c.cargo(order.cargo))
-        case Sail():
+        case order_types.Sail():
             if len(order.path) > 2:
                 raise c.refuse("M4.3", t("a ship moves one space a turn (an empty one two, in the fast variant)"))
             path = tuple(c.space(s) for s in order.path)
             _first_step(c, order.ship, path[0])
             return replace(order, path=path)
-        case Sell():
+        case order_types.Sell():
             c.money(order.floor)
             return order
-        case Capture():
+        case order_types.Capture():
             tactic = c.find(c.board.tactic_names, order.tactic, t("tactic card")) if order.tactic else ""
             return replace(order, owner=c.player(order.owner), tactic=tactic)
-        case March():
+        case order_types.March():
             if len(order.path) > 2:
                 raise c.refuse("M8.3", t("an army moves one land a turn, cavalry two"))
             path = tuple(c.land(x) for x in order.path)
             _first_march(c, order.army, path[0])
             return replace(order, path=path)
-        case Attack():
+        case order_types.Attack():
             if len(order.armies) > c.board.limits["armies_per_land"]:
                 raise c.refuse("M10.1", t("at most three armies, standing together, attack as one"))
             target = c.find(c.board.places, order.target, t("city or land"))
@@ -234,28 +211,28 @@ def _check(c: _Context, order: Order) -> Order:
             tactic = c.find(c.board.tactic_names, order.tactic, t("tactic card")) if order.tactic else ""
             c.moved |= set(order.armies)  # a city taken or a battle won moves them (M8.5, M10.3)
             return replace(order, target=target, retreat=retreat, tactic=tactic)
-        case Build():
+        case order_types.Build():
             if normalise(order.building) in WAREHOUSE_NAMES:
                 return replace(order, building=WAREHOUSE)
             return replace(
                 order, building=c.find(c.board.building_names, order.building, t("building"), term_kind="building")
             )
-        case CardTo():
+        case order_types.CardTo():
             return replace(order, colour=c.player(order.colour))
-        case Pay():
+        case order_types.Pay():
             c.money(order.amount)
             return replace(order, colour=c.player(order.colour))
-        case CancelBuy():
+        case order_types.CancelBuy():
             return replace(order, cargo=c.cargo(order.cargo), city=c.city(order.city))
-        case Embark() | Land():
+        case order_types.Embark() | order_types.Land():
             c.moved.add(order.army)
             return order
-        case Bid():
+        case order_types.Bid():
             return _bid(c, order)
     return order
 
 
-def _bid(c: _Context, order: Bid) -> Bid:
+def _bid(c: _Context, order: order_types.Bid) -> order_types.Bid:
     """M3.5, M11.14: at least the lowest bid, within his purse (tax still due does not count,
     T:118), and in a province auction the province: checked now, so a bid that cannot count is
     refused on the receipt, not after the auction."""
@@ -296,12 +273,16 @@ def _bid(c: _Context, order: Bid) -> Bid:
     return replace(order, city=city)
 
 
-def _own_pieces(c: _Context, order: Order) -> None:
+def _own_pieces(c: _Context, order: order_types.Order) -> None:
     """A ship or army he names must be on the board as his turn begins: pieces bought this turn
     come onto it only at its end (M3.2)."""
     ships = [order.ship] if isinstance(order, SHIP_ORDERS) else []
-    ships += [order.ship] if isinstance(order, Embark) else []
-    armies = list(order.armies) if isinstance(order, Attack) else [order.army] if isinstance(order, ARMY_ORDERS) else []
+    ships += [order.ship] if isinstance(order, order_types.Embark) else []
+    armies: list[int] = []
+    if isinstance(order, order_types.Attack):
+        armies = list(order.armies)
+    elif isinstance(order, ARMY_ORDERS):
+        armies = [order.army]
     for number in ships:
         if c.position.ship(c.colour, number) is None:
             raise c.refuse("M4.3", _no_ship(c.colour, number, c.position.ships_of(c.colour)))
@@ -336,8 +317,15 @@ def _numbers(pieces: Sequence[Ship | Army]) -> str:
     return ", ".join(str(p.number) for p in pieces)
 
 
-SHIP_ORDERS = (Sail, Load, Sell, Dump, Store, Capture)
-ARMY_ORDERS = (March, Embark, Land, Mount)
+SHIP_ORDERS = (
+    order_types.Sail,
+    order_types.Load,
+    order_types.Sell,
+    order_types.Dump,
+    order_types.Store,
+    order_types.Capture,
+)
+ARMY_ORDERS = (order_types.March, order_types.Embark, order_types.Land, order_types.Mount)
 
 
 def _first_step(c: _Context, number: int, step: str) -> None:
