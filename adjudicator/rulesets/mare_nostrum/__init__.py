@@ -6,7 +6,7 @@ from adjudicator.rulesets import BoardResource, Codec, Engine, Ruleset, View
 from adjudicator.rulesets.mare_nostrum import presentation
 from adjudicator.rulesets.mare_nostrum.board import Board, parse_board
 from adjudicator.rulesets.mare_nostrum.candidates import form_candidates
-from adjudicator.rulesets.mare_nostrum.components import PLAYER_COUNTS, Civ
+from adjudicator.rulesets.mare_nostrum.components import PLAYER_COUNTS
 from adjudicator.rulesets.mare_nostrum.engine import (
     RENAMED_EVENT_FIELDS,
     TURN_PREFIX,
@@ -45,9 +45,7 @@ MARE_NOSTRUM: Ruleset[Board, Position, Order] = Ruleset(
         parse_board=parse_board,
         players=lambda board: tuple(board.civilizations),
         find_player=lambda board, text: board.civ_names.find(text),
-        position_from_data=lambda board, data, playing: position_from_data(
-            board, data, None if playing is None else [Civ(c) for c in playing]
-        ),
+        position_from_data=position_from_data,
         position_to_data=position_to_data,
         options=OPTIONS,
         order_types=(*ORDER_PHASES, TurnSequence),

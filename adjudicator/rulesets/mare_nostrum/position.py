@@ -114,7 +114,7 @@ def _province_to_data(p: ProvinceState) -> dict[str, Any]:
     }
 
 
-def position_from_data(board: Board, data: Mapping[str, Any], playing: Sequence[Civ] | None = None) -> Position:
+def position_from_data(board: Board, data: Mapping[str, Any], playing: Sequence[str] | None = None) -> Position:
     """Read a position; missing players and provinces take their empty defaults.
 
     With `playing`, the civilizations not named there are neutral (R2.3), and a file that
@@ -151,7 +151,7 @@ def position_from_data(board: Board, data: Mapping[str, Any], playing: Sequence[
 class _Reader:
     """Resolves names in a position document against the board."""
 
-    def __init__(self, board: Board, playing: Sequence[Civ] | None) -> None:
+    def __init__(self, board: Board, playing: Sequence[str] | None) -> None:
         self.board = board
         self.playing = playing
         self.stated_stock: dict[Civ, dict[str, int]] = {}
