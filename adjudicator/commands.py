@@ -15,7 +15,7 @@ import tempfile
 from collections.abc import Callable
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from adjudicator.core.errors import BoardError, DataError, GameFileError, UsageError
 from adjudicator.core.i18n import LANGUAGES, SOURCE, check_language
@@ -35,11 +35,11 @@ from adjudicator.game.submissions import (
     store_submission,
     submitted,
 )
-from adjudicator.intake.forum import post_text
-from adjudicator.language.parser import written_in
 from adjudicator.outcome import Outcome
-from adjudicator.reports.render import Renderer
 from adjudicator.rulesets import Ruleset, find_ruleset
+
+if TYPE_CHECKING:
+    from adjudicator.reports.render import Renderer
 
 
 def read_orders_file(file: str) -> str:
@@ -55,6 +55,8 @@ def read_orders_file(file: str) -> str:
             return read_mail(raw).text
         except (MailRejected, UnreadableMail) as error:
             raise UsageError(f"{file}: {error}") from None
+    from adjudicator.intake.forum import post_text
+
     try:
         return post_text(raw.decode("utf-8-sig"))
     except UnicodeDecodeError:
@@ -114,7 +116,9 @@ def create_game(
     from adjudicator.delivery.messages import deliver, welcome_messages
 
     mailed = deliver(game, welcome_messages(game, secrets_by_civ), "welcome", dry_run=False)
-    created = _renderer(game).render("created.txt.j2", game=game, secrets=secrets_by_civ, state=game.state_data())
+    created = _renderer(game.ruleset.name).render(
+        "created.txt.j2", game=game, secrets=secrets_by_civ, state=game.state_data()
+    )
     return Outcome(created + f"Welcome mails (each player's secret and first order form): {mailed}\n")
 
 
@@ -123,19 +127,21 @@ def state(path: Path, as_json: bool) -> Outcome:
     data = game.state_data()
     if as_json:
         return Outcome(json.dumps(data, indent=2, ensure_ascii=False))
-    return Outcome(_renderer(game).render("state.txt.j2", state=data, names=game.ruleset.place_names(game.board)))
+    return Outcome(
+        _renderer(game.ruleset.name).render("state.txt.j2", state=data, names=game.ruleset.place_names(game.board))
+    )
 
 
 def status(path: Path, now: datetime | None = None) -> Outcome:
     from adjudicator.game.absences import load as load_absences
     from adjudicator.game.pause import paused
-    from adjudicator.intake.receive import inbox_flags
+    from adjudicator.intake.flags import inbox_flags
 
     game = Game.load(path)
     now = now or datetime.now(UTC)
     deadline = game.deadline()
     return Outcome(
-        _renderer(game).render(
+        _renderer(game.ruleset.name).render(
             "status.txt.j2",
             pause=paused(game.directory.root),
             absences=[a for a in load_absences(game.directory.root) if a.end > now],
@@ -209,7 +215,7 @@ def board_show(file: Path | None, ruleset_name: str | None) -> Outcome:
     path = file or default_board_path(ruleset)
     board = load_board(ruleset, path)
     return Outcome(
-        Renderer(ruleset.name).render("board.txt.j2", board=board, path=path, names=ruleset.place_names(board))
+        _renderer(ruleset.name).render("board.txt.j2", board=board, path=path, names=ruleset.place_names(board))
     )
 
 
@@ -271,6 +277,8 @@ def demo(path: Path | None, ruleset: str | None, lang: str = SOURCE) -> Outcome:
     shown = [f"Created the demo game in {target} (dice seeded publicly from {spec['dice_seed']!r})."]
     if lang != SOURCE:
         shown.append(f"Its players write their orders and read their reports in {LANGUAGES[lang]} ({lang}).")
+    from adjudicator.language.parser import written_in
+
     checks = SecretChecks()  # each player's password checked once, not once a phase
     for phase in sorted(p for p in (source / "phases").iterdir() if p.is_dir()):
         for orders in sorted(phase.glob("*.txt")):
@@ -475,13 +483,17 @@ def rollback_game(path: Path, to: int) -> Outcome:
     return Outcome(rollback(Game.load(path), to))
 
 
-def _renderer(game: Game) -> Renderer:
-    return Renderer(game.ruleset.name)
+def _renderer(ruleset: str, language: str = SOURCE) -> Renderer:
+    """The templates of a ruleset, in a language (else the source's); Jinja is imported only
+    by the commands that print through a template (issue 31)."""
+    from adjudicator.reports.render import Renderer
+
+    return Renderer(ruleset, language)
 
 
 def _receipt(game: Game, checked: CheckedSubmission, stored: Path | None) -> str:
     """A receipt is for pasting back to its player: in his language."""
-    renderer = Renderer(game.ruleset.name, game.settings.language_of(checked.power))
+    renderer = _renderer(game.ruleset.name, game.settings.language_of(checked.power))
     text = renderer.render("receipt.txt.j2", checked=checked, stored=stored)
     return without_secret(text, checked.submission.password)  # an error quoting a line quotes no secret
 

@@ -238,7 +238,7 @@ def empires_orders(rng: random.Random, game: Any, civ: str) -> list[str]:
 
 def empires_huge_lines(rng: random.Random, game: Any, civ: str) -> list[str]:
     """Empires orders with absurd counts for the phase (`build 1000 legions in X`)."""
-    from adjudicator.rulesets.empires.presentation import place_names
+    from adjudicator.rulesets.empires.terms import place_names
 
     board, data, names = game.board, game.state_data(), place_names(game.board)
     n, tokens = rng.choice(HUGE), rng.choice(HUGE)

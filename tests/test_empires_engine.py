@@ -9,9 +9,10 @@ import pytest
 
 from adjudicator.core.dice import ChainDice, ScriptedDice
 from adjudicator.rulesets.empires.board import Board
-from adjudicator.rulesets.empires.engine import due, resolve_phase
+from adjudicator.rulesets.empires.engine import resolve_phase
 from adjudicator.rulesets.empires.model import Phase, Position
 from adjudicator.rulesets.empires.orders import Build, Buy, Move, Offer, Order, Sail, Take, TradeSide
+from adjudicator.rulesets.empires.phases import due
 from adjudicator.rulesets.empires.setup import new_position
 from adjudicator.rulesets.kit.payment import TAX
 from tests.empires_support import FIVE, empires_board

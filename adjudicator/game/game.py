@@ -10,7 +10,7 @@ import functools
 from collections.abc import Mapping, Sequence
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from adjudicator.core import dice as dice_chain
 from adjudicator.core.controls import control_character
@@ -34,9 +34,11 @@ from adjudicator.game.storage import (
     read_toml,
     write_toml_atomic,
 )
-from adjudicator.language.parser import OrderParser
 from adjudicator.language.problems import either
 from adjudicator.rulesets import PhaseInfo, Ruleset, find_ruleset
+
+if TYPE_CHECKING:
+    from adjudicator.language.parser import OrderParser
 
 STATE_HEADER = (
     "# The current position (DESIGN.md shape). Stocks, bank and supply are derived from the\n"

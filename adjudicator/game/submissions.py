@@ -11,7 +11,7 @@ import hashlib
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from adjudicator.core.errors import AdjudicatorError
 from adjudicator.core.i18n import t, tn
@@ -20,7 +20,9 @@ from adjudicator.game.game import Game
 from adjudicator.game.players import SecretChecks
 from adjudicator.game.storage import PRIVATE, read_toml, write_text_atomic, write_toml_atomic
 from adjudicator.language.cleaning import SetAside
-from adjudicator.language.submission import OrderLine, Submission, parse_submission
+
+if TYPE_CHECKING:
+    from adjudicator.language.submission import OrderLine, Submission
 
 
 class SubmissionError(AdjudicatorError):
@@ -98,6 +100,8 @@ _ASIDE = {  # why a line was not read as an order, as the player reads it
 
 def check_submission(game: Game, text: str, power: str | None = None) -> CheckedSubmission:
     """Parse and validate without storing anything."""
+    from adjudicator.language.submission import parse_submission  # the order language: not for `status`
+
     submission = parse_submission(text, game.parser)
     civ = _power(game, submission, power)
     _check_guards(game, submission)

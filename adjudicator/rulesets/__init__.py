@@ -10,19 +10,21 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from importlib import import_module
-from typing import Any, Generic, Protocol, TypeVar
-
-from lark import Token, Transformer
+from typing import TYPE_CHECKING, Any, Generic, Protocol, TypeVar
 
 from adjudicator.core.dice import Dice
 from adjudicator.core.errors import UsageError
 from adjudicator.core.events import Event, RenamedField
 from adjudicator.core.i18n import LANGUAGES, Msg, t, term
 from adjudicator.core.names import Match, normalise
-from adjudicator.language.parser import OrderParser
-from adjudicator.language.submission import OrderLine
 from adjudicator.rulesets.kit.options import OptionSpec
 from adjudicator.rulesets.kit.players import Seated
+
+if TYPE_CHECKING:
+    from lark import Token, Transformer
+
+    from adjudicator.language.parser import OrderParser
+    from adjudicator.language.submission import OrderLine
 
 
 def phase_label(prefix: str, turn: int, phase: str) -> Msg:
@@ -75,6 +77,39 @@ class BoardResource:
     path: str
 
 
+class Later:
+    """A function or class of a ruleset's own modules, imported the first time it is called: a
+    command loads only the rules it uses (`state` reads a position and never imports the engine,
+    the order language or the report views; issue 31). A declaration names its heavy parts this
+    way, e.g. `later(__name__, "engine", "resolve_phase")`; tests/test_layers.py resolves every
+    one, so a misspelt name fails a test rather than a game."""
+
+    __slots__ = ("_target", "module", "name")
+
+    def __init__(self, module: str, name: str) -> None:
+        self.module = module
+        self.name = name
+        self._target: Callable[..., Any] | None = None
+
+    def resolve(self) -> Callable[..., Any]:
+        if self._target is None:
+            self._target = getattr(import_module(self.module), self.name)
+        return self._target
+
+    def __call__(self, *args: Any, **kwargs: Any) -> Any:
+        return self.resolve()(*args, **kwargs)
+
+    def __repr__(self) -> str:
+        return f"later({self.module}.{self.name})"
+
+
+def later(package: str, module: str, name: str) -> Any:
+    """`package.module.name`, imported when first called (see `Later`). Typed Any so that it
+    fills any part of a declaration; the part's type is checked where the function is defined
+    and, for the declaration, by the tests that run every ruleset through every part."""
+    return Later(f"{package}.{module}", name)
+
+
 class Order(Protocol):
     """What generic code asks of an order: its canonical line (kit/orders.py `Written`)."""
 
@@ -111,7 +146,7 @@ class Codec(Generic[BoardT, PositionT, OrderT, OptionsT]):
     position_from_data: Callable[[BoardT, Mapping[str, Any], Sequence[str] | None], PositionT]
     position_to_data: Callable[[PositionT], dict[str, Any]]
     options: OptionSpec[OptionsT]
-    order_types: tuple[type[OrderT], ...]
+    order_types: Callable[[], tuple[type[OrderT], ...]]  # what the transformer makes, and nothing else
     transformer: Callable[[], Transformer[Token, OrderT]]
 
 
@@ -223,7 +258,9 @@ class Ruleset(Generic[BoardT, PositionT, OrderT]):
     def parser(self) -> OrderParser[OrderT]:
         """The order language of this game: its grammar, building its order types. Built anew
         (about 55 ms): a caller that parses often keeps one (game.py does, per process)."""
-        return OrderParser(self.grammar, self.codec.transformer(), self.codec.order_types)
+        from adjudicator.language.parser import OrderParser
+
+        return OrderParser(self.grammar, self.codec.transformer(), self.codec.order_types())
 
     def validate(
         self,

@@ -1,21 +1,22 @@
-"""Mare Nostrum: Empires (2016): docs/rules-empires.md E1-E11, declared as a `Ruleset` value."""
+"""Mare Nostrum: Empires (2016): docs/rules-empires.md E1-E11, declared as a `Ruleset` value.
+Reading a position needs only the modules imported here; the engine, the order language and the
+report views are named `later` and imported by the first command that uses them."""
 
 from __future__ import annotations
 
-from adjudicator.rulesets import BoardResource, Codec, Engine, Ruleset, View
-from adjudicator.rulesets.empires import presentation, setup
+from typing import TYPE_CHECKING
+
+from adjudicator.rulesets import BoardResource, Codec, Engine, Ruleset, View, later
 from adjudicator.rulesets.empires.board import PLAYER_COUNTS, Board, parse_board
-from adjudicator.rulesets.empires.candidates import form_candidates
-from adjudicator.rulesets.empires.engine import RENAMED_EVENT_FIELDS, TURN_PREFIX, due, phase_info, resolve_phase
 from adjudicator.rulesets.empires.model import Position
 from adjudicator.rulesets.empires.options import OPTIONS
-from adjudicator.rulesets.empires.orders import ORDER_PHASES, Order, TurnOrder
+from adjudicator.rulesets.empires.phases import RENAMED_EVENT_FIELDS, TURN_PREFIX, due, phase_info
 from adjudicator.rulesets.empires.position import position_from_data, position_to_data
-from adjudicator.rulesets.empires.standings import standings
-from adjudicator.rulesets.empires.terms import terms
-from adjudicator.rulesets.empires.transformer import OrderTransformer
-from adjudicator.rulesets.empires.validate import validate_orders
+from adjudicator.rulesets.empires.terms import place_names, terms
 from adjudicator.rulesets.kit.players import no_neutrals
+
+if TYPE_CHECKING:
+    from adjudicator.rulesets.empires.orders import Order
 
 EMPIRES: Ruleset[Board, Position, Order] = Ruleset(
     name="empires",
@@ -32,11 +33,11 @@ EMPIRES: Ruleset[Board, Position, Order] = Ruleset(
     neutrals_rule=None,
     renamed_event_fields=RENAMED_EVENT_FIELDS,
     engine=Engine(
-        new_position=lambda board, empires, dice, _: setup.new_position(board, empires, dice),
+        new_position=later(__name__, "engine", "new_position"),
         phase_info=phase_info,
         due=due,
-        validate=validate_orders,
-        resolve=resolve_phase,
+        validate=later(__name__, "validate", "validate_orders"),
+        resolve=later(__name__, "engine", "resolve_phase"),
     ),
     codec=Codec(
         parse_board=parse_board,
@@ -45,14 +46,14 @@ EMPIRES: Ruleset[Board, Position, Order] = Ruleset(
         position_from_data=no_neutrals(position_from_data, "empires", "E2.1"),
         position_to_data=position_to_data,
         options=OPTIONS,
-        order_types=(*ORDER_PHASES, TurnOrder),
-        transformer=OrderTransformer,
+        order_types=later(__name__, "orders", "order_types"),
+        transformer=later(__name__, "transformer", "OrderTransformer"),
     ),
     view=View(
         terms=terms,
-        place_names=presentation.place_names,
-        report_data=lambda board, state, names, _, maps: presentation.report_data(board, state, names, maps),
-        form_candidates=form_candidates,
-        standings=standings,
+        place_names=place_names,
+        report_data=later(__name__, "presentation", "report_data"),
+        form_candidates=later(__name__, "candidates", "form_candidates"),
+        standings=later(__name__, "standings", "standings"),
     ),
 )

@@ -7,9 +7,10 @@ from adjudicator.core.i18n import t
 from adjudicator.rulesets.empires.board import Board, Title
 from adjudicator.rulesets.empires.geography import chain_coasts
 from adjudicator.rulesets.empires.model import Phase, Position
-from adjudicator.rulesets.empires.presentation import listed, place_names
+from adjudicator.rulesets.empires.presentation import listed
 from adjudicator.rulesets.empires.purchase import piece_cost
 from adjudicator.rulesets.empires.rehearsal import war_first_note
+from adjudicator.rulesets.empires.terms import place_names
 from adjudicator.rulesets.empires.trade import free_tokens
 from adjudicator.rulesets.kit.payment import TAX
 

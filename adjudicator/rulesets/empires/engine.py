@@ -9,9 +9,9 @@ from collections.abc import Mapping, Sequence
 from dataclasses import replace
 
 from adjudicator.core.dice import Dice
-from adjudicator.core.events import Event, RenamedField, event
-from adjudicator.rulesets import PhaseInfo
-from adjudicator.rulesets.empires.board import Board, Title
+from adjudicator.core.events import Event, event
+from adjudicator.rulesets.empires import setup
+from adjudicator.rulesets.empires.board import Board
 from adjudicator.rulesets.empires.claims import claim_titles, titles_winner
 from adjudicator.rulesets.empires.military import (
     military_order,
@@ -22,35 +22,15 @@ from adjudicator.rulesets.empires.military import (
 )
 from adjudicator.rulesets.empires.model import Phase, Position
 from adjudicator.rulesets.empires.orders import Order
+from adjudicator.rulesets.empires.phases import LEADER
 from adjudicator.rulesets.empires.production import produce
 from adjudicator.rulesets.empires.purchase import purchase_order, purchase_turn, refill_track, resolve_purchase
 from adjudicator.rulesets.empires.trade import resolve_trade
-from adjudicator.rulesets.kit import leaders
-
-LEADER = {Phase.PURCHASE: Title.POLITICAL, Phase.MILITARY: Title.MILITARY}  # E3.2
-TURN_PREFIX = "R"  # R3 purchase: Empires plays in rounds
-# The player an event is about was `empire` before every ruleset named him `player`; history
-# written then keeps it in these kinds.
-RENAMED_EVENT_FIELDS = (
-    RenamedField("empire", "player", frozenset({
-        "conquest", "converted", "converting", "copy", "evening_out", "first_title", "move", "occupy",
-        "offer_by_dice", "order_skipped", "peace", "pick", "produce", "purchase", "purchase_skipped", "sack",
-        "sail", "setup", "take_good", "title", "trade_return", "trade_side", "trade_sits_out", "turn_end",
-        "turn_of", "victory"
-    })),
-)  # fmt: skip
 
 
-def phase_info(position: Position) -> PhaseInfo:
-    return PhaseInfo(position.round, str(position.phase), position.step, position.winner, TURN_PREFIX)
-
-
-def due(position: Position, stepwise: bool) -> tuple[str, ...]:
-    """Whose orders the next adjudication needs: nobody's once the game is won (E10)."""
-    if position.winner:
-        return ()
-    holders = {phase: position.titles.get(title) for phase, title in LEADER.items()}
-    return leaders.due(position, stepwise, {p: h if h in position.players else None for p, h in holders.items()})
+def new_position(board: Board, empires: Sequence[str], dice: Dice, options: None) -> tuple[Position, list[Event]]:
+    """The opening position (E2); Empires has no options."""
+    return setup.new_position(board, empires, dice)
 
 
 def resolve_phase(

@@ -10,6 +10,7 @@ from adjudicator.core.i18n import Msg, t, term, tn
 from adjudicator.rulesets.empires.board import Board, Title
 from adjudicator.rulesets.empires.geography import covered
 from adjudicator.rulesets.empires.position import position_from_data
+from adjudicator.rulesets.empires.terms import place_names
 from adjudicator.rulesets.kit.palette import css_colour
 
 # NOTE: the three titles of Mare Nostrum: Empires (E9).
@@ -29,12 +30,12 @@ def listed(parts: Sequence[str], separator: str = ", ") -> str:
     return Msg(template, {f"part{i}": part for i, part in enumerate(parts)})
 
 
-def place_names(board: Board) -> dict[str, str]:
-    return {**{p.id: p.name for p in board.provinces.values()}, **{s.id: s.name for s in board.seas.values()}}
-
-
 def report_data(
-    board: Board, state: Mapping[str, Any], player_names: Mapping[str, str], maps: Mapping[str, Mapping[str, Any]]
+    board: Board,
+    state: Mapping[str, Any],
+    player_names: Mapping[str, str],
+    options: None,  # the seam hands every ruleset its game's options; Empires has none
+    maps: Mapping[str, Mapping[str, Any]],
 ) -> dict[str, Any]:
     names = place_names(board)
     position = position_from_data(board, state)

@@ -15,3 +15,8 @@ def terms(board: Board) -> dict[str, tuple[str, ...]]:
         "title": tuple(str(title) for title in Title),
         "phase": tuple(Phase),
     }
+
+
+def place_names(board: Board) -> dict[str, str]:
+    """Provinces and seas by id, as reports name them."""
+    return {**{p.id: p.name for p in board.provinces.values()}, **{s.id: s.name for s in board.seas.values()}}

@@ -1,28 +1,22 @@
-"""The Mare Nostrum (2003) ruleset: RULES.md R1-R10, declared as a `Ruleset` value."""
+"""The Mare Nostrum (2003) ruleset: RULES.md R1-R10, declared as a `Ruleset` value. Reading a
+position needs only the modules imported here; the engine, the order language and the report
+views are named `later` and imported by the first command that uses them."""
 
 from __future__ import annotations
 
-from adjudicator.rulesets import BoardResource, Codec, Engine, Ruleset, View
-from adjudicator.rulesets.mare_nostrum import presentation
+from typing import TYPE_CHECKING
+
+from adjudicator.rulesets import BoardResource, Codec, Engine, Ruleset, View, later
 from adjudicator.rulesets.mare_nostrum.board import Board, parse_board
-from adjudicator.rulesets.mare_nostrum.candidates import form_candidates
 from adjudicator.rulesets.mare_nostrum.components import PLAYER_COUNTS
-from adjudicator.rulesets.mare_nostrum.engine import (
-    RENAMED_EVENT_FIELDS,
-    TURN_PREFIX,
-    due,
-    new_position,
-    phase_info,
-    resolve_phase,
-)
 from adjudicator.rulesets.mare_nostrum.model import Position
 from adjudicator.rulesets.mare_nostrum.options import OPTIONS
-from adjudicator.rulesets.mare_nostrum.orders import ORDER_PHASES, Order, TurnSequence
+from adjudicator.rulesets.mare_nostrum.phases import RENAMED_EVENT_FIELDS, TURN_PREFIX, due, phase_info
 from adjudicator.rulesets.mare_nostrum.position import position_from_data, position_to_data
-from adjudicator.rulesets.mare_nostrum.standings import standings
 from adjudicator.rulesets.mare_nostrum.terms import place_names, terms
-from adjudicator.rulesets.mare_nostrum.transformer import OrderTransformer
-from adjudicator.rulesets.mare_nostrum.validate import validate_orders
+
+if TYPE_CHECKING:
+    from adjudicator.rulesets.mare_nostrum.orders import Order
 
 MARE_NOSTRUM: Ruleset[Board, Position, Order] = Ruleset(
     name="mare-nostrum",
@@ -39,7 +33,11 @@ MARE_NOSTRUM: Ruleset[Board, Position, Order] = Ruleset(
     neutrals_rule="R2.3",
     renamed_event_fields=RENAMED_EVENT_FIELDS,
     engine=Engine(
-        new_position=new_position, phase_info=phase_info, due=due, validate=validate_orders, resolve=resolve_phase
+        new_position=later(__name__, "engine", "new_position"),
+        phase_info=phase_info,
+        due=due,
+        validate=later(__name__, "validate", "validate_orders"),
+        resolve=later(__name__, "engine", "resolve_phase"),
     ),
     codec=Codec(
         parse_board=parse_board,
@@ -48,14 +46,14 @@ MARE_NOSTRUM: Ruleset[Board, Position, Order] = Ruleset(
         position_from_data=position_from_data,
         position_to_data=position_to_data,
         options=OPTIONS,
-        order_types=(*ORDER_PHASES, TurnSequence),
-        transformer=OrderTransformer,
+        order_types=later(__name__, "orders", "order_types"),
+        transformer=later(__name__, "transformer", "OrderTransformer"),
     ),
     view=View(
         terms=terms,
         place_names=place_names,
-        report_data=lambda board, state, names, _, maps: presentation.report_data(board, state, names, maps),
-        form_candidates=form_candidates,
-        standings=standings,
+        report_data=later(__name__, "presentation", "report_data"),
+        form_candidates=later(__name__, "candidates", "form_candidates"),
+        standings=later(__name__, "standings", "standings"),
     ),
 )

@@ -12,9 +12,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import replace
 
 from adjudicator.core.dice import Dice
-from adjudicator.core.events import Event, RenamedField, event
-from adjudicator.rulesets import PhaseInfo
-from adjudicator.rulesets.kit import leaders
+from adjudicator.core.events import Event, event
 from adjudicator.rulesets.mare_nostrum.board import Board
 from adjudicator.rulesets.mare_nostrum.build import apply_build_turn, apply_end_of_build
 from adjudicator.rulesets.mare_nostrum.components import Civ, Phase, Role
@@ -23,6 +21,7 @@ from adjudicator.rulesets.mare_nostrum.military import apply_military_turn
 from adjudicator.rulesets.mare_nostrum.model import Position
 from adjudicator.rulesets.mare_nostrum.options import Options
 from adjudicator.rulesets.mare_nostrum.orders import Artemis, Keep, Order, RoleChoice, TurnSequence
+from adjudicator.rulesets.mare_nostrum.phases import LEADER
 from adjudicator.rulesets.mare_nostrum.roles import assign_turn_roles, table_order_from
 from adjudicator.rulesets.mare_nostrum.setup import (
     advanced_setup_position,
@@ -34,20 +33,7 @@ from adjudicator.rulesets.mare_nostrum.trade import apply_trade
 from adjudicator.rulesets.mare_nostrum.working import Working
 
 DEFAULT_OPTIONS = Options()
-LEADER = {Phase.BUILD: Role.POLITICAL, Phase.MILITARY: Role.MILITARY}  # R3.3
 NEXT_PHASE = {Phase.TRADE: Phase.BUILD, Phase.BUILD: Phase.MILITARY}
-TURN_PREFIX = "T"  # T3 build
-# The player an event is about was `civ` before every ruleset named him `player`; history written
-# then keeps it in these kinds (`enemy_left` is no longer written, D5).
-RENAMED_EVENT_FIELDS = (
-    RenamedField("civ", "player", frozenset({
-        "compensation", "consequence_changed", "convert", "end_of_build", "enemy_left", "exchange",
-        "exchange_skipped", "helen", "income", "move", "next_step", "occupation_ended", "occupy",
-        "offer_by_dice", "order_skipped", "pick", "purchase", "purchase_skipped", "role_assigned", "sack",
-        "sail", "setup", "setup_defaulted", "setup_done", "setup_purchase", "tie_roll", "trade_return",
-        "trade_sits_out", "trade_size", "turn_of", "ulysses", "victory"
-    })),
-)  # fmt: skip
 
 
 def new_position(board: Board, civs: Sequence[str], dice: Dice, options: Options) -> tuple[Position, list[Event]]:
@@ -56,15 +42,6 @@ def new_position(board: Board, civs: Sequence[str], dice: Dice, options: Options
     if options.setup == "advanced":
         return advanced_setup_position(board, playing)
     return basic_setup(board, playing, dice, options.start_caravan)
-
-
-def phase_info(position: Position) -> PhaseInfo:
-    return PhaseInfo(position.turn, str(position.phase), position.step, position.winner, TURN_PREFIX)
-
-
-def due(position: Position, stepwise: bool) -> tuple[str, ...]:
-    """Everyone in the trade phase and the setup; the build and military turns by the leader's sequence."""
-    return leaders.due(position, stepwise, {phase: position.roles.get(role) for phase, role in LEADER.items()})
 
 
 class GameOver(Exception):

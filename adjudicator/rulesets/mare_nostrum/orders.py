@@ -279,3 +279,9 @@ ORDER_PHASES: dict[type, Phase] = {
     Artemis: Phase.MILITARY,
 }
 # `TurnSequence` belongs to both sequential phases (R3.3).
+
+
+def order_types() -> tuple[type, ...]:
+    """Every kind of order the transformer makes of a line (and nothing else makes), for the
+    parser's check; a function, so that the declaration names it without importing this module."""
+    return (*ORDER_PHASES, TurnSequence)

@@ -10,10 +10,15 @@ from adjudicator.core.i18n import t, term, tn
 from adjudicator.rulesets.kit.palette import css_colour
 from adjudicator.rulesets.mare_nostrum.board import Board
 from adjudicator.rulesets.mare_nostrum.components import PIECE_NAMES, listed
+from adjudicator.rulesets.mare_nostrum.options import Options
 
 
 def report_data(
-    board: Board, state: Mapping[str, Any], player_names: Mapping[str, str], maps: Mapping[str, Mapping[str, Any]]
+    board: Board,
+    state: Mapping[str, Any],
+    player_names: Mapping[str, str],
+    options: Options,  # the seam hands every ruleset its game's options; none changes this report
+    maps: Mapping[str, Mapping[str, Any]],
 ) -> dict[str, Any]:
     names: dict[str, str] = {p.id: p.name for p in board.provinces.values()}
     names.update({s.id: s.name for s in board.seas.values()})

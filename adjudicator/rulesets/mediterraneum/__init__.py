@@ -1,23 +1,24 @@
 """Mare Mediterraneum (Jean du Poël, 1989): docs/rules-mediterraneum.md M1-M12, declared as a
 `Ruleset` value. A sequential money game: every phase is one player's turn (or an auction that a
-card opened), so only the player to move is waited for, in either mode."""
+card opened), so only the player to move is waited for, in either mode. Reading a position needs
+only the modules imported here; the rest is named `later` and imported when first used."""
 
 from __future__ import annotations
 
-from adjudicator.rulesets import BoardResource, Codec, Engine, Ruleset, View
+from typing import TYPE_CHECKING
+
+from adjudicator.rulesets import BoardResource, Codec, Engine, Ruleset, View, later
 from adjudicator.rulesets.mediterraneum.board import PLAYER_COUNTS, Board, parse_board
-from adjudicator.rulesets.mediterraneum.candidates import form_candidates
-from adjudicator.rulesets.mediterraneum.engine import TURN_PREFIX, due, phase_info, resolve_phase
 from adjudicator.rulesets.mediterraneum.model import Position
 from adjudicator.rulesets.mediterraneum.options import OPTIONS
-from adjudicator.rulesets.mediterraneum.orders import ORDER_TYPES, Order
-from adjudicator.rulesets.mediterraneum.position import position_to_data
-from adjudicator.rulesets.mediterraneum.presentation import place_names, report_data
-from adjudicator.rulesets.mediterraneum.setup import given_position, new_position
-from adjudicator.rulesets.mediterraneum.standings import standings
-from adjudicator.rulesets.mediterraneum.terms import terms
-from adjudicator.rulesets.mediterraneum.transformer import OrderTransformer
-from adjudicator.rulesets.mediterraneum.validate import validate_orders
+from adjudicator.rulesets.mediterraneum.phases import TURN_PREFIX, due, phase_info
+from adjudicator.rulesets.mediterraneum.position import given_position, position_to_data
+from adjudicator.rulesets.mediterraneum.terms import place_names, terms
+
+if TYPE_CHECKING:
+    from adjudicator.rulesets.mediterraneum.orders import Order
+
+_RESOLVE = later(__name__, "engine", "resolve_phase")  # stepwise or not, a phase is one player's turn
 
 MEDITERRANEUM: Ruleset[Board, Position, Order] = Ruleset(
     name="mediterraneum",
@@ -33,11 +34,11 @@ MEDITERRANEUM: Ruleset[Board, Position, Order] = Ruleset(
     win_rule="M12.2",
     neutrals_rule=None,
     engine=Engine(
-        new_position=new_position,
+        new_position=later(__name__, "setup", "new_position"),
         phase_info=phase_info,
         due=due,
-        validate=validate_orders,
-        resolve=lambda board, position, orders, dice, _, options: resolve_phase(board, position, orders, dice, options),
+        validate=later(__name__, "validate", "validate_orders"),
+        resolve=lambda board, position, orders, dice, _, options: _RESOLVE(board, position, orders, dice, options),
     ),
     codec=Codec(
         parse_board=parse_board,
@@ -46,14 +47,14 @@ MEDITERRANEUM: Ruleset[Board, Position, Order] = Ruleset(
         position_from_data=given_position,
         position_to_data=position_to_data,
         options=OPTIONS,
-        order_types=tuple(ORDER_TYPES),
-        transformer=OrderTransformer,
+        order_types=later(__name__, "orders", "order_types"),
+        transformer=later(__name__, "transformer", "OrderTransformer"),
     ),
     view=View(
         terms=terms,
         place_names=place_names,
-        report_data=report_data,
-        form_candidates=form_candidates,
-        standings=standings,
+        report_data=later(__name__, "presentation", "report_data"),
+        form_candidates=later(__name__, "candidates", "form_candidates"),
+        standings=later(__name__, "standings", "standings"),
     ),
 )

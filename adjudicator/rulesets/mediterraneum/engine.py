@@ -11,7 +11,6 @@ from dataclasses import replace
 from adjudicator.core.dice import Dice
 from adjudicator.core.events import Event, event
 from adjudicator.core.i18n import t
-from adjudicator.rulesets import PhaseInfo
 from adjudicator.rulesets.mediterraneum.board import Board, BuildingKind
 from adjudicator.rulesets.mediterraneum.cards import draw_trade_cards, resolve_auction
 from adjudicator.rulesets.mediterraneum.chance import black
@@ -19,21 +18,6 @@ from adjudicator.rulesets.mediterraneum.model import Options, Phase, Position, t
 from adjudicator.rulesets.mediterraneum.orders import Order
 from adjudicator.rulesets.mediterraneum.player_turn import play_turn
 from adjudicator.rulesets.mediterraneum.victory import chart_winner, goal_winner
-
-TURN_PREFIX = "T"  # T3 turn
-
-
-def phase_info(position: Position) -> PhaseInfo:
-    mover = position.step if position.phase is Phase.TURN else None  # in an auction everyone bids
-    return PhaseInfo(position.turn, str(position.phase), mover, position.winner, TURN_PREFIX)
-
-
-def due(position: Position, stepwise: bool = False) -> tuple[str, ...]:
-    """Whose orders the next adjudication needs: the player to move, or everyone in an auction,
-    in either mode (every phase is one player's turn)."""
-    if position.winner:
-        return ()
-    return position.order if position.phase is Phase.AUCTION else (position.step,)
 
 
 def resolve_phase(

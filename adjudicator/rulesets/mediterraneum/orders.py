@@ -313,3 +313,9 @@ Order = (
 )  # fmt: skip
 ORDER_TYPES: tuple[type, ...] = Order.__args__
 TURN_ORDERS: tuple[type, ...] = tuple(t for t in ORDER_TYPES if t is not Bid)
+
+
+def order_types() -> tuple[type, ...]:
+    """Every kind of order the transformer makes of a line (and nothing else makes), for the
+    parser's check; a function, so that the declaration names it without importing this module."""
+    return ORDER_TYPES

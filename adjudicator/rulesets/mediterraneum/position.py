@@ -3,12 +3,13 @@ value is None are left out, as TOML has no None; a missing key reads back as Non
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from types import MappingProxyType
 from typing import Any
 
 from adjudicator.core.errors import DataError
 from adjudicator.core.fields import Fields
+from adjudicator.rulesets.kit.players import no_neutrals
 from adjudicator.rulesets.mediterraneum.board import Board
 from adjudicator.rulesets.mediterraneum.model import (
     Army,
@@ -248,3 +249,20 @@ def _read_decks(f: Fields, board: Board) -> Decks:
 def _read_auction(f: Fields) -> Auction:
     f.only({"card", "drawer", "lot", "min_bid"})
     return Auction(f.text("card"), f.text("drawer"), f.text("lot", ""), f.integer("min_bid", 0, minimum=0))
+
+
+_SEATED = no_neutrals(position_from_data, "players", "M1.1")
+
+
+def given_position(board: Board, data: Mapping[str, Any], playing: Sequence[str] | None) -> Position:
+    """A position in the stable shape. With `playing`, a position to start a game from (`new
+    --position`): its players are the game's, and its decks hold cards, since a game whose decks
+    are all empty is one the state file cannot keep (it leaves an empty table out)."""
+    position = _SEATED(board, data, playing)
+    if playing is not None and not any(position_to_data(position)["decks"].values()):
+        raise DataError(
+            "decks",
+            "every deck is empty; give the trade, art, patronage and State cards and the buildings' "
+            "supply the game deals from (M1.7)",
+        )
+    return position

@@ -15,15 +15,7 @@ from adjudicator.rulesets.mediterraneum.mapview import joined, map_data
 from adjudicator.rulesets.mediterraneum.model import Options, Position, Status, goal_points, goals_of, work_name
 from adjudicator.rulesets.mediterraneum.orders import ART, WAREHOUSE, roman
 from adjudicator.rulesets.mediterraneum.position import position_from_data
-
-
-def place_names(board: Board) -> dict[str, str]:
-    """Cities, lands and seas by id, and each ship space (`harbour:roma`, `coast:roma`)."""
-    names = {**{x.id: x.name for x in board.lands.values()}, **{s.id: s.name for s in board.seas.values()}}
-    names |= {c.id: c.name for c in board.cities.values()}
-    for city in board.cities:
-        names |= {f"{kind}:{city}": space_name(board, f"{kind}:{city}") for kind in ("harbour", "coast")}
-    return names
+from adjudicator.rulesets.mediterraneum.terms import place_names
 
 
 def thing_names(board: Board) -> dict[str, str]:

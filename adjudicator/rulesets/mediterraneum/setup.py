@@ -5,34 +5,15 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from types import MappingProxyType
-from typing import Any
 
 from adjudicator.core.dice import Dice
-from adjudicator.core.errors import DataError, UsageError
+from adjudicator.core.errors import UsageError
 from adjudicator.core.events import Event, event
 from adjudicator.core.i18n import t
-from adjudicator.rulesets.kit.players import no_neutrals
 from adjudicator.rulesets.mediterraneum.board import PLAYER_COUNTS, Board, place_disks
 from adjudicator.rulesets.mediterraneum.chance import highest, shuffled
 from adjudicator.rulesets.mediterraneum.engine import start_turn
 from adjudicator.rulesets.mediterraneum.model import CityState, Decks, Options, Phase, PlayerState, Position, Status
-from adjudicator.rulesets.mediterraneum.position import position_from_data, position_to_data
-
-_SEATED = no_neutrals(position_from_data, "players", "M1.1")
-
-
-def given_position(board: Board, data: Mapping[str, Any], playing: Sequence[str] | None) -> Position:
-    """A position in the stable shape. With `playing`, a position to start a game from (`new
-    --position`): its players are the game's, and its decks hold cards, since a game whose decks
-    are all empty is one the state file cannot keep (it leaves an empty table out)."""
-    position = _SEATED(board, data, playing)
-    if playing is not None and not any(position_to_data(position)["decks"].values()):
-        raise DataError(
-            "decks",
-            "every deck is empty; give the trade, art, patronage and State cards and the buildings' "
-            "supply the game deals from (M1.7)",
-        )
-    return position
 
 
 def new_position(board: Board, colours: Sequence[str], dice: Dice, options: Options) -> tuple[Position, list[Event]]:

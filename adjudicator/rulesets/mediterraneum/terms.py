@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from adjudicator.rulesets.mediterraneum.board import Board
+from adjudicator.rulesets.mediterraneum.geography import space_name
 from adjudicator.rulesets.mediterraneum.model import Phase
 from adjudicator.rulesets.mediterraneum.orders import WAREHOUSE
 
@@ -15,3 +16,12 @@ def terms(board: Board) -> dict[str, tuple[str, ...]]:
         "state": tuple(dict.fromkeys(state.name for state in board.states.values())),
         "phase": tuple(Phase),
     }
+
+
+def place_names(board: Board) -> dict[str, str]:
+    """Cities, lands and seas by id, and each ship space (`harbour:roma`, `coast:roma`)."""
+    names = {**{x.id: x.name for x in board.lands.values()}, **{s.id: s.name for s in board.seas.values()}}
+    names |= {c.id: c.name for c in board.cities.values()}
+    for city in board.cities:
+        names |= {f"{kind}:{city}": space_name(board, f"{kind}:{city}") for kind in ("harbour", "coast")}
+    return names
