@@ -7,6 +7,7 @@ from __future__ import annotations
 import argparse
 import hashlib
 import json
+import os
 import random
 import shutil
 import statistics
@@ -230,8 +231,7 @@ def bench_parsing(repeat: int) -> float:
 
 def bench_cli(repeat: int, game_folder: Path) -> tuple[float, float]:
     # the installed command beside this Python (a venv need not be activated, nor on PATH)
-    beside = Path(sys.executable).parent / "adjudicator"
-    exe = str(beside) if beside.exists() else shutil.which("adjudicator") or "adjudicator"
+    exe = installed_command()
     subprocess.run([exe, "--help"], capture_output=True, check=True)  # warm the file cache
     help_ms = median_ms(lambda: subprocess.run([exe, "--help"], capture_output=True, check=True), repeat)
     number = Game.load(game_folder).phase_number
@@ -244,12 +244,119 @@ def bench_cli(repeat: int, game_folder: Path) -> tuple[float, float]:
     return help_ms, statistics.median(times) * 1000
 
 
+# The yardstick a command's start-up is read against: a Typer app of two commands that parses
+# one argument and prints it (issue 31: Typer's own import is most of what a command may cost).
+MINIMAL_TYPER = """
+import typer
+app = typer.Typer(rich_markup_mode=None)
+@app.command()
+def state(game: str) -> None:
+    print(game)
+@app.command()
+def status(game: str) -> None:
+    print(game)
+app()
+"""
+
+
+def installed_command() -> str:
+    """The installed command beside this Python (a venv need not be activated, nor on PATH)."""
+    beside = Path(sys.executable).parent / "adjudicator"
+    return str(beside) if beside.exists() else shutil.which("adjudicator") or "adjudicator"
+
+
+def child(args: list[str], codes: tuple[int, ...] = (0,)) -> tuple[float, float]:
+    """One whole process, as the kernel accounts for it: (user + system ms, peak RSS in MB)."""
+    process = subprocess.Popen(args, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    _, status, usage = os.wait4(process.pid, 0)
+    process.returncode = os.waitstatus_to_exitcode(status)
+    if process.returncode not in codes:
+        raise RuntimeError(f"{' '.join(args)} exited {process.returncode}")
+    return (usage.ru_utime + usage.ru_stime) * 1000, usage.ru_maxrss / 1024
+
+
+@dataclass(frozen=True)
+class Timed:
+    """A command's median CPU time, its median ratio to a bare Python start paired run by run,
+    and its largest peak memory."""
+
+    cpu_ms: float
+    ratio: float
+    peak_mb: float
+
+
+def bench_commands(repeat: int, game_folder: Path) -> dict[str, Timed]:
+    """The moderator's everyday commands on the long game, each a whole process, interleaved
+    with a bare `python -c pass` so that each ratio is taken against a start of the same moment."""
+    exe = installed_command()
+    game = str(game_folder)
+    orders = game_folder.parent / "orders-20.txt"
+    loaded = Game.load(game_folder)
+    civ = loaded.playing()[0]
+    rng = random.Random(5)
+    lines = [line for _ in range(20) for line in random_orders(rng, loaded.position, civ).splitlines()][:20]
+    orders.write_text(f"power {civ}\n" + "\n".join(lines) + "\n", encoding="utf-8")
+    commands: dict[str, tuple[list[str], tuple[int, ...]]] = {
+        "a minimal Typer app (yardstick)": ([sys.executable, "-c", MINIMAL_TYPER, "state", "x"], (0,)),
+        "--help": ([exe, "--help"], (0,)),
+        "state": ([exe, "state", game], (0,)),
+        "status": ([exe, "status", game], (0,)),
+        "check (a 20-line order file)": ([exe, "check", "--vouch", game, str(orders)], (0, 1)),
+        "submit (the same file)": ([exe, "submit", "--vouch", game, str(orders)], (0, 1)),
+        "deadline": ([exe, "deadline", game, "2099-01-01T18:00"], (0,)),
+        "report (the last stored report)": ([exe, "report", game], (0,)),
+    }
+    bare = [sys.executable, "-c", "pass"]
+    for args, codes in commands.values():  # warm the file cache and the per-version caches
+        child(args, codes)
+    runs: dict[str, list[tuple[float, float, float]]] = {name: [] for name in commands}
+    for _ in range(repeat):
+        for name, (args, codes) in commands.items():
+            base, _ = child(bare)
+            cpu, peak = child(args, codes)
+            runs[name].append((cpu, cpu / base, peak))
+    return {
+        name: Timed(
+            statistics.median(r[0] for r in rows), statistics.median(r[1] for r in rows), max(r[2] for r in rows)
+        )
+        for name, rows in runs.items()
+    }
+
+
+def bench_adjudicate_cpu(repeat: int, game_folder: Path) -> tuple[float, float, float]:
+    """`adjudicate` of one phase as a whole process (every report, the map SVG, the forms):
+    median CPU ms, then the same for a copy of the game published at a `map_url` (the map as PNG
+    too), and the larger peak memory in MB."""
+    exe = installed_command()
+    number = Game.load(game_folder).phase_number
+    published = game_folder.parent / f"{game_folder.name}-published"
+    shutil.copytree(game_folder, published, dirs_exist_ok=True)
+    settings = published / "game.toml"
+    lines = settings.read_text(encoding="utf-8").splitlines(keepends=True)
+    lines.insert(
+        1 + next(i for i, line in enumerate(lines) if line.startswith("id = ")),
+        'map_url = "https://example.org/game"\n',
+    )
+    settings.write_text("".join(lines), encoding="utf-8")
+    results = []
+    for folder in (game_folder, published):
+        cpu, peaks = [], []
+        for _ in range(repeat):
+            ms, peak = child([exe, "adjudicate", str(folder), "--force"])
+            cpu.append(ms)
+            peaks.append(peak)
+            child([exe, "rollback", str(folder), "--to", str(number)])
+        results.append((statistics.median(cpu), max(peaks)))
+    shutil.rmtree(published, ignore_errors=True)
+    (plain, plain_peak), (png, png_peak) = results
+    return plain, png, max(plain_peak, png_peak)
+
+
 def in_five_languages(game_folder: Path, target: Path) -> Path:
     """A copy of the game whose public reports are French and whose players read Polish,
     Hungarian, French, Spanish and English: every private report and form in his language."""
     shutil.copytree(game_folder, target)
-    beside = Path(sys.executable).parent / "adjudicator"
-    exe = str(beside) if beside.exists() else shutil.which("adjudicator") or "adjudicator"
+    exe = installed_command()
     subprocess.run([exe, "lang", str(target), "fr"], capture_output=True, check=True)
     for civ, lang in zip(FIVE, ("pl", "hu", "fr", "es", "en"), strict=True):
         subprocess.run([exe, "lang", str(target), lang, "--power", civ], capture_output=True, check=True)
@@ -371,23 +478,32 @@ def bench_hostile(folder: Path, repeat: int) -> list[tuple[str, float]]:
     return [(name, median_ms(lambda raw=raw: one(raw), repeat)) for name, raw in hostile_mails().items()]
 
 
-def bench_run_idle(games: int = 20, repeat: int = 7) -> tuple[float, float]:
-    """An idle `adjudicator run` pass over a folder of `games` games (nothing due, no mail),
-    and the baseline: loading those games, which every pass must do. Medians in ms."""
+def bench_run_idle(games: int = 200, repeat: int = 7) -> tuple[float, float, float]:
+    """An idle `adjudicator run` pass over a folder of `games` games (nothing due, no mail):
+    in-process and as a whole process (CPU), and what loading every game would cost, which an
+    idle pass need not pay. Medians in ms."""
     from adjudicator.hosting.run import run_pass
 
     work = Path(tempfile.mkdtemp(prefix="adjudicator-run-bench-"))
     try:
         specs = [parse_player_spec(f"{civ}:{civ.lower()}@example.org:{civ.lower()}-secret") for civ in FIVE]
-        folders = [work / f"g{number:02d}" for number in range(games)]
-        for folder in folders:
-            Game.create(folder, specs)
+        folders = [work / f"g{number:03d}" for number in range(games)]
+        first, _ = Game.create(folders[0], specs)
+        for folder in folders[1:]:  # the same new game under another name: creating 200 is slow
+            shutil.copytree(folders[0], folder)
+            (folder / "game.toml").write_text(
+                (folders[0] / "game.toml")
+                .read_text(encoding="utf-8")
+                .replace(f'id = "{first.settings.id}"', f'id = "{folder.name}"'),
+                encoding="utf-8",
+            )
         run_pass(work)  # the first pass queues nothing either, but warms the caches
         idle = median_ms(lambda: run_pass(work), repeat)
-        load = median_ms(lambda: [Game.load(folder) for folder in folders], repeat)
+        process = statistics.median(child([installed_command(), "run", str(work)])[0] for _ in range(repeat))
+        load = median_ms(lambda: [Game.load(folder) for folder in folders], max(1, repeat // 3))
     finally:
         shutil.rmtree(work, ignore_errors=True)
-    return idle, load
+    return idle, process, load
 
 
 def bench_watch_answer(mails: int = 7) -> float:
@@ -463,21 +579,24 @@ def main() -> None:
         replay_ms = median_ms(lambda: replay(Game.load(work / "long")), 3 if quick else 7)
         lines_per_second = bench_parsing(repeat)
         site_full, site_phase, site_unchanged = bench_site(work / "long", 3 if quick else 7)
+        commands = bench_commands(repeat if quick else 11, work / "long")
+        adjudicate_cpu, adjudicate_png, adjudicate_peak = bench_adjudicate_cpu(3 if quick else 7, work / "long")
         help_ms, adjudicate_ms = bench_cli(repeat if quick else 11, work / "long")
         _, languages_ms = bench_cli(repeat if quick else 11, in_five_languages(work / "long", work / "languages"))
-        idle_ms, load_ms = bench_run_idle(repeat=3 if quick else 7)
+        idle_games = 50 if quick else 200
+        idle_ms, idle_process_ms, load_ms = bench_run_idle(idle_games, repeat=3 if quick else 7)
         answer_seconds = bench_watch_answer(3 if quick else 7)
         hostile = bench_hostile(work / "hostile", 3 if quick else 7)
     finally:
         shutil.rmtree(work, ignore_errors=True)
     per_90 = 500 * phases / 90
     rows = [
-        Row("engine: trade phase, 5 players, turn 10", f"{engine['trade']:.3f} ms", "<= 1 ms and <= peer",
-            engine["trade"] <= min(1.0, peer), engine["trade"] / peer),
-        Row("engine: build phase", f"{engine['build']:.3f} ms", "<= 1 ms and <= peer",
-            engine["build"] <= min(1.0, peer), engine["build"] / peer),
-        Row("engine: military phase", f"{engine['military']:.3f} ms", "<= 1 ms and <= peer",
-            engine["military"] <= min(1.0, peer), engine["military"] / peer),
+        Row("engine: trade phase, 5 players, turn 10", f"{engine['trade']:.3f} ms", "<= 0.25x peer",
+            engine["trade"] <= 0.25 * peer, engine["trade"] / peer),
+        Row("engine: build phase", f"{engine['build']:.3f} ms", "<= 0.25x peer",
+            engine["build"] <= 0.25 * peer, engine["build"] / peer),
+        Row("engine: military phase", f"{engine['military']:.3f} ms", "<= 0.25x peer",
+            engine["military"] <= 0.25 * peer, engine["military"] / peer),
         Row(f"engine: build phase, 200 purchase lines each ({heavy_lines} accepted)", f"{heavy_ms:.2f} ms",
             "<= 50 ms", heavy_ms <= 50, heavy_ms / peer),
         Row("engine: Mare Mediterraneum, one player's turn", f"{turn_ms:.3f} ms", "<= 1 ms and <= peer",
@@ -491,18 +610,39 @@ def main() -> None:
             site_phase <= 1000, site_phase / site_full),
         Row("site: rebuild, nothing changed (vs full build)", f"{site_unchanged:.0f} ms", "<= 1,000 ms",
             site_unchanged <= 1000, site_unchanged / site_full),
-        Row("parsing: order lines per second", f"{lines_per_second:,.0f}", ">= 20,000", lines_per_second >= 20_000),
+        Row("parsing: order lines per second", f"{lines_per_second:,.0f}", ">= 50,000", lines_per_second >= 50_000),
         Row("mail: collect 1,000 mails, 20 games (IMAP+SMTP)", f"{mail_seconds:.1f} s, {mail_mb:.0f} MB",
             "<= 30 s, <= 200 MB peak", mail_seconds <= 30 and mail_mb <= 200),
-        Row("run: an idle pass over 20 games (vs loading them)", f"{idle_ms:.0f} ms", "<= 1,000 ms",
-            idle_ms <= 1000, idle_ms / load_ms),
+        Row(f"run: an idle pass over {idle_games} games (vs loading them)", f"{idle_ms:.0f} ms", "",
+            True, idle_ms / load_ms),
+        Row("run: the same, whole process, CPU", f"{idle_process_ms:.0f} ms", "<= 2,000 ms (200 games)",
+            idle_process_ms <= 2000 * idle_games / 200),
         Row("run --watch: a mail answered (IMAP IDLE to SMTP)", f"{answer_seconds:.2f} s", "<= 5 s",
             answer_seconds <= 5),
         Row("CLI: adjudicator --help", f"{help_ms:.0f} ms", "<= 250 ms", help_ms <= 250),
-        Row("CLI: adjudicate one phase, whole process", f"{adjudicate_ms:.0f} ms", "<= 500 ms", adjudicate_ms <= 500),
+        Row("CLI: adjudicate one phase, whole process", f"{adjudicate_ms:.0f} ms", "(wall)", True),
+        Row("CLI: adjudicate one phase, CPU", f"{adjudicate_cpu:.0f} ms", "<= 200 ms", adjudicate_cpu <= 200),
+        Row("CLI: adjudicate one phase with --map-url (PNG), CPU", f"{adjudicate_png:.0f} ms", "<= 350 ms",
+            adjudicate_png <= 350),
+        Row("CLI: adjudicate, peak memory", f"{adjudicate_peak:.0f} MB", "<= 60 MB", adjudicate_peak <= 60),
         Row("CLI: the same, players in five languages (vs English)", f"{languages_ms:.0f} ms", "<= 1.5x English",
             languages_ms <= 1.5 * adjudicate_ms, languages_ms / adjudicate_ms),
     ]  # fmt: skip
+    bare_ms = statistics.median(t.cpu_ms / t.ratio for t in commands.values())
+    rows.append(Row("CLI: a bare Python start (python -c pass), CPU", f"{bare_ms:.0f} ms", "(baseline)", True, 1.0))
+    for name, timed in commands.items():
+        yardstick = name.endswith("(yardstick)")
+        rows.append(
+            Row(
+                f"CLI: {name}, CPU",
+                f"{timed.cpu_ms:.0f} ms",
+                "" if yardstick else "<= 5x a bare start",
+                yardstick or timed.ratio <= 5,
+                timed.ratio,
+            )
+        )
+        if not yardstick:
+            rows.append(Row(f"CLI: {name}, peak memory", f"{timed.peak_mb:.0f} MB", "<= 60 MB", timed.peak_mb <= 60))
     (baseline, baseline_ms), *attacks = hostile
     rows.append(Row(f"mail: {baseline}", f"{baseline_ms:.1f} ms", "(baseline)", True, 1.0))
     rows += [

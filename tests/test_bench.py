@@ -31,6 +31,15 @@ def test_bench_pieces_run_and_measure_something(bench: Any, tmp_path: Path) -> N
     assert bench.bench_peer(3) > 0
     game = bench.build_long_game(tmp_path / "g", 1)
     assert game.phase_number >= 4
+    commands = bench.bench_commands(1, tmp_path / "g")
+    assert "state" in commands and all(t.cpu_ms > 0 and t.ratio > 0 and t.peak_mb > 0 for t in commands.values())
+    plain, png, peak = bench.bench_adjudicate_cpu(1, tmp_path / "g")
+    assert png > 0 and plain > 0 and peak > 0
+
+
+def test_bench_idle_run_runs_at_toy_size(bench: Any) -> None:
+    idle, process, load = bench.bench_run_idle(games=3, repeat=1)
+    assert idle > 0 and process > 0 and load > 0
 
 
 def test_bench_mail_intake_runs_at_toy_size(bench: Any) -> None:
