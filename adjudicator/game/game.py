@@ -30,6 +30,7 @@ from adjudicator.game.storage import (
     check_game_id,
     compact,
     phase_slug,
+    read_board_document,
     read_document,
     read_toml,
     write_toml_atomic,
@@ -297,14 +298,14 @@ def load_board(ruleset: Ruleset[Any, Any, Any], path: Path) -> Any:
     try:
         stat = path.stat()
     except OSError:
-        return _parse(path, ruleset.parse_board, read_document(path))  # the reader says what is wrong
+        return _parse(path, ruleset.parse_board, read_board_document(path))  # the reader says what is wrong
     return _board(ruleset.name, path.resolve(), stat.st_mtime_ns, stat.st_size)
 
 
 @functools.lru_cache(maxsize=16)
 def _board(ruleset: str, path: Path, _mtime: int, _size: int) -> Any:
     reader = find_ruleset(ruleset)
-    return _parse(path, reader.parse_board, read_document(path))
+    return _parse(path, reader.parse_board, read_board_document(path))
 
 
 @functools.cache

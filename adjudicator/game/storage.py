@@ -25,6 +25,7 @@ from typing import Any
 
 import tomli_w
 
+from adjudicator.core.cache import cached_data
 from adjudicator.core.errors import GameFileError, UsageError
 
 # The folders whose renames wait for their fsync, while a deferred_directory_sync() block runs
@@ -65,11 +66,31 @@ def compact(value: Any) -> Any:
 
 
 def read_toml(path: Path) -> dict[str, Any]:
+    return _toml(path, _bytes_of(path))
+
+
+def read_board_document(path: Path) -> dict[str, Any]:
+    """A board file's data, as `read_document` reads it; a TOML board's is kept in the cache
+    folder under a hash of its bytes (core/cache.py), since every command reads a board and a
+    board seldom changes: 1 ms instead of 12 to 40 ms of parsing."""
+    if path.suffix.lower() == ".json":
+        return read_document(path)
+    source = _bytes_of(path)
+    return cached_data("boards", source, lambda: _toml(path, source))
+
+
+def _bytes_of(path: Path) -> bytes:
     try:
-        with path.open("rb") as handle:
-            return tomllib.load(handle)
+        return path.read_bytes()
     except FileNotFoundError:
         raise GameFileError(path, "file not found") from None
+
+
+def _toml(path: Path, source: bytes) -> dict[str, Any]:
+    try:
+        return tomllib.loads(source.decode("utf-8"))
+    except UnicodeDecodeError:
+        raise GameFileError(path, "not valid TOML (it is not UTF-8 text)") from None
     except tomllib.TOMLDecodeError as error:
         raise GameFileError(path, f"not valid TOML ({error})") from None
 
