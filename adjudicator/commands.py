@@ -354,12 +354,24 @@ def build_site(path: Path, out: Path | None) -> Outcome:
 
 
 def show_report(path: Path, phase: str | None, fmt: str, power: str | None, map_url: str | None = None) -> Outcome:
-    """A report of an adjudicated phase: the public one in a format, or a player's private one."""
+    """A report of an adjudicated phase: the public one in a format, or a player's private one;
+    as it was written when the phase was resolved (what the players were sent), or made now when
+    the file is gone or another `map_url` is asked for."""
     from dataclasses import replace
 
-    from adjudicator.reports.phase import PICTURE, PhaseReports, load_record
+    from adjudicator.game.history import phase_slug
 
     game = Game.load(path)
+    if map_url is None and fmt.isalnum():  # png, the map's picture, is no public.png: it is drawn below
+        slug = phase_slug(game, phase)
+        if power is not None:
+            stored = game.directory.private_report(slug, game.find_player_civ(power))
+        else:
+            stored = game.directory.reports_folder(slug) / f"public.{fmt}"
+        if stored.is_file():
+            return Outcome(stored.read_text(encoding="utf-8"))
+    from adjudicator.reports.phase import PICTURE, PhaseReports, load_record
+
     if map_url is not None:  # this once, as if game.toml said so
         game.settings = replace(game.settings, map_url=map_url)
     reports = PhaseReports(game, load_record(game, phase))
@@ -381,10 +393,10 @@ def collect_mail(path: Path, imap: bool, folder: Path | None) -> Outcome:
 
 def send_reports(path: Path, dry_run: bool) -> Outcome:
     from adjudicator.delivery.messages import deliver, report_messages
-    from adjudicator.reports.phase import adjudicated_slugs
+    from adjudicator.game.history import last_adjudicated
 
     game = Game.load(path)
-    reports = report_messages(game) if adjudicated_slugs(game) else []  # else what waits: the welcome mails
+    reports = report_messages(game) if last_adjudicated(game) else []  # else what waits: the welcome mails
     return Outcome(deliver(game, reports, "report", dry_run))
 
 

@@ -84,3 +84,23 @@ def test_every_later_part_names_a_function_that_exists(name: str) -> None:
     assert later, "a declaration names its heavy parts later"
     for part in later:
         assert callable(part.resolve()), part
+
+
+def test_report_prints_what_was_written_and_makes_it_only_when_it_is_gone(game: Game) -> None:
+    """`report` shows the page the players were sent, read from reports/ (no template, no
+    engine); a page that is gone is made again, the same."""
+    from adjudicator.hosting.adjudication import adjudicate
+
+    adjudicate(game, force=True)
+    slug = sorted(game.directory.history.glob("001-*.toml"))[0].stem
+    page = game.directory.reports_folder(slug) / "public.txt"
+    written = page.read_text(encoding="utf-8")
+    modules = imported_by("report", str(game.directory.root))
+    assert not loaded(
+        modules, ("jinja2", "lark", "adjudicator.reports.maps", "adjudicator.rulesets.mare_nostrum.engine")
+    )
+    page.unlink()
+    again = subprocess.run(
+        [sys.executable, "-m", "adjudicator", "report", str(game.directory.root)], capture_output=True, text=True
+    )
+    assert again.returncode == 0 and again.stdout.rstrip("\n") == written.rstrip("\n")

@@ -13,10 +13,10 @@ from adjudicator.delivery.smtp import game_smtp
 from adjudicator.game import pause as state
 from adjudicator.game.directory import game_lock
 from adjudicator.game.game import Game
+from adjudicator.game.history import last_adjudicated
 from adjudicator.game.pause import Pause
 from adjudicator.game.submissions import missing_orders, submitted
 from adjudicator.hosting.pass_report import GameReport
-from adjudicator.reports.phase import adjudicated_slugs
 
 
 def give_deadline(game: Game, now: datetime, report: GameReport) -> None:
@@ -78,13 +78,13 @@ def remind(game: Game, now: datetime, report: GameReport) -> None:
 def queue_reports(game: Game, report: GameReport) -> None:
     """The last adjudicated phase's reports, queued once (also those a crash or the moderator's
     own `adjudicate` left unsent: a mail sent before is never queued again)."""
-    slugs = adjudicated_slugs(game)
-    if not slugs or state.reports_queued(game.directory.root) == slugs[-1]:
+    last = last_adjudicated(game)
+    if last is None or state.reports_queued(game.directory.root) == last:
         return
     queued = queue(game.directory.outbox, report_messages(game))
-    state.mark_reports_queued(game.directory.root, slugs[-1])
+    state.mark_reports_queued(game.directory.root, last)
     if queued:
-        report.actions.append(f"{len(queued)} report(s) of {slugs[-1]} queued")
+        report.actions.append(f"{len(queued)} report(s) of {last} queued")
 
 
 def send_outbox(game: Game, report: GameReport) -> GameReport:

@@ -9,7 +9,6 @@ Nothing here knows a game rule: the ruleset's templates and its `report_data` do
 from __future__ import annotations
 
 import functools
-from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -20,6 +19,7 @@ from adjudicator.core.errors import UsageError
 from adjudicator.core.i18n import Msg, decode, t
 from adjudicator.game.event_records import stored_events
 from adjudicator.game.game import Game
+from adjudicator.game.history import phase_slug
 from adjudicator.game.storage import PRIVATE, is_public_page, read_toml, write_bytes_atomic, write_text_atomic
 from adjudicator.reports.maps import ruleset_maps
 from adjudicator.reports.order_form import order_form
@@ -48,30 +48,11 @@ def record_label(game: Game, position: dict[str, Any]) -> Msg:
     return phase_label(game.ruleset.turn_prefix, position["turn"], position["phase"])
 
 
-def adjudicated_slugs(game: Game) -> list[str]:
-    return [p.stem for p in sorted(game.directory.history.glob("*.toml")) if is_adjudicated(p.stem, read_toml(p))]
-
-
-def is_adjudicated(slug: str, history: Mapping[str, Any]) -> bool:
-    """Whether a history file records a resolved phase (the setup, phase 0, is no phase to report)."""
-    return "events" in history and slug[:3] != "000"
-
-
 def load_record(game: Game, phase: str | None = None) -> PhaseRecord:
     """A phase by number or slug (default: the last adjudicated one)."""
     if phase is not None and game.directory.history_file(phase).exists():
         return _record_of(game, phase)
-    slugs = adjudicated_slugs(game)
-    if not slugs:
-        raise UsageError("no phase has been adjudicated yet; run 'adjudicator adjudicate GAME' first")
-    if phase is None:
-        slug = slugs[-1]
-    else:
-        matches = [s for s in slugs if s == phase or (phase.isdigit() and int(s[:3]) == int(phase))]
-        if not matches:
-            raise UsageError(f"no adjudicated phase '{phase}'; the phases are {', '.join(slugs)}")
-        slug = matches[0]
-    return _record_of(game, slug)
+    return _record_of(game, phase_slug(game, phase))
 
 
 def _record_of(game: Game, slug: str) -> PhaseRecord:

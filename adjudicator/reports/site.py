@@ -26,8 +26,9 @@ from adjudicator.core.i18n import decode, encode, in_language
 from adjudicator.core.resources import package_file, shipped_folder
 from adjudicator.game.dice_records import dice_record_from_data
 from adjudicator.game.game import Game
+from adjudicator.game.history import is_adjudicated
 from adjudicator.game.storage import read_toml, write_bytes_atomic
-from adjudicator.reports.phase import PhaseReports, is_adjudicated, load_record
+from adjudicator.reports.phase import PhaseReports, load_record
 from adjudicator.reports.render import Renderer
 from adjudicator.rulesets import Standing
 
