@@ -410,13 +410,12 @@ def send_reminders(path: Path, dry_run: bool) -> Outcome:
 def set_deadline(path: Path, when: str) -> Outcome:
     from adjudicator.game.schedule import parse_moment
     from adjudicator.game.submissions import missing_orders
-    from adjudicator.reports.site import refresh_site
 
     game = Game.load(path)
     moment = parse_moment(when, game.settings.schedule.zone)
     with game_lock(game.directory):
         game.set_deadline(moment)
-        problem = refresh_site(game)  # its index tells the deadline
+        problem = _refresh_site(game)  # its index tells the deadline
     text = f"{game.phase_info.label} is due {game.settings.schedule.local(game.deadline() or moment)}"
     missing = missing_orders(game)
     if moment + game.settings.schedule.grace <= datetime.now(UTC) and missing:
@@ -501,6 +500,16 @@ def _renderer(ruleset: str, language: str = SOURCE) -> Renderer:
     from adjudicator.reports.render import Renderer
 
     return Renderer(ruleset, language)
+
+
+def _refresh_site(game: Game) -> str:
+    """The game's own site brought up to date; the site's makers are imported only for a game
+    that has one (`[game] site`)."""
+    if not game.settings.site:
+        return ""
+    from adjudicator.reports.site import refresh_site
+
+    return refresh_site(game)
 
 
 def _receipt(game: Game, checked: CheckedSubmission, stored: Path | None) -> str:

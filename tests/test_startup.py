@@ -104,3 +104,10 @@ def test_report_prints_what_was_written_and_makes_it_only_when_it_is_gone(game: 
         [sys.executable, "-m", "adjudicator", "report", str(game.directory.root)], capture_output=True, text=True
     )
     assert again.returncode == 0 and again.stdout.rstrip("\n") == written.rstrip("\n")
+
+
+def test_deadline_of_a_game_without_a_site_imports_no_report_makers(game: Game) -> None:
+    modules = imported_by("deadline", str(game.directory.root), "2099-01-01T18:00")
+    assert not loaded(
+        modules, (*NEVER, "jinja2", "lark", "adjudicator.reports", "adjudicator.rulesets.mare_nostrum.engine")
+    )
