@@ -44,8 +44,16 @@ class WorkingProvince:
 
     @property
     def at_war(self) -> bool:
-        """R8.4: exactly while units of two or more players stand here."""
-        return len(self.military()) > 1
+        """R8.4: exactly while units of two or more players stand here. Asked of every province
+        in every military turn, so it stops at the second player rather than listing them all."""
+        first = None
+        for table in (self.legions, self.fortresses):
+            for civ, count in table.items():
+                if count and civ != first:
+                    if first is not None:
+                        return True
+                    first = civ
+        return False
 
 
 @dataclass
