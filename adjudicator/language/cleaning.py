@@ -25,6 +25,7 @@ OrderT = TypeVar("OrderT")
 # `1. offer oil`, `2) take tax`; and Markdown's emphasis, `**take gold**`. They frame an order
 # and are not part of it (issue 29).
 _LIST_MARKER = re.compile(r"^(?:[-*+\u2022\u00b7\u2023\u25e6\u25aa\u25cf]|\d{1,3}[.)])\s+")
+_MARKER_FIRST = frozenset("-*+\u2022\u00b7\u2023\u25e6\u25aa\u25cf")
 
 _EMPHASIS = re.compile(r"(\*\*|__|\*)(?=\S)(.+?)(?<=\S)\1")
 
@@ -60,9 +61,10 @@ def split_pieces(text: str) -> tuple[list[Piece], list[SetAside]]:
     pieces: list[Piece] = []
     aside: list[SetAside] = []
     lines = plain_text(text).splitlines()
+    stop_line = _stop_line()
     for number, raw in enumerate(lines, start=1):
         stripped = raw.strip()
-        if _stop_line().match(stripped):
+        if stop_line.match(stripped):
             aside.extend(
                 SetAside(n, redact_passwords(t), "after the end of the orders")
                 for n, t in enumerate(lines[number:], start=number + 1)
@@ -78,15 +80,17 @@ def split_pieces(text: str) -> tuple[list[Piece], list[SetAside]]:
             aside.append(SetAside(number, redact_passwords(raw), "comment"))
             continue
         for part in body.split(";"):
-            if part.strip():
-                pieces.append(Piece(number, _unquoted(part.strip())))
+            piece = part.strip()
+            if piece:
+                pieces.append(Piece(number, _unquoted(piece)))
     aside.sort(key=lambda s: s.number)
     return pieces, aside
 
 
 def unmarked(line: str) -> str:
     """A line without the list marker before it and the emphasis around its words."""
-    line = _LIST_MARKER.sub("", line, count=1)
+    if line[:1] in _MARKER_FIRST or line[:1].isdecimal():  # what _LIST_MARKER may start with (\d: decimal)
+        line = _LIST_MARKER.sub("", line, count=1)
     return _EMPHASIS.sub(r"\2", line) if "*" in line or "__" in line else line
 
 

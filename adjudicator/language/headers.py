@@ -81,7 +81,7 @@ class SharedPieces(Transformer[Token, OrderT]):
         return item
 
     def name(self, *words: Token) -> str:
-        return " ".join(str(w) for w in words)
+        return " ".join(words)  # a Token is a str: the same plain str as joining str(word)s
 
     def names(self, *names: str) -> tuple[str, ...]:
         return names

@@ -17,7 +17,9 @@ from adjudicator.core.names import NameIndex, normalise
 from adjudicator.core.passwords import secret_in
 from adjudicator.core.resources import shipped_folder
 from adjudicator.language.cleaning import Piece
+from adjudicator.language.compiled import cache_paths, lark_parser, quick_parser
 from adjudicator.language.headers import HeaderTransformer, PasswordHeader
+from adjudicator.language.lalr import MISS, RETRY
 from adjudicator.language.problems import OrderSyntaxError
 from adjudicator.language.translation import WORD, canonical_keywords, in_english, in_keywords, keywords_of
 
@@ -30,18 +32,16 @@ class OrderParser(Generic[OrderT]):
     def __init__(
         self, grammar: str, transformer: Transformer[Token, OrderT], order_types: tuple[type[OrderT], ...]
     ) -> None:
+        self.grammar = grammar
         self.order_types = order_types  # what the transformer makes of an order line, and nothing else does
         folder = shipped_folder("grammar")
-        # The transformer runs inside the LALR parser (no tree is built) and no positions are
-        # tracked: together they make parsing about 1.5 times faster (bench/run.py).
-        self._lark = Lark(
-            (folder / f"{grammar}.lark").read_text(encoding="utf-8"),
-            parser="lalr",
-            import_paths=[folder],
-            maybe_placeholders=False,
-            transformer=merge_transformers(transformer, common=HeaderTransformer()),
-            cache=True,  # Lark keeps the LALR tables in the temp folder: each process starts faster
-        )
+        self._folder = folder
+        self._transformer = merge_transformers(transformer, common=HeaderTransformer())
+        # Compiled once per grammar version and kept in the user's cache folder (compiled.py):
+        # a line that parses is read by the quick loop (lalr.py), and Lark's own parser is
+        # built only when a line does not, to say why.
+        tables, self._lark_cache = cache_paths(folder, grammar)
+        self._quick = quick_parser(self._transformer, tables, lambda: self._lark)
         examples_file = folder / f"{grammar}.errors.toml"
         with examples_file.open("rb") as handle:
             help_data = tomllib.load(handle)
@@ -54,7 +54,6 @@ class OrderParser(Generic[OrderT]):
         self._verbs: NameIndex[str] = NameIndex("order")
         for verb in self._forms:
             self._verbs.add(verb, verb)
-        self.grammar = grammar
 
     def is_order(self, value: object) -> TypeGuard[OrderT]:
         """Whether a parsed piece is an order of this grammar (not a header or a request)."""
@@ -69,18 +68,40 @@ class OrderParser(Generic[OrderT]):
         secret = secret_in(piece.text)
         if secret is not None:  # the one reading of a password line, which masking shares
             return PasswordHeader(secret)
+        quick = self._quick
+        result = quick.parse(piece.text) if quick is not None else RETRY  # _read, without a call
+        if result is RETRY:
+            result = self._by_lark(piece.text)
+        if result is not MISS:
+            return result
+        english = in_english(piece.text, keywords_of(self.grammar))
+        if english != piece.text:
+            result = self._read(english)
+            if result is not MISS:
+                return result
+        if not explain:
+            return OrderSyntaxError(piece.number, 1, t("not understood (fix the errors above first)"))
+        return self._syntax_error(piece, english)
+
+    def _read(self, text: str) -> Any:
+        """What a line means, as Lark's parser reads it; MISS when it does not parse."""
+        if self._quick is not None:
+            result = self._quick.parse(text)
+            if result is not RETRY:
+                return result
+        return self._by_lark(text)
+
+    def _by_lark(self, text: str) -> Any:
         try:
-            return self._lark.parse(piece.text)
-        except UnexpectedInput as error:
-            english = in_english(piece.text, keywords_of(self.grammar))
-            if english != piece.text:
-                try:
-                    return self._lark.parse(english)
-                except UnexpectedInput:
-                    pass
-            if not explain:
-                return OrderSyntaxError(piece.number, 1, t("not understood (fix the errors above first)"))
-            return self._syntax_error(piece, error, english)
+            return self._lark.parse(text)
+        except UnexpectedInput:
+            return MISS
+
+    @functools.cached_property
+    def _lark(self) -> Lark:
+        """Lark's parser of the grammar, built the first time a line does not parse (or when
+        the quick loop cannot be used): from the cache folder when it was built before."""
+        return lark_parser(self._folder, self.grammar, self._transformer, self._lark_cache)
 
     def is_prose(self, text: str) -> bool:
         """Whether a line that is no order is the player's prose around his orders (`Hi GM,`,
@@ -103,9 +124,10 @@ class OrderParser(Generic[OrderT]):
         words = keywords_of(self.grammar).items()
         return frozenset(word for word, english in words if english in self._forms and len(word) > 3)  # `dar` ~ `dear`
 
-    def _syntax_error(self, piece: Piece, error: UnexpectedInput, english: str) -> OrderSyntaxError:
-        """What is wrong with a line; `english` is the line with its keywords in English."""
-        column = getattr(error, "column", 0) or 0
+    def _syntax_error(self, piece: Piece, english: str) -> Any:
+        """What is wrong with a line; `english` is the line with its keywords in English. A line
+        that starts with no order's word ("Cheers, Anna", "bulid") is told so without Lark's
+        parser, which is built only for a line that goes wrong after its order's word."""
         written = piece.text.split()[0] if piece.text.split() else ""
         verb = keywords_of(self.grammar).get(normalise(written), written)  # "oferuj": the 'offer' order
         match = self._verbs.find(verb)
@@ -124,9 +146,13 @@ class OrderParser(Generic[OrderT]):
                 )
             message = t("'%(verb)s' is not an order (a line starts with: %(known)s)", verb=written, known=known)
             return OrderSyntaxError(piece.number, 1, message)
-        label = error.match_examples(
-            self._lark.parse, self.examples, use_accepts=False
-        )  # lark 1.3 crashes formatting a debug line with accepts
+        try:  # Lark's parser says where the line goes wrong, and which example it is like
+            return self._lark.parse(piece.text)  # (it does not parse: the quick reader said so)
+        except UnexpectedInput as error:
+            column = getattr(error, "column", 0) or 0
+            label = error.match_examples(
+                self._lark.parse, self.examples, use_accepts=False
+            )  # lark 1.3 crashes formatting a debug line with accepts
         if not label and english != piece.text:
             try:
                 self._lark.parse(english)

@@ -57,6 +57,9 @@ class Submission(Generic[OrderT]):
     requests: tuple[Request, ...] = ()
 
 
+_HEADERS = (GameHeader, PowerHeader, PasswordHeader, PhaseHeader, NoOrdersHeader)
+
+
 class TooManyOrders(AdjudicatorError):
     """A text of more order pieces than any phase needs (limits.ORDER_PIECES): none is read."""
 
@@ -85,14 +88,15 @@ def parse_submission(text: str, parser: OrderParser[OrderT], *, headers_only: bo
     errors = 0
     for piece in pieces:
         result = parser.parse_line(piece, explain=errors < EXPLAINED_ERRORS)
-        errors += isinstance(result, OrderSyntaxError)
+        wrong = isinstance(result, OrderSyntaxError)
+        errors += wrong
         if isinstance(result, PasswordHeader):
             piece = Piece(piece.number, _masked(piece.text, result.secret))
-        if isinstance(result, OrderSyntaxError) and errors <= EXPLAINED_ERRORS and parser.is_prose(piece.text):
+        if wrong and errors <= EXPLAINED_ERRORS and parser.is_prose(piece.text):
             aside.append(SetAside(piece.number, redact_passwords(piece.text), "prose"))
         elif isinstance(result, OrderSyntaxError):
             lines.append(OrderLine(piece.number, piece.text, problem=result))
-        elif isinstance(result, GameHeader | PowerHeader | PasswordHeader | PhaseHeader | NoOrdersHeader):
+        elif isinstance(result, _HEADERS):
             if type(result) in headers and headers[type(result)] != result:
                 header_problems.append(
                     OrderLine(
