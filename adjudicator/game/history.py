@@ -17,10 +17,12 @@ def adjudicated_slugs(game: Game) -> list[str]:
 
 
 def last_adjudicated(game: Game) -> str | None:
-    """The last resolved phase, reading history from its end: one or two files however long the
-    game, since `run` asks it of every game on every pass (issue 31)."""
+    """The last resolved phase: the one before the phase state.toml has open (state.toml is
+    written last when a phase is resolved, so it is the word on what is), found by its number
+    without reading history, since `run` asks it of every game on every pass (issue 31)."""
     for path in sorted(game.directory.history.glob("*.toml"), reverse=True):
-        if is_adjudicated(path.stem, read_toml(path)):
+        number = path.stem[:3]
+        if number.isdigit() and 0 < int(number) < game.phase_number:
             return path.stem
     return None
 
