@@ -321,7 +321,7 @@ def bench_commands(repeat: int, game_folder: Path) -> dict[str, Timed]:
         "report (the last stored report)": ([exe, "report", game], (0,)),
     }
     bare = [sys.executable, "-c", "pass"]
-    for args, codes in commands.values():  # warm the file cache and the per-version caches
+    for args, codes in commands.values() if repeat > 1 else ():  # warm the file and cache folder
         child(args, codes)
     runs: dict[str, list[tuple[float, float, float]]] = {name: [] for name in commands}
     for _ in range(repeat):
