@@ -4,9 +4,10 @@ plain tables here; intake/ and delivery/ make them into mailbox and SMTP setting
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable
 from pathlib import Path
-from typing import TypeVar
+from typing import Any, TypeVar
 
 from adjudicator.core.errors import AdjudicatorError, DataError, GameFileError
 from adjudicator.core.fields import Fields
@@ -19,14 +20,25 @@ T = TypeVar("T")
 
 
 def table_of(path: Path, table: str) -> dict[str, object] | None:
-    if not path.exists():
+    """A settings table of a game.toml or intake.toml, or None without one. A `run` pass asks
+    this of every game several times and of the shared intake.toml for each game, so each file
+    is read and checked once while it stays as it was (issue 31)."""
+    try:
+        stat = path.stat()
+    except FileNotFoundError:
         return None
+    document = _settings_document(path, stat.st_mtime_ns, stat.st_size, stat.st_ino)
+    section, _, name = table.partition(".")
+    data = document.get(section, {}).get(name)
+    return dict(data) if isinstance(data, dict) else None
+
+
+@functools.lru_cache(maxsize=256)
+def _settings_document(path: Path, _mtime: int, _size: int, _inode: int) -> dict[str, Any]:
     document = read_toml(path)
     if path.name == ROOT_SETTINGS:
         check_intake_file(path, document)
-    section, _, name = table.partition(".")
-    data = document.get(section, {}).get(name)
-    return data if isinstance(data, dict) else None
+    return document
 
 
 def folder_settings(root: Path, table: str, games: dict[str, Game]) -> Fields | None:
