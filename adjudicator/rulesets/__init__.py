@@ -81,7 +81,7 @@ class Later:
     """A function or class of a ruleset's own modules, imported the first time it is called: a
     command loads only the rules it uses (`state` reads a position and never imports the engine,
     the order language or the report views; issue 31). A declaration names its heavy parts this
-    way, e.g. `later(__name__, "engine", "resolve_phase")`; tests/test_layers.py resolves every
+    way, e.g. `later(__name__, "engine", "resolve_phase")`; tests/test_startup.py resolves every
     one, so a misspelt name fails a test rather than a game."""
 
     __slots__ = ("_target", "module", "name")
