@@ -24,8 +24,8 @@ OrderT = TypeVar("OrderT")
 # How people mark a list in a mail or a post: `- offer wine`, `* take gold`, `• take any`,
 # `1. offer oil`, `2) take tax`; and Markdown's emphasis, `**take gold**`. They frame an order
 # and are not part of it (issue 29).
-_LIST_MARKER = re.compile(r"^(?:[-*+\u2022\u00b7\u2023\u25e6\u25aa\u25cf]|\d{1,3}[.)])\s+")
-_MARKER_FIRST = frozenset("-*+\u2022\u00b7\u2023\u25e6\u25aa\u25cf")
+_BULLETS = "-*+\u2022\u00b7\u2023\u25e6\u25aa\u25cf"
+_LIST_MARKER = re.compile(r"^(?:[" + re.escape(_BULLETS) + r"]|\d{1,3}[.)])\s+")
 
 _EMPHASIS = re.compile(r"(\*\*|__|\*)(?=\S)(.+?)(?<=\S)\1")
 
@@ -89,7 +89,7 @@ def split_pieces(text: str) -> tuple[list[Piece], list[SetAside]]:
 
 def unmarked(line: str) -> str:
     """A line without the list marker before it and the emphasis around its words."""
-    if line[:1] in _MARKER_FIRST or line[:1].isdecimal():  # what _LIST_MARKER may start with (\d: decimal)
+    if (line[:1] and line[:1] in _BULLETS) or line[:1].isdecimal():  # what _LIST_MARKER may start with (\d: decimal)
         line = _LIST_MARKER.sub("", line, count=1)
     return _EMPHASIS.sub(r"\2", line) if "*" in line or "__" in line else line
 

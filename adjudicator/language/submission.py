@@ -5,7 +5,7 @@ of explained errors bounded, so a stranger's mail costs milliseconds, not minute
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any, Generic, TypeVar
+from typing import Any, Generic, TypeVar, get_args
 
 from adjudicator.core.errors import AdjudicatorError
 from adjudicator.core.i18n import t
@@ -57,7 +57,7 @@ class Submission(Generic[OrderT]):
     requests: tuple[Request, ...] = ()
 
 
-_HEADERS = (GameHeader, PowerHeader, PasswordHeader, PhaseHeader, NoOrdersHeader)
+_HEADERS = get_args(Header)  # the header types, as a tuple for a quick isinstance
 
 
 class TooManyOrders(AdjudicatorError):
