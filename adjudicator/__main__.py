@@ -1,5 +1,6 @@
 """The `adjudicator` command. It notes the moment it was run before anything else is
-imported, so that a command can tell what changed in a game after the moderator ran it."""
+imported, so that a command can tell what changed in a game after the moderator ran it, and
+tries the quick way in (adjudicator/dispatch.py) before Typer."""
 
 from __future__ import annotations
 
@@ -9,10 +10,17 @@ import time
 
 def main() -> None:
     started = time.time()
+    from adjudicator import dispatch
+
+    quick = dispatch.run(sys.argv[1:])
+    if quick is not None:
+        sys.exit(quick)
     import typer
+    import typer.main
 
-    from adjudicator.cli import app
+    from adjudicator.cli import CALLS, app
 
+    dispatch.remember(lambda: typer.main.get_command(app), CALLS)
     try:
         code = app(obj={"started": started}, standalone_mode=False)
     except typer.Abort:

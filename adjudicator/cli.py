@@ -13,6 +13,8 @@ from typing import Annotated, ParamSpec, TypeVar
 
 import typer
 
+from adjudicator.console import finish, print_text
+from adjudicator.dispatch import Call
 from adjudicator.game.schedule import example_moment
 from adjudicator.outcome import Outcome
 
@@ -83,35 +85,41 @@ MapUrlOption = Annotated[
 ]
 
 
-INTERNAL_ERROR_EXIT = 3  # a bug, as opposed to 1: the moderator asked for something that cannot be done
+CALLS: dict[object, Call] = {}  # each declared command function and the call it makes
 
 
 def _friendly(command: Callable[P, Outcome]) -> Callable[P, None]:
-    """Print the outcome; turn our errors into one line on stderr and exit code 1, and any
-    other error (a bug) into one line naming a log file with the details, and exit code 3."""
+    """Print the outcome and exit as `console.finish` says (one line for an error, a log file
+    for a bug)."""
 
     @functools.wraps(command)
     def run(*args: P.args, **kwargs: P.kwargs) -> None:
-        from adjudicator.core.errors import AdjudicatorError
-
-        try:
-            outcome = command(*args, **kwargs)
-        except AdjudicatorError as error:
-            _print_error(f"error: {error}")
-            raise typer.Exit(1) from None
-        except Exception as error:
-            from adjudicator.core.crashlog import one_line, write_crash_log
-
-            directory = kwargs.get("directory")
-            log = write_crash_log(directory if isinstance(directory, Path) else None, error)
-            _print_error(f"internal error: {one_line(error)}; details in {log}")
-            raise typer.Exit(INTERNAL_ERROR_EXIT) from None
-        if outcome.text:
-            _print(outcome.text.rstrip("\n"))
-        if not outcome.ok:
-            raise typer.Exit(1)
+        code = finish(lambda: command(*args, **kwargs), kwargs.get("directory"))
+        if code:
+            raise typer.Exit(code)
 
     return run
+
+
+def _runs(target: str, **renamed: str) -> Callable[[Callable[P, None]], Callable[P, None]]:
+    """The command calls `module:function` with its parameters by name (`renamed`: a parameter
+    the function calls otherwise). The declared function gives Typer the options and the help;
+    its body is never run. Typer and the quick way in (adjudicator/dispatch.py) make this one
+    call, so a command does the same whichever way it came."""
+    call = Call(target, renamed)
+
+    def declare(declared: Callable[P, None]) -> Callable[P, None]:
+        CALLS[declared] = call
+
+        @functools.wraps(declared)
+        def run(*args: P.args, **kwargs: P.kwargs) -> None:
+            code = finish(lambda: call(kwargs), kwargs.get("directory"))
+            if code:
+                raise typer.Exit(code)
+
+        return run
+
+    return declare
 
 
 def _started(context: typer.Context) -> float:
@@ -122,23 +130,6 @@ def _started(context: typer.Context) -> float:
     root = context.find_root()
     started = root.obj.get("started") if isinstance(root.obj, dict) else None
     return started if isinstance(started, float) else time.time()
-
-
-def _print(text: str) -> None:
-    """A line or more for the moderator's terminal, which no player's text (an order line, a
-    mail's subject, a name) may give an escape code, a bell or a carriage return."""
-    from adjudicator.core.controls import without_controls
-
-    typer.echo(without_controls(text))
-
-
-def _print_error(text: str) -> None:
-    from rich.console import Console
-
-    from adjudicator.core.controls import without_controls
-
-    # no markup and no emoji: Rich would make `CIV:EMAIL:SECRET` read `CIV✉SECRET`
-    Console(stderr=True, soft_wrap=True, highlight=False, emoji=False).print(without_controls(text), markup=False)
 
 
 @app.command()
@@ -194,7 +185,7 @@ def new(
 
 
 @app.command("lang")
-@_friendly
+@_runs("adjudicator.commands:set_language", language="lang", power="civ", timezone="zone")
 def set_lang(
     directory: GameDir,
     language: Annotated[str, typer.Argument(help="en, pl, hu, fr or es.")],
@@ -202,63 +193,48 @@ def set_lang(
     timezone: Annotated[
         str | None, typer.Option("--timezone", "-z", help="And the time zone deadlines are shown in (Europe/Warsaw).")
     ] = None,
-) -> Outcome:
+) -> None:
     """Set the language a player reads (receipts, reports, forms), or the game's public reports'."""
-    from adjudicator.commands import set_language
-
-    return set_language(directory, power, language, timezone)
 
 
 @app.command()
-@_friendly
+@_runs("adjudicator.commands:state", json="as_json")
 def state(
     directory: GameDir,
     *,
     json: Annotated[bool, typer.Option("--json", help="The stable JSON shape.")] = False,
-) -> Outcome:
+) -> None:
     """Show the current position."""
-    from adjudicator.commands import state as show_state
-
-    return show_state(directory, as_json=json)
 
 
 @app.command()
-@_friendly
-def status(directory: GameDir) -> Outcome:
+@_runs("adjudicator.commands:status")
+def status(directory: GameDir) -> None:
     """Show the phase, the deadline and who has submitted orders."""
-    from adjudicator.commands import status as show_status
-
-    return show_status(directory)
 
 
 @app.command()
-@_friendly
+@_runs("adjudicator.commands:check_orders")
 def check(
     directory: GameDir,
     file: Annotated[str, typer.Argument(help="The orders file, or - for standard input.")],
     *,
     power: PowerOption = None,
     vouch: VouchOption = False,
-) -> Outcome:
+) -> None:
     """Check orders against the position without storing them (exit 1 on any error)."""
-    from adjudicator.commands import check_orders
-
-    return check_orders(directory, file, power, vouch)
 
 
 @app.command()
-@_friendly
+@_runs("adjudicator.commands:submit_orders")
 def submit(
     directory: GameDir,
     file: Annotated[str, typer.Argument(help="The orders file, or - for standard input.")],
     *,
     power: PowerOption = None,
     vouch: VouchOption = False,
-) -> Outcome:
+) -> None:
     """Enter a player's orders for this phase, replacing his earlier ones."""
-    from adjudicator.commands import submit_orders
-
-    return submit_orders(directory, file, power, vouch)
 
 
 @app.command()
@@ -280,7 +256,7 @@ def adjudicate(
 
 
 @app.command()
-@_friendly
+@_runs("adjudicator.commands:show_report", format="fmt")
 def report(
     directory: GameDir,
     *,
@@ -295,51 +271,39 @@ def report(
         str | None,
         typer.Option("--map-url", help="Where reports/ (public pages) is published, for this report only (see new)."),
     ] = None,
-) -> Outcome:
+) -> None:
     """Print the public report of a phase, or with --power a player's private report."""
-    from adjudicator.commands import show_report
-
-    return show_report(directory, phase, format, power, map_url)
 
 
 @app.command()
-@_friendly
+@_runs("adjudicator.commands:build_site")
 def site(
     directory: GameDir,
     out: Annotated[
         Path | None, typer.Argument(help="The site's folder (default: [game] site in game.toml).", show_default=False)
     ] = None,
-) -> Outcome:
+) -> None:
     """Write the campaign site: every phase's map and report, standings, the dice proof."""
-    from adjudicator.commands import build_site
-
-    return build_site(directory, out)
 
 
 @app.command()
-@_friendly
-def replay(directory: GameDir) -> Outcome:
+@_runs("adjudicator.commands:replay_game")
+def replay(directory: GameDir) -> None:
     """Re-run every phase from history and prove the same positions and events."""
-    from adjudicator.commands import replay_game
-
-    return replay_game(directory)
 
 
 @app.command()
-@_friendly
+@_runs("adjudicator.commands:rollback_game")
 def rollback(
     directory: GameDir,
     *,
     to: Annotated[int, typer.Option("--to", help="The phase number to make current again (see history/).")],
-) -> Outcome:
+) -> None:
     """Go back to an earlier phase; later files are moved aside, never deleted."""
-    from adjudicator.commands import rollback_game
-
-    return rollback_game(directory, to)
 
 
 @app.command()
-@_friendly
+@_runs("adjudicator.commands:collect_mail", from_folder="folder")
 def collect(
     directory: Annotated[Path, typer.Argument(help="A game directory, or a folder of games sharing one inbox.")],
     *,
@@ -347,49 +311,37 @@ def collect(
     from_folder: Annotated[
         Path | None, typer.Option("--from", help="Read *.eml and *.txt files in this folder.")
     ] = None,
-) -> Outcome:
+) -> None:
     """Collect orders by mail or from files, store them, and answer each with a receipt."""
-    from adjudicator.commands import collect_mail
-
-    return collect_mail(directory, imap, from_folder)
 
 
 @app.command()
-@_friendly
+@_runs("adjudicator.commands:send_reports")
 def send(
     directory: GameDir,
     *,
     dry_run: Annotated[bool, typer.Option("--dry-run", help="Only write the mails as .eml files.")] = False,
-) -> Outcome:
+) -> None:
     """Mail the last phase's private reports to the players and the public one to the list."""
-    from adjudicator.commands import send_reports
-
-    return send_reports(directory, dry_run)
 
 
 @app.command()
-@_friendly
+@_runs("adjudicator.commands:send_reminders")
 def remind(
     directory: GameDir,
     *,
     dry_run: Annotated[bool, typer.Option("--dry-run", help="Only write the mails as .eml files.")] = False,
-) -> Outcome:
+) -> None:
     """Remind the players whose orders are still missing."""
-    from adjudicator.commands import send_reminders
-
-    return send_reminders(directory, dry_run)
 
 
 @app.command()
-@_friendly
+@_runs("adjudicator.commands:set_deadline")
 def deadline(
     directory: GameDir,
     when: Annotated[str, typer.Argument(help=f"e.g. {example_moment()} (in the game's time zone) or with an offset.")],
-) -> Outcome:
+) -> None:
     """Set the deadline of the phase now open."""
-    from adjudicator.commands import set_deadline
-
-    return set_deadline(directory, when)
 
 
 @app.command()
@@ -405,65 +357,50 @@ def run(
     """One pass: collect, adjudicate what is due, send reports and reminders (for cron or a timer)."""
     from adjudicator.commands import run_games
 
-    return run_games(directory, watch, poll, _print)
+    return run_games(directory, watch, poll, print_text)
 
 
 @app.command()
-@_friendly
+@_runs("adjudicator.commands:pause_game")
 def pause(
     directory: GameDir,
     *,
     reason: Annotated[str, typer.Option(help="Why, for the players who ask 'status'.")] = "",
-) -> Outcome:
+) -> None:
     """Stop 'adjudicator run' adjudicating this game (its mail is still read and answered)."""
-    from adjudicator.commands import pause_game
-
-    return pause_game(directory, reason)
 
 
 @app.command()
-@_friendly
-def resume(directory: GameDir) -> Outcome:
+@_runs("adjudicator.commands:resume_game")
+def resume(directory: GameDir) -> None:
     """Let 'adjudicator run' adjudicate this game again (after a pause, or a failed pass)."""
-    from adjudicator.commands import resume_game
-
-    return resume_game(directory)
 
 
 @app.command("accept-late")
-@_friendly
-def accept_late(directory: GameDir, power: Annotated[str, typer.Argument(help="The civilization.")]) -> Outcome:
+@_runs("adjudicator.commands:accept_late")
+def accept_late(directory: GameDir, power: Annotated[str, typer.Argument(help="The civilization.")]) -> None:
     """Let a player's late orders count for the phase now open."""
-    from adjudicator.commands import accept_late as accept
-
-    return accept(directory, power)
 
 
 @app.command()
-@_friendly
+@_runs("adjudicator.commands:show_rules", ruleset="ruleset_name")
 def rules(
     number: Annotated[str | None, typer.Argument(help="A rule number as messages cite it, e.g. R6.4 or D5.")] = None,
     *,
     ruleset: RulesetOption = None,
     lang: Annotated[str, typer.Option("--lang", help="In pl, hu, fr or es where the page is translated.")] = "en",
-) -> Outcome:
+) -> None:
     """Print the rules, or the one rule a message cites (to paste to a player)."""
-    from adjudicator.commands import show_rules
-
-    return show_rules(number, ruleset, lang)
 
 
 @app.command("verify-dice")
-@_friendly
-def verify_dice(directory: GameDir) -> Outcome:
+@_runs("adjudicator.commands:verify_dice")
+def verify_dice(directory: GameDir) -> None:
     """Recompute every revealed roll from its seed and check the seeds against the commitment."""
-    from adjudicator.commands import verify_dice as verify
-
-    return verify(directory)
 
 
 @app.command()
-@_friendly
+@_runs("adjudicator.commands:demo")
 def demo(
     directory: Annotated[Path | None, typer.Argument(help="A new folder (default: a temporary one).")] = None,
     *,
@@ -471,34 +408,25 @@ def demo(
     lang: Annotated[
         str, typer.Option("--lang", help="Play it in en, pl, hu, fr or es: orders written and reports read in it.")
     ] = "en",
-) -> Outcome:
+) -> None:
     """Play the shipped example game into a fresh folder and show where everything is."""
-    from adjudicator.commands import demo as run_demo
-
-    return run_demo(directory, ruleset, lang)
 
 
 @board_app.command("check")
-@_friendly
+@_runs("adjudicator.commands:board_check", ruleset="ruleset_name")
 def board_check(
     file: Annotated[Path | None, typer.Argument(help="A board file (default: the shipped board).")] = None,
     *,
     ruleset: RulesetOption = None,
-) -> Outcome:
+) -> None:
     """Check a board: symmetric adjacency, reachability, names, setups."""
-    from adjudicator.commands import board_check as check_board
-
-    return check_board(file, ruleset)
 
 
 @board_app.command("show")
-@_friendly
+@_runs("adjudicator.commands:board_show", ruleset="ruleset_name")
 def board_show(
     file: Annotated[Path | None, typer.Argument(help="A board file (default: the shipped board).")] = None,
     *,
     ruleset: RulesetOption = None,
-) -> Outcome:
+) -> None:
     """Show a board's provinces, seas and setups, with where each fact comes from."""
-    from adjudicator.commands import board_show as show_board
-
-    return show_board(file, ruleset)

@@ -122,8 +122,8 @@ def create_game(
     return Outcome(created + f"Welcome mails (each player's secret and first order form): {mailed}\n")
 
 
-def state(path: Path, as_json: bool) -> Outcome:
-    game = Game.load(path)
+def state(directory: Path, as_json: bool) -> Outcome:
+    game = Game.load(directory)
     data = game.state_data()
     if as_json:
         return Outcome(json.dumps(data, indent=2, ensure_ascii=False))
@@ -132,12 +132,12 @@ def state(path: Path, as_json: bool) -> Outcome:
     )
 
 
-def status(path: Path, now: datetime | None = None) -> Outcome:
+def status(directory: Path, now: datetime | None = None) -> Outcome:
     from adjudicator.game.absences import load as load_absences
     from adjudicator.game.pause import paused
     from adjudicator.intake.flags import inbox_flags
 
-    game = Game.load(path)
+    game = Game.load(directory)
     now = now or datetime.now(UTC)
     deadline = game.deadline()
     return Outcome(
@@ -160,17 +160,17 @@ def status(path: Path, now: datetime | None = None) -> Outcome:
     )
 
 
-def check_orders(path: Path, file: str, power: str | None, vouch: bool = False) -> Outcome:
-    game = Game.load(path)
+def check_orders(directory: Path, file: str, power: str | None, vouch: bool = False) -> Outcome:
+    game = Game.load(directory)
     checked = _checked(game, read_orders_file(file), power)
     check_password(game, checked, vouch)
     return Outcome(_receipt(game, checked, None), ok=checked.errors == 0)
 
 
-def submit_orders(path: Path, file: str, power: str | None, vouch: bool = False) -> Outcome:
+def submit_orders(directory: Path, file: str, power: str | None, vouch: bool = False) -> Outcome:
     """Store a submission entered by the moderator; lines with errors are kept and reported. A
     file is read as `collect` reads it (`read_orders_file`), so both agree."""
-    return submit_text(path, read_orders_file(file), power, vouch)
+    return submit_text(directory, read_orders_file(file), power, vouch)
 
 
 def submit_text(
@@ -248,8 +248,8 @@ def _ruleset_citing(number: str) -> Ruleset[Any, Any, Any] | None:
     return None
 
 
-def verify_dice(path: Path) -> Outcome:
-    game = Game.load(path)
+def verify_dice(directory: Path) -> Outcome:
+    game = Game.load(directory)
     checked, problems = game.verify_dice()
     if problems:
         return Outcome("dice verification FAILED:\n" + "\n".join(f"  - {p}" for p in problems), ok=False)
@@ -259,7 +259,7 @@ def verify_dice(path: Path) -> Outcome:
     )
 
 
-def demo(path: Path | None, ruleset: str | None, lang: str = SOURCE) -> Outcome:
+def demo(directory: Path | None, ruleset: str | None, lang: str = SOURCE) -> Outcome:
     """Play the shipped example game of a ruleset into a fresh folder: create it, then for each
     scripted phase enter every player's orders and adjudicate, as a moderator would. In another
     language the players write their orders with its keywords and read its reports."""
@@ -268,7 +268,7 @@ def demo(path: Path | None, ruleset: str | None, lang: str = SOURCE) -> Outcome:
     lang = check_language(lang)
     source = _demo_folder(find_ruleset(ruleset).name)
     spec = read_toml(source / "demo.toml")["game"]
-    target = path or Path(tempfile.mkdtemp(prefix="adjudicator-demo-")) / spec["id"]
+    target = directory or Path(tempfile.mkdtemp(prefix="adjudicator-demo-")) / spec["id"]
     if target.exists() and any(target.iterdir()):
         raise UsageError(f"{target} is not empty; give a new folder for the demo game")
     specs = [parse_player_spec(p) for p in spec["players"]]
@@ -338,11 +338,11 @@ def adjudicate_phase(
     return Outcome(report.read_text(encoding="utf-8") + where + warning)
 
 
-def build_site(path: Path, out: Path | None) -> Outcome:
+def build_site(directory: Path, out: Path | None) -> Outcome:
     """The campaign site, in OUT or in the folder game.toml names."""
     from adjudicator.reports import site
 
-    game = Game.load(path)
+    game = Game.load(directory)
     folder = out if out is not None else site.site_folder(game)
     if folder is None:
         raise UsageError(
@@ -353,7 +353,7 @@ def build_site(path: Path, out: Path | None) -> Outcome:
         return Outcome(site.build_site(game, folder).summary())
 
 
-def show_report(path: Path, phase: str | None, fmt: str, power: str | None, map_url: str | None = None) -> Outcome:
+def show_report(directory: Path, phase: str | None, fmt: str, power: str | None, map_url: str | None = None) -> Outcome:
     """A report of an adjudicated phase: the public one in a format, or a player's private one;
     as it was written when the phase was resolved (what the players were sent), or made now when
     the file is gone or another `map_url` is asked for."""
@@ -361,7 +361,7 @@ def show_report(path: Path, phase: str | None, fmt: str, power: str | None, map_
 
     from adjudicator.game.history import phase_slug
 
-    game = Game.load(path)
+    game = Game.load(directory)
     if map_url is None and fmt.isalnum():  # png, the map's picture, is no public.png: it is drawn below
         slug = phase_slug(game, phase)
         if power is not None:
@@ -382,36 +382,36 @@ def show_report(path: Path, phase: str | None, fmt: str, power: str | None, map_
     return Outcome(reports.public(fmt))
 
 
-def collect_mail(path: Path, imap: bool, folder: Path | None) -> Outcome:
+def collect_mail(directory: Path, imap: bool, folder: Path | None) -> Outcome:
     from adjudicator.intake.collect import collect
 
     if not imap and folder is None:
         raise UsageError("say where the orders are: --imap, or --from FOLDER")
-    report = collect(path, imap=imap, folder=folder)
+    report = collect(directory, imap=imap, folder=folder)
     return Outcome(report.text)
 
 
-def send_reports(path: Path, dry_run: bool) -> Outcome:
+def send_reports(directory: Path, dry_run: bool) -> Outcome:
     from adjudicator.delivery.messages import deliver, report_messages
     from adjudicator.game.history import last_adjudicated
 
-    game = Game.load(path)
+    game = Game.load(directory)
     reports = report_messages(game) if last_adjudicated(game) else []  # else what waits: the welcome mails
     return Outcome(deliver(game, reports, "report", dry_run))
 
 
-def send_reminders(path: Path, dry_run: bool) -> Outcome:
+def send_reminders(directory: Path, dry_run: bool) -> Outcome:
     from adjudicator.delivery.messages import deliver, reminder_messages
 
-    game = Game.load(path)
+    game = Game.load(directory)
     return Outcome(deliver(game, reminder_messages(game), "reminder", dry_run))
 
 
-def set_deadline(path: Path, when: str) -> Outcome:
+def set_deadline(directory: Path, when: str) -> Outcome:
     from adjudicator.game.schedule import parse_moment
     from adjudicator.game.submissions import missing_orders
 
-    game = Game.load(path)
+    game = Game.load(directory)
     moment = parse_moment(when, game.settings.schedule.zone)
     with game_lock(game.directory):
         game.set_deadline(moment)
@@ -426,11 +426,11 @@ def set_deadline(path: Path, when: str) -> Outcome:
     return Outcome(text + (f"\nWarning: {problem}" if problem else ""))
 
 
-def accept_late(path: Path, power: str) -> Outcome:
+def accept_late(directory: Path, power: str) -> Outcome:
     """Make a player's latest late orders count, as if they had come in time."""
     from adjudicator.intake.receive import settle_late
 
-    game = Game.load(path)
+    game = Game.load(directory)
     civ = game.find_player_civ(power)
     late = sorted(game.directory.late_folder(game.slug).glob(f"{civ}-*.txt"))
     if not late:
@@ -442,7 +442,7 @@ def accept_late(path: Path, power: str) -> Outcome:
             game, checked, text, source=f"late orders accepted by the moderator ({late[-1].name})"
         )
         settle_late(game, civ)  # status no longer lists them
-    return Outcome(_receipt(game, checked, stored.relative_to(path)))
+    return Outcome(_receipt(game, checked, stored.relative_to(directory)))
 
 
 def run_games(path: Path, watch: bool, poll: float, say: Callable[[str], None]) -> Outcome:
@@ -465,33 +465,33 @@ def run_games(path: Path, watch: bool, poll: float, say: Callable[[str], None]) 
     return Outcome(report.text)
 
 
-def pause_game(path: Path, reason: str) -> Outcome:
+def pause_game(directory: Path, reason: str) -> Outcome:
     from adjudicator.hosting.control import pause_game as pause
 
-    with game_lock(GameDirectory(path)):
-        return Outcome(pause(path, reason))
+    with game_lock(GameDirectory(directory)):
+        return Outcome(pause(directory, reason))
 
 
-def resume_game(path: Path) -> Outcome:
+def resume_game(directory: Path) -> Outcome:
     from adjudicator.hosting.control import resume_game as resume
 
-    with game_lock(GameDirectory(path)):
-        return Outcome(resume(path))
+    with game_lock(GameDirectory(directory)):
+        return Outcome(resume(directory))
 
 
-def replay_game(path: Path) -> Outcome:
+def replay_game(directory: Path) -> Outcome:
     from adjudicator.hosting.adjudication import replay
 
-    phases, problems = replay(Game.load(path))
+    phases, problems = replay(Game.load(directory))
     if problems:
         return Outcome("replay found differences:\n" + "\n".join(f"  - {p}" for p in problems), ok=False)
     return Outcome(f"{phases} phase(s) replayed from history: identical positions and events")
 
 
-def rollback_game(path: Path, to: int) -> Outcome:
+def rollback_game(directory: Path, to: int) -> Outcome:
     from adjudicator.hosting.adjudication import rollback
 
-    return Outcome(rollback(Game.load(path), to))
+    return Outcome(rollback(Game.load(directory), to))
 
 
 def _renderer(ruleset: str, language: str = SOURCE) -> Renderer:
@@ -533,15 +533,15 @@ def with_languages(specs: list[PlayerSpec], choices: list[str]) -> list[PlayerSp
     return [dataclasses.replace(s, lang=chosen.get(s.civ, s.lang)) for s in specs]
 
 
-def set_language(path: Path, civ: str | None, lang: str, zone: str | None = None) -> Outcome:
+def set_language(directory: Path, civ: str | None, lang: str, zone: str | None = None) -> Outcome:
     """The game's language (public reports, and players who chose none), or one player's, and
     with it the time zone deadlines are shown in. Only those keys of game.toml change; its other
     tables (mail settings among them) stay as they are."""
     code = check_language(lang)
     if zone is not None:
         check_zone(zone)
-    with game_lock(GameDirectory(path)):
-        game = Game.load(path)
+    with game_lock(GameDirectory(directory)):
+        game = Game.load(directory)
         data = read_toml(game.directory.game_file)
         if civ is None:
             data.setdefault("game", {})["lang"] = code

@@ -16,7 +16,6 @@ import contextlib
 import hashlib
 import json
 import os
-import tempfile
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -50,6 +49,8 @@ def save_bytes(path: Path, data: bytes) -> None:
     """Keeps `data` at `path`, whole or not at all; silently nothing where it cannot."""
     if not os.access(path.parent, os.W_OK):
         return
+    import tempfile  # only when something is kept: most commands only read
+
     try:
         descriptor, temporary = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.")
     except OSError:

@@ -10,10 +10,8 @@ holds no secret (each is masked) and only its owner may read it.
 from __future__ import annotations
 
 import os
-import platform
 import stat
 import sys
-import tempfile
 import traceback
 from collections.abc import Sequence
 from datetime import UTC, datetime
@@ -29,6 +27,8 @@ def log_folder(directory: Path | None) -> Path:
     """The game's (or the games folder's) logs/, else one in the temporary folder."""
     if directory is not None and directory.is_dir():
         return directory / LOGS
+    import tempfile
+
     return Path(tempfile.gettempdir()) / "adjudicator-logs"
 
 
@@ -38,6 +38,8 @@ def write_crash_log(directory: Path | None, error: BaseException, argv: Sequence
     The log holds no secret: the SECRET of every `--player CIV:EMAIL:SECRET[:NAME]` is masked
     (and so is any other place the log repeats it), and so is every password line, e.g. of
     orders quoted in an error's message. The file is the owner's only (600, in a 700 folder)."""
+    import platform  # only when a log is written: every command imports this module
+
     now = datetime.now(UTC)
     command, secrets = masked_command(argv if argv is not None else sys.argv)
     head = [f"time: {now.isoformat(timespec='seconds')}"]
