@@ -83,3 +83,12 @@ def cached_data(kind: str, source: bytes, build: Callable[[], dict[str, Any]]) -
         if json.loads(text) == data:  # tuples and the like would come back otherwise
             save_bytes(path, text.encode("utf-8"))
     return data
+
+
+def shipped_toml(path: Path) -> dict[str, Any]:
+    """A TOML file shipped with the adjudicator (the keywords, a grammar's examples), whose
+    data every command that reads orders needs: parsed once, then read back from the cache."""
+    import tomllib
+
+    source = path.read_bytes()
+    return cached_data("data", source, lambda: tomllib.loads(source.decode("utf-8")))

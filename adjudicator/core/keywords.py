@@ -3,14 +3,15 @@
 The parser translates keywords through it (language/translation.py), and the few words read before
 any line is parsed come from it too: a password header's word (`hasło`, `mot de passe`), which
 is masked wherever text is stored or logged (core/passwords.py), and the line that ends the
-orders (`end`, `koniec`, `vége`, `fin`). Read once, on first use, then kept for the process.
+orders (`end`, `koniec`, `vége`, `fin`). Read once, on first use, then kept for the process
+(and its data in the cache folder).
 """
 
 from __future__ import annotations
 
 import functools
-import tomllib
 
+from adjudicator.core.cache import shipped_toml
 from adjudicator.core.names import normalise
 from adjudicator.core.resources import shipped_folder
 
@@ -18,8 +19,7 @@ from adjudicator.core.resources import shipped_folder
 @functools.cache
 def keyword_table() -> dict[str, dict[str, list[str]]]:
     """Per English keyword, each language's words (the first one canonical)."""
-    with (shipped_folder("grammar") / "keywords.toml").open("rb") as handle:
-        return tomllib.load(handle)
+    return shipped_toml(shipped_folder("grammar") / "keywords.toml")
 
 
 @functools.cache

@@ -5,13 +5,13 @@ names what was expected. Each piece is parsed on its own, so a bad line costs on
 from __future__ import annotations
 
 import functools
-import tomllib
 from collections.abc import Mapping
 from typing import Any, Generic, TypeGuard, TypeVar
 
 from lark import Lark, Token, Transformer, UnexpectedInput
 from lark.visitors import merge_transformers
 
+from adjudicator.core.cache import shipped_toml
 from adjudicator.core.i18n import SOURCE, Msg, t
 from adjudicator.core.names import NameIndex, normalise
 from adjudicator.core.passwords import secret_in
@@ -42,11 +42,8 @@ class OrderParser(Generic[OrderT]):
         # built only when a line does not, to say why.
         tables, self._lark_cache = cache_paths(folder, grammar)
         self._quick = quick_parser(self._transformer, tables, lambda: self._lark)
-        examples_file = folder / f"{grammar}.errors.toml"
-        with examples_file.open("rb") as handle:
-            help_data = tomllib.load(handle)
-        with (folder / "common.forms.toml").open("rb") as handle:
-            shared_forms = tomllib.load(handle)["forms"]
+        help_data = shipped_toml(folder / f"{grammar}.errors.toml")
+        shared_forms = shipped_toml(folder / "common.forms.toml")["forms"]
         self.examples: dict[str, list[str]] = {e["label"]: e["examples"] for e in help_data["error"]}
         self._forms: Mapping[str, str] = {**shared_forms, **help_data["forms"]}
         self.order_forms: tuple[str, ...] = tuple(dict.fromkeys(help_data["forms"].values()))
