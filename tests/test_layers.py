@@ -25,7 +25,17 @@ LAYERS: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("delivery", ("adjudicator.delivery",)),
     ("intake", ("adjudicator.intake",)),
     ("hosting", ("adjudicator.hosting",)),
-    ("face", ("adjudicator.cli", "adjudicator.commands", "adjudicator.outcome", "adjudicator.__main__")),
+    (
+        "face",
+        (
+            "adjudicator.cli",
+            "adjudicator.commands",
+            "adjudicator.outcome",
+            "adjudicator.console",
+            "adjudicator.dispatch",
+            "adjudicator.__main__",
+        ),
+    ),
 )
 RULESETS = ("mare_nostrum", "empires", "mediterraneum")
 # What opens, lists or decodes files: a ruleset is handed text and data, never a path.
