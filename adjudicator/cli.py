@@ -376,6 +376,30 @@ def resume(directory: GameDir) -> None:
     """Let 'adjudicator run' adjudicate this game again (after a pause, or a failed pass)."""
 
 
+@app.command()
+@_runs("adjudicator.commands:seat_player")
+def seat(
+    directory: GameDir,
+    civ: Annotated[str, typer.Argument(help="The civilization whose seat it is.")],
+    *,
+    player: Annotated[
+        str | None, typer.Option("--player", help="EMAIL or EMAIL:NAME: give the open seat to this player.")
+    ] = None,
+    vacate: Annotated[
+        bool, typer.Option("--open", help="Open the seat: its player has left (his secret stops working at once).")
+    ] = False,
+) -> None:
+    """Give an open seat to a substitute (a new secret, and a welcome that catches him up), or open one."""
+
+
+@app.command()
+@_runs("adjudicator.commands:show_players")
+def players(
+    directory: Annotated[Path, typer.Argument(help="A game directory, or a folder of games.")],
+) -> None:
+    """Each player's record across the games: seats held, phases played and missed, time to send orders."""
+
+
 @app.command("accept-late")
 @_runs("adjudicator.commands:accept_late")
 def accept_late(directory: GameDir, power: Annotated[str, typer.Argument(help="The civilization.")]) -> None:

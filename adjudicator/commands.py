@@ -17,6 +17,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from adjudicator.core.controls import control_character
 from adjudicator.core.errors import BoardError, DataError, GameFileError, UsageError
 from adjudicator.core.i18n import LANGUAGES, SOURCE, check_language
 from adjudicator.core.passwords import without_secret
@@ -133,6 +134,7 @@ def state(directory: Path, as_json: bool) -> Outcome:
 
 
 def status(directory: Path, now: datetime | None = None) -> Outcome:
+    from adjudicator.game import seats
     from adjudicator.game.absences import load as load_absences
     from adjudicator.game.pause import paused
     from adjudicator.intake.flags import inbox_flags
@@ -156,6 +158,8 @@ def status(directory: Path, now: datetime | None = None) -> Outcome:
             playing=game.playing(),
             due=game.due(),
             neutral=[c for c in game.ruleset.civilizations(game.board) if c not in game.playing()],
+            open_seats=game.settings.open_seats(),
+            missing_players=[t for t in seats.load(game.directory).tenures if t.holding and t.missed],
         )
     )
 
@@ -333,6 +337,7 @@ def adjudicate_phase(
             ok=False,
         )
     warning = f"\nWarning: {result.site_problem}" if result.site_problem else ""
+    warning += "".join(f"\nSeats: {change}; the players are told (outbox/)" for change in result.seat_changes)
     private = game.directory.private_folder(result.slug)
     where = f"\nReports: {report.parent} (public); the players' own: {private}"
     return Outcome(report.read_text(encoding="utf-8") + where + warning)
@@ -463,6 +468,66 @@ def run_games(path: Path, watch: bool, poll: float, say: Callable[[str], None]) 
         return Outcome("")
     report = run_pass(path)
     return Outcome(report.text)
+
+
+def seat_player(directory: Path, civ: str, player: str | None, vacate: bool) -> Outcome:
+    """`seat`: a substitute for an open seat, or a seat opened (hosting/seating.py). The change
+    is made first; its mails then go out, or wait in outbox/ for `send` or `run`."""
+    from adjudicator.hosting.seating import seat, vacate_seat
+
+    if (player is None) == (not vacate):
+        raise UsageError("give either --player EMAIL[:NAME] (a new player for an open seat) or --open")
+    email, _, name = (player or "").partition(":")
+    if bad := control_character(name):
+        raise UsageError(f"the player's name holds {bad}; write it as one line of plain text")
+    with game_lock(GameDirectory(directory)):
+        game = Game.load(directory)
+        found = game.find_player_civ(civ)
+        if player is None:
+            vacate_seat(game, found, "opened")
+            done = (
+                f"{found}'s seat is open: it plays default orders, and nobody waits for it, until you give it to "
+                f"a player (adjudicator seat {directory} {found} --player EMAIL[:NAME])."
+            )
+        else:
+            secret = seat(game, found, email.strip(), name.strip())
+            done = (
+                f"{found} is now played by {email.strip()}, from {game.phase_info.label} on; his secret: {secret} "
+                "(kept in secrets.toml). His welcome holds it, the last reports and the order form."
+            )
+    return Outcome(f"{done}\nMail: {_sent(game)}\n")
+
+
+def _sent(game: Game) -> str:
+    """What became of the mail waiting in the game's outbox: a server that fails leaves it there."""
+    from adjudicator.core.errors import AdjudicatorError
+    from adjudicator.delivery.messages import deliver
+
+    try:
+        return deliver(game, [], "mail", dry_run=False)
+    except AdjudicatorError as error:
+        return f"it waits in outbox/ ({error}); 'adjudicator send' or 'run' sends it later"
+
+
+def show_players(directory: Path) -> Outcome:
+    """`players`: every player of the games under a folder, the most experienced first."""
+    from adjudicator.game.directory import game_folders
+    from adjudicator.game.records import records, shown_time
+
+    found = records(game_folders(directory))
+    if not found:
+        return Outcome("No players yet.\n")
+    lines = [f"{'Player':32} {'Games':>5} {'Played':>6} {'Missed':>6}  {'Median time to orders':22} Seats"]
+    for record in found:
+        who = record.email + (f" ({', '.join(sorted(record.names))})" if record.names else "")
+        seats = "; ".join(str(seat) for seat in record.seats)
+        median = shown_time(record.median_time)
+        lines.append(f"{who:32} {record.games:>5} {record.played:>6} {record.missed:>6}  {median:22} {seats}")
+    return Outcome(
+        "\n".join(lines)
+        + "\n\nPhases are counted from the first adjudication with this version; the time to orders runs"
+        " from a phase's opening to the orders that counted.\n"
+    )
 
 
 def pause_game(directory: Path, reason: str) -> Outcome:

@@ -1022,7 +1022,7 @@ class Soak:
         files = [*directory.history.glob(f"{number:03d}-*.toml"), *directory.history.glob(f"{number + 1:03d}-*.toml")]
         files += [directory.state_file, directory.orders_folder(slug) / "receipts.toml"]
         files += sorted((directory.reports / slug).glob("*")) + sorted((directory.private / slug).glob("*"))
-        return {str(p.relative_to(directory.root)): p.read_bytes() for p in files if p.is_file()}
+        return {str(p.relative_to(directory.root)): _without_moment(p.read_bytes()) for p in files if p.is_file()}
 
     def rollback_and_redo(self, number: int, force: bool, dice: str | None) -> None:
         """Roll the phase back and adjudicate it again: the same files must come out."""
@@ -1224,3 +1224,9 @@ def main(argv: list[str] | None = None) -> int:
 
 if __name__ == "__main__":
     sys.exit(main())
+
+
+def _without_moment(data: bytes) -> bytes:
+    """A history file without the moment its phase opened: a redo records its own moment, as
+    any command does; everything else it writes must be the same."""
+    return re.sub(rb"(?m)^opened = .*\n", b"", data)

@@ -9,6 +9,7 @@ import os
 import shutil
 import subprocess
 import tomllib
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
@@ -196,7 +197,10 @@ def test_a_crash_after_any_write_leaves_a_game_that_redoes_the_phase(
     monkeypatch.setattr(
         storage, "write_bytes_atomic", lambda p, d, mode=0o644: (writes.append(p), real_write(p, d, mode))
     )
-    adjudicate(Game.load(reference), force=True)
+    # one moment for every run: what a phase records of when it ran (its opening, a deadline
+    # derived from it) is the redo's own moment, like any command's
+    moment = datetime(2026, 11, 27, 12, 0, tzinfo=UTC)
+    adjudicate(Game.load(reference), force=True, now=moment)
     expected = _files(reference)
     total = len(writes)
     assert total > 10, "an adjudication writes history, reports and state"
@@ -214,12 +218,12 @@ def test_a_crash_after_any_write_leaves_a_game_that_redoes_the_phase(
 
         monkeypatch.setattr(storage, "write_bytes_atomic", dying_write)
         with pytest.raises(Crash):
-            adjudicate(Game.load(folder), force=True)
+            adjudicate(Game.load(folder), force=True, now=moment)
         monkeypatch.setattr(storage, "write_bytes_atomic", real_write)
         game = Game.load(folder)  # always loadable
         assert not list(folder.rglob("*.tmp")), "no half-written file is left behind"
         if game.phase_number == 9:
-            adjudicate(game, force=True)
+            adjudicate(game, force=True, now=moment)
         assert _files(folder) == expected, f"after a crash at write {crash_after + 1} of {total} the redo differs"
 
 

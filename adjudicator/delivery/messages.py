@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import functools
-from collections.abc import Mapping
+from collections.abc import Collection, Mapping
 from datetime import timedelta
 from email.message import EmailMessage
 
@@ -40,7 +40,7 @@ def report_messages(game: Game) -> list[Outgoing]:
     after = game.ruleset.position_from_data(game.board, record.after)
     playing = game.ruleset.playing(after)
     messages = []
-    for player in game.settings.players:
+    for player in game.settings.holders():
         if player.civ in playing:
             subject = t("%(label)s: your report, %(civ)s", label=label, civ=player.civ)
             lang = game.settings.language_of(player.civ)
@@ -88,11 +88,14 @@ def welcome_messages(game: Game, secrets: Mapping[str, str]) -> list[Outgoing]:
     return messages
 
 
-def reminder_messages(game: Game, before: timedelta | None = None) -> list[Outgoing]:
-    """A reminder to every player whose orders the next adjudication still needs: one per
-    player and deadline (setting a new deadline allows a new reminder), and with `before`
-    (the scheduled reminders of `run`) one per player, deadline and time before it."""
-    missing = missing_orders(game)
+def reminder_messages(
+    game: Game, before: timedelta | None = None, civs: Collection[str] | None = None
+) -> list[Outgoing]:
+    """A reminder to every player whose orders the next adjudication still needs (of `civs`
+    only, when given: quiet hours time each player's own): one per player and deadline
+    (setting a new deadline allows a new reminder), and with `before` (the scheduled reminders
+    of `run`) one per player, deadline and time before it."""
+    missing = [civ for civ in missing_orders(game) if civs is None or civ in civs]
     deadline = game.deadline()
     kind = f"reminder-{deadline:%Y%m%dT%H%M}" if deadline else "reminder"
     if before is not None:

@@ -193,8 +193,10 @@ class Game:
 
     def due(self, position: Any = None) -> tuple[str, ...]:
         """Whose orders the next adjudication of `position` (the current one by default) needs,
-        in this game's mode."""
-        return self.ruleset.due(self.position if position is None else position, self.settings.stepwise)
+        in this game's mode: an open seat's are not waited for (it plays default orders)."""
+        due = self.ruleset.due(self.position if position is None else position, self.settings.stepwise)
+        vacant = self.settings.open_seats()
+        return tuple(civ for civ in due if civ not in vacant) if vacant else due
 
     def opened(self) -> datetime | None:
         """When the current phase opened: the time its history file was written (None without one)."""
@@ -204,7 +206,8 @@ class Game:
     def deadline(self) -> datetime | None:
         """The current phase's deadline, moved past the players' absences it falls in: the one
         set for this phase (deadline.toml), else game.toml's fixed one if the phase opened
-        before it (a phase that opens after it has passed is not overdue from the start)."""
+        before it (a phase that opens after it has passed is not overdue from the start). A
+        deadline on [schedule] at/days that an absence moves goes on to their next time."""
         deadline = self.settings.schedule.deadline
         if deadline is not None and (opened := self.opened()) is not None and opened > deadline:
             deadline = None
@@ -214,8 +217,14 @@ class Game:
                 deadline = data["deadline"]
         if deadline is None:
             return None
-        declared = absences.load(self.directory.root)
-        return absences.moved_deadline(deadline, (a for a in declared if a.civ in self.playing()))
+        declared = [a for a in absences.load(self.directory.root) if a.civ in self.playing()]
+        schedule = self.settings.schedule
+        snaps = schedule.on_schedule(deadline)  # on [schedule] at/days, as every derived deadline is
+        moved = absences.moved_deadline(deadline, declared)
+        while snaps and moved != deadline:  # an absence moved it: on to the next time at/days allow
+            deadline = schedule.snapped(moved)
+            moved = absences.moved_deadline(deadline, declared)
+        return moved
 
     def set_deadline(self, moment: datetime) -> None:
         write_toml_atomic(self.directory.deadline_file, {"phase": self.slug, "deadline": moment})
@@ -248,17 +257,19 @@ class Game:
 
     # ---- history and dice -----------------------------------------------------------
 
-    def _open_phase(self) -> None:
+    def _open_phase(self, opened: datetime | None = None) -> None:
         """Save the position as the phase opens: its history snapshot, then the state file."""
-        self.write_snapshot()
+        self.write_snapshot(opened)
         self.write_state()
 
-    def write_snapshot(self) -> None:
-        """history/NNN-…toml: the position as phase NNN opens."""
+    def write_snapshot(self, opened: datetime | None = None) -> None:
+        """history/NNN-…toml: the position as phase NNN opens, and when it opened (each player's
+        time to his orders is counted from it: game/records.py)."""
+        data: dict[str, Any] = {"phase_number": self.phase_number, "label": self.phase_info.label}
+        if opened is not None:
+            data["opened"] = opened
         write_toml_atomic(
-            self.directory.history_file(self.slug),
-            {"phase_number": self.phase_number, "label": self.phase_info.label, "position": compact(self.state_data())},
-            mode=PRIVATE,
+            self.directory.history_file(self.slug), {**data, "position": compact(self.state_data())}, mode=PRIVATE
         )
 
     def write_state(self) -> None:

@@ -27,6 +27,7 @@ _HEX = re.compile(r"^[0-9a-f]+$")
 PLAYER_KEYS = frozenset(
     {"civ", "name", "email", "secret_hash", "forum", "lang", "timezone"}
 )  # a [[player]] of game.toml
+OPEN_SEAT_KEYS = frozenset({"civ", "open"})  # a [[player]] whose seat is open: nobody plays it (game/seats.py)
 
 
 @dataclass(frozen=True, slots=True)
@@ -49,12 +50,20 @@ class Player:
     forum: str = ""  # his user name on the game's forum: whose posts in a saved thread are his
     lang: str = ""  # the language he reads (adjudicator/i18n.py); "" reads the game's
     timezone: str = ""  # the zone his deadlines are shown in; "" shows the game's ([schedule] timezone)
+    open: bool = False  # nobody holds the seat: no address, no secret, default orders (game/seats.py)
 
     def accepts(self, secret: str) -> bool:
-        return verify_secret(secret, self.secret_hash)
+        return not self.open and verify_secret(secret, self.secret_hash)
 
-    def to_data(self) -> dict[str, str]:
-        data = {"civ": self.civ, "name": self.name, "email": self.email, "secret_hash": self.secret_hash}
+    def to_data(self) -> dict[str, str | bool]:
+        if self.open:
+            return {"civ": self.civ, "open": True}
+        data: dict[str, str | bool] = {
+            "civ": self.civ,
+            "name": self.name,
+            "email": self.email,
+            "secret_hash": self.secret_hash,
+        }
         optional = {"forum": self.forum, "lang": self.lang, "timezone": self.timezone}
         return data | {key: value for key, value in optional.items() if value}
 
@@ -62,6 +71,16 @@ class Player:
         """Whether a forum post by `author` is this player's (names compared as the boards do:
         case and runs of spaces aside)."""
         return bool(self.forum) and forum_name(self.forum) == forum_name(author)
+
+    def mails_from(self, address: str) -> bool:
+        """Whether a mail from `address` comes from this player's registered address (an open
+        seat has none)."""
+        return not self.open and bool(address) and self.email.lower() == address.lower()
+
+
+def open_seat(civ: str) -> Player:
+    """The [[player]] of a seat nobody holds."""
+    return Player(civ, "", "", open=True)
 
 
 @dataclass
@@ -81,6 +100,14 @@ class SecretChecks:
 
 def parse_player(f: Fields) -> Player:
     """A [[player]] of game.toml, every key checked; its civ is checked against the board later."""
+    if f.data.get("open") is not None:
+        f.only(OPEN_SEAT_KEYS)
+        if f.data["open"] is not True:
+            raise f.error("open", "write open = true for a seat nobody holds, or leave the key out")
+        civ = f.text("civ")
+        if not civ.strip():
+            raise f.error("civ", 'empty; write the civilization of the open seat, e.g. civ = "Rome"')
+        return open_seat(civ.strip())
     f.only(PLAYER_KEYS)
     civ, email, secret_hash = f.text("civ"), f.text("email"), f.text("secret_hash")
     if not civ.strip():

@@ -15,6 +15,7 @@ from adjudicator.core.fields import Fields
 from adjudicator.core.i18n import SOURCE, check_language
 from adjudicator.game.players import Player, parse_player
 from adjudicator.game.schedule import Schedule, example_moment
+from adjudicator.game.seats import SeatRules
 from adjudicator.game.settings_check import check_mail_tables, check_players
 from adjudicator.game.storage import check_game_id
 from adjudicator.rulesets import Ruleset, find_ruleset
@@ -28,7 +29,7 @@ class Mode(StrEnum):
     STEPWISE = "stepwise"
 
 
-SETTINGS_TABLES = frozenset({"game", "dice", "player", "schedule", "intake", "delivery", "options"})
+SETTINGS_TABLES = frozenset({"game", "dice", "player", "schedule", "seats", "intake", "delivery", "options"})
 
 GAME_KEYS = frozenset({"id", "ruleset", "board", "mode", "created", "rules_url", "map_url", "site", "lang"})
 
@@ -47,6 +48,7 @@ class Settings:
     players: tuple[Player, ...]
     created: datetime
     schedule: Schedule = field(default_factory=Schedule)
+    seats: SeatRules = field(default_factory=SeatRules)  # when a seat's missed phases warn, and open it
     options: Mapping[str, Any] = field(default_factory=dict)  # the ruleset's, checked by it
     rules_url: str = ""  # where players read the rules online (the `help` answer links it)
     map_url: str = ""  # where reports/ is published: BBCode and Markdown reports show map.png from there
@@ -74,6 +76,14 @@ class Settings:
     def player(self, civ: str) -> Player | None:
         return next((p for p in self.players if p.civ == civ), None)
 
+    def open_seats(self) -> tuple[str, ...]:
+        """The civilizations nobody holds now: they play default orders and are waited for by nobody."""
+        return tuple(p.civ for p in self.players if p.open)
+
+    def holders(self) -> tuple[Player, ...]:
+        """The players who hold a seat: whom mail goes to."""
+        return tuple(p for p in self.players if not p.open)
+
     def to_data(self) -> dict[str, Any]:
         data: dict[str, Any] = {
             "game": {
@@ -91,6 +101,8 @@ class Settings:
             "player": [p.to_data() for p in self.players],
         }
         data["schedule"] = self.schedule.to_data()
+        if self.seats != SeatRules():
+            data["seats"] = self.seats.to_data()
         if self.options:
             data["options"] = dict(self.options)
         return data
@@ -134,6 +146,7 @@ class Settings:
             players=tuple(parse_player(f) for f in root.tables("player")),
             created=created if isinstance(created, datetime) else datetime.now(UTC),
             schedule=Schedule.from_fields(root.table("schedule", {})),
+            seats=SeatRules.from_fields(root.table("seats", {})),
             options=ruleset.check_options(root.table("options", {}).data),
             rules_url=game.line("rules_url", ""),  # shown in answers and reports: one line each
             map_url=game.line("map_url", ""),

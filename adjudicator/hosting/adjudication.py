@@ -24,6 +24,7 @@ from adjudicator.game.event_records import stored_events
 from adjudicator.game.game import Game
 from adjudicator.game.storage import PRIVATE, PRIVATE_FOLDER, read_toml, without_none, write_toml_atomic
 from adjudicator.game.submissions import CheckedSubmission, missing_orders, order_files
+from adjudicator.hosting.seating import count_phase
 from adjudicator.language.submission import parse_submission
 from adjudicator.reports.phase import PhaseReports, load_record
 from adjudicator.reports.site import refresh_site
@@ -39,6 +40,7 @@ class PhaseResult:
     next_label: str
     report_problem: str = ""  # why the reports could not be rendered (the phase is resolved anyway)
     site_problem: str = ""  # why the campaign site could not be updated (likewise)
+    seat_changes: tuple[str, ...] = ()  # players warned of missed phases, seats opened (hosting/seating.py)
 
 
 def _checked(game: Game, position: Any, civ: str, text: str) -> CheckedSubmission:
@@ -135,6 +137,8 @@ def adjudicate(
             for civ, path in order_files(game).items()
         }
         orders = {civ: _accepted(submission) for civ, submission in checked.items()}
+        due = game.due()
+        missed = [civ for civ in due if civ not in checked]  # no orders came: each counts against his seat
         dice = _dice(game, dice_values)
         stepwise = game.settings.stepwise
         given = {civ: [order for _, order in lines] for civ, lines in orders.items()}
@@ -145,18 +149,23 @@ def adjudicate(
             record = DiceRecord(game.phase_number, DiceSource.EXTERNAL, "", tuple(dice.rolls))
         texts = {civ: [(number, order.to_text()) for number, order in lines] for civ, lines in orders.items()}
         slug, label = game.slug, game.phase_info.label
-        _write_result(game, slug, events, record, texts, _receipts(checked))
+        holders = {p.civ: p.email for p in game.settings.holders()}
+        seated = {"due": list(due), "missed": missed, "seats": holders}
+        _write_result(game, slug, events, record, texts, _receipts(checked), seated)
+        seat_changes = count_phase(game, game.phase_number, due, missed, label)
         game.position = position
         game.phase_number += 1
-        game.write_snapshot()
-        durations = game.settings.schedule.durations or {}
-        if game.phase_info.phase in durations:  # before the reports, which tell the players
-            game.set_deadline(now + durations[game.phase_info.phase])
+        game.write_snapshot(opened=now)
+        deadline = game.settings.schedule.derived_deadline(now, game.phase_info.phase)
+        if deadline is not None:  # before the reports, which tell the players
+            game.set_deadline(deadline)
         reports = PhaseReports(game, load_record(game, slug))
         pages, problem = _render_reports(game, reports)
         reports.write(pages)
         game.write_state()
-        return PhaseResult(slug, label, tuple(events), record, game.phase_info.label, problem, refresh_site(game))
+        return PhaseResult(
+            slug, label, tuple(events), record, game.phase_info.label, problem, refresh_site(game), tuple(seat_changes)
+        )
 
 
 def _render_reports(game: Game, reports: PhaseReports) -> tuple[dict[str, str], str]:
@@ -184,13 +193,15 @@ def _write_result(
     record: DiceRecord,
     orders: dict[str, list[tuple[int, str]]],
     receipts: dict[str, list[dict[str, Any]]],
+    seats: dict[str, Any],
 ) -> None:
     # What each player's lines came to goes beside his orders, not into history: replay has
     # no use for it, and every byte of history is parsed on each replay.
     write_toml_atomic(game.directory.receipts_file(slug), receipts, mode=PRIVATE)  # every player's lines
     path = game.directory.history_file(slug)
     data = read_toml(path)
-    data.update(dice=dice_record_to_data(record), events=[e.to_data() for e in events], orders=orders)
+    # who held each seat, and whose orders did not come: each player's record (game/seats.py)
+    data.update(dice=dice_record_to_data(record), events=[e.to_data() for e in events], orders=orders, **seats)
     write_toml_atomic(path, data, mode=PRIVATE)
 
 
@@ -261,12 +272,29 @@ def rollback(game: Game, to: int) -> str:
         aside.mkdir(parents=True, exist_ok=True)
         shutil.copy(target, aside / target.name)
         data = read_toml(target)
-        for key in ("dice", "events", "orders"):
+        for key in ("dice", "events", "orders", "due", "missed", "seats"):
             data.pop(key, None)
         write_toml_atomic(target, data, mode=PRIVATE)
         game.position = game.ruleset.position_from_data(game.board, data["position"])
         game.phase_number = to
-        game._open_phase()
+        opened = data.get("opened")
+        game._open_phase(opened if isinstance(opened, datetime) else None)
+        _recount_seats(game)
         text = f"{game.settings.id} is back at phase {to} ({game.phase_info.label}); later files are in {aside}"
         problem = refresh_site(game)
         return f"{text}\nWarning: {problem}" if problem else text
+
+
+def _recount_seats(game: Game) -> None:
+    """The seats' counts after a rollback: only the phases left in history count."""
+    from adjudicator.game import seats
+
+    ledger = seats.load(game.directory)
+    if not ledger.tenures:
+        return
+    phases = []
+    for path in sorted(game.directory.history.glob("*.toml")):
+        data = read_toml(path)
+        if isinstance(data.get("due"), list):
+            phases.append((int(data.get("phase_number", 0)), data["due"], data.get("missed", [])))
+    seats.save(game.directory, seats.recounted(ledger, phases))

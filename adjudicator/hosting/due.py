@@ -6,29 +6,33 @@ from __future__ import annotations
 
 import functools
 from datetime import datetime
+from pathlib import Path
 
 from adjudicator.delivery.messages import reminder_messages, report_messages
-from adjudicator.delivery.outbox import Hitch, flush, queue
+from adjudicator.delivery.outbox import SENT_FOLDER, Hitch, flush, queue
 from adjudicator.delivery.smtp import game_smtp
 from adjudicator.game import pause as state
 from adjudicator.game.directory import game_lock
 from adjudicator.game.game import Game
 from adjudicator.game.history import last_adjudicated
 from adjudicator.game.pause import Pause
+from adjudicator.game.schedule import quiet_window
 from adjudicator.game.submissions import missing_orders, submitted
 from adjudicator.hosting.pass_report import GameReport
+
+DROPPED_FOLDER = "dropped"  # outbox/dropped/: reminders that quiet hours kept back until past the deadline
 
 
 def give_deadline(game: Game, now: datetime, report: GameReport) -> None:
     """A phase without a deadline gets one from [schedule], counted from now, when the game
-    gives its kind of phase a duration (the first phase, a phase after a pause, …)."""
+    gives its kind of phase a duration or sets `at` (the first phase, a phase after a pause, …)."""
     if game.phase_info.winner is not None or game.deadline() is not None:
         return
-    span = (game.settings.schedule.durations or {}).get(game.phase_info.phase)
-    if span is not None:
+    deadline = game.settings.schedule.derived_deadline(now, game.phase_info.phase)
+    if deadline is not None:
         with game_lock(game.directory):
-            game.set_deadline(now + span)
-        report.actions.append(f"deadline set to {game.settings.schedule.local(now + span)}")
+            game.set_deadline(deadline)
+        report.actions.append(f"deadline set to {game.settings.schedule.local(deadline)}")
 
 
 def due_now(game: Game, now: datetime, report: GameReport) -> tuple[str, bool] | None:
@@ -57,22 +61,43 @@ def due_now(game: Game, now: datetime, report: GameReport) -> tuple[str, bool] |
 
 def remind(game: Game, now: datetime, report: GameReport) -> None:
     """The reminder whose time has come (the latest one only, when a pass was missed), once
-    to each player still missing, and when the next is due."""
+    to each player still missing, and when the next is due. Each player's times keep out of
+    his quiet hours ([schedule] quiet, in his zone): a reminder due in them goes the minute
+    before they begin; one whose time came while they last goes at their end, or, when that
+    is after the deadline, never (it is kept in outbox/dropped/ and named once)."""
     deadline = game.deadline()
-    times = game.settings.schedule.remind
-    if deadline is None or now >= deadline or not times:
+    schedule = game.settings.schedule
+    if deadline is None or now >= deadline or not schedule.remind:
         return
-    missing = missing_orders(game)
-    if not missing:
-        return
-    come = [before for before in times if deadline - before <= now]
-    if come:
-        sent = queue(game.directory.outbox, reminder_messages(game, min(come)))
-        if sent:
-            report.actions.append(f"reminded {', '.join(missing)}")
-    later = [deadline - before for before in times if deadline - before > now]
-    if later:
-        report.wake = _earliest(report.wake, min(later))
+    outbox = game.directory.outbox
+    reminded, dropped = [], []
+    for civ in missing_orders(game):
+        zone = game.settings.zone_of(civ)
+        times = {before: schedule.reminder_time(deadline - before, zone) for before in schedule.remind}
+        come = [before for before, at in times.items() if at <= now]
+        messages = [m for m in reminder_messages(game, min(come), (civ,)) if not _known(outbox, m[0])] if come else []
+        window = quiet_window(now, zone, schedule.quiet) if messages else None
+        if messages and window is None:
+            if queue(outbox, messages):
+                reminded.append(civ)
+        elif window is not None and window[1] < deadline:  # his quiet hours end before the deadline
+            report.wake = _earliest(report.wake, window[1])
+        elif window is not None:
+            queue(outbox / DROPPED_FOLDER, messages)
+            dropped.append(civ)
+        later = [at for at in times.values() if at > now]
+        if later:
+            report.wake = _earliest(report.wake, min(later))
+    if reminded:
+        report.actions.append(f"reminded {', '.join(reminded)}")
+    if dropped:
+        report.actions.append(f"no reminder for {', '.join(dropped)}: [schedule] quiet lasts past the deadline")
+
+
+def _known(outbox: Path, identity: str) -> bool:
+    """Whether this mail was queued, sent or dropped before: a reminder goes at most once."""
+    name = f"{identity}.eml"
+    return any((folder / name).exists() for folder in (outbox, outbox / SENT_FOLDER, outbox / DROPPED_FOLDER))
 
 
 def queue_reports(game: Game, report: GameReport) -> None:

@@ -114,6 +114,7 @@ def _host_game(game: Game, started: float, now: datetime, report: GameReport) ->
 
             result = adjudicate(game, force=force, now=now, started=started)
             report.actions.append(f"{result.label} adjudicated ({reason})")
+            report.actions.extend(result.seat_changes)  # players warned, seats opened: the moderator reads it here
             if result.site_problem:  # the game goes on; the line tells the moderator
                 report.actions.append(f"warning: {result.site_problem}")
             if result.report_problem:

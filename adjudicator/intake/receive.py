@@ -180,7 +180,7 @@ def _read_orders(game: Game, key: str, mail: MailText, received: datetime, check
         return MailFate(key, Fate.REJECTED, message_of(error), mail=mail)
     power = heads.power
     if power is None:
-        by_address = [p.civ for p in game.settings.players if p.email.lower() == mail.sender]
+        by_address = [p.civ for p in game.settings.players if p.mails_from(mail.sender)]
         power = by_address[0] if len(by_address) == 1 else None
     if power is None:
         word = Msg(game.ruleset.player_word.upper())  # CIVILIZATION: a placeholder of the order forms
@@ -199,12 +199,22 @@ def _read_orders(game: Game, key: str, mail: MailText, received: datetime, check
     if heads.password is None:
         return MailFate(key, Fate.REJECTED, t("the mail has no 'password' line; nothing was changed"), civ, mail)
     wrong = t("the password for %(civ)s is wrong; nothing was changed", civ=civ)
-    registered = mail.sender == player.email.lower()
+    registered = player.mails_from(mail.sender)
     if not registered and not checks.throttle.may_guess(game, civ, mail.sender):
         # from the player's own address a password is always checked: a forged From that
         # guessed wrong five times must not lock him out (the guesser never sees an answer)
         return MailFate(key, Fate.REJECTED, wrong, civ, mail, wrong_password=True)
+    if player.open:
+        vacant = t("%(civ)s has no player now (its seat is open); nothing was changed", civ=civ)
+        return MailFate(key, Fate.REJECTED, vacant, civ, mail)
     if not checks.accepts(player, heads.password):
+        if _former_secret(game, civ, heads.password):
+            former = t(
+                "that is the secret of %(civ)s's former player: a new secret was mailed to %(civ)s's new player "
+                "when he took the seat; nothing was changed",
+                civ=civ,
+            )
+            return MailFate(key, Fate.REJECTED, former, civ, mail, wrong_password=True)
         count = checks.throttle.wrong_guess(game, civ, mail.sender)
         later = "are still checked" if registered else "are refused unchecked for an hour"
         where = mail.sender or "no address"
@@ -299,3 +309,13 @@ def settle_late(game: Game, civ: str) -> None:
         entry = read_toml(meta)
         if entry.get("status") == "late" and entry.get("power") == civ and entry.get("phase") == game.slug:
             write_toml_atomic(meta, {**entry, "status": "late-accepted"}, mode=PRIVATE)
+
+
+def _former_secret(game: Game, civ: str, secret: str) -> bool:
+    """Whether `secret` was the secret of the player who held this seat before its holder now,
+    whose successor may have been handed it (game/seats.py keeps it for this answer)."""
+    from adjudicator.game import seats
+    from adjudicator.game.players import verify_secret
+
+    former = seats.load(game.directory).left(civ)
+    return bool(former) and bool(former[0].secret_hash) and verify_secret(secret, former[0].secret_hash)

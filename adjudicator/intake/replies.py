@@ -74,4 +74,4 @@ def receipt(
 
 def registered_player(game: Game, address: str) -> Player | None:
     """The player of this game whose registered address this is, if any."""
-    return next((p for p in game.settings.players if address and p.email.lower() == address), None)
+    return next((p for p in game.settings.players if p.mails_from(address)), None)

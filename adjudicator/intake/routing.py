@@ -52,7 +52,7 @@ def route(games: dict[str, Game], raw: bytes, held: Mapping[str, str] | None = N
     if wanted is None:
         if len(games) == 1:
             return Route(next(iter(games.values())), mail)
-        theirs = [g for g in games.values() if any(p.email.lower() == mail.sender for p in g.settings.players)]
+        theirs = [g for g in games.values() if any(p.mails_from(mail.sender) for p in g.settings.players)]
         if len(theirs) == 1 and mail.sender:
             return Route(theirs[0], mail)
         return Route(None, mail, "the mail names no game: put [game-id] in the subject or a line 'game ID' in the text")

@@ -1,0 +1,113 @@
+"""Seats during a game (issue 32): the count of missed phases after each adjudication, a seat
+opened (by the count, by the moderator, or because its player resigned), and a substitute seated.
+
+game/seats.py keeps the ledger and its rules; delivery/seat_messages.py writes the mails. Every
+change to game.toml here touches only the seat's [[player]] table, so the moderator's other
+tables (mail settings among them) stay as they are.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from adjudicator.core.errors import UsageError
+from adjudicator.delivery.outbox import queue
+from adjudicator.delivery.seat_messages import notice_messages, substitute_message
+from adjudicator.game import seats
+from adjudicator.game.game import Game
+from adjudicator.game.players import Player, hash_secret, mail_address, new_secret, open_seat
+from adjudicator.game.settings import Settings
+from adjudicator.game.storage import PRIVATE, read_toml, write_toml_atomic
+
+
+def count_phase(game: Game, phase_number: int, due: Sequence[str], missed: Sequence[str], label: str) -> list[str]:
+    """After phase `phase_number` is resolved, under the game's lock: count whose orders did not
+    come, open the seats whose holders missed too many, and queue the notices. Returns what was
+    done, for the moderator's screen."""
+    ledger = seats.with_holders(seats.load(game.directory), game.settings.players, phase_number)
+    ledger, notices = seats.count_phase(ledger, game.settings.seats, phase_number, due, missed)
+    for notice in notices:
+        if notice.kind == "open":
+            held = game.settings.player(notice.civ)
+            ledger = seats.with_secret_kept(ledger, notice.civ, held.secret_hash if held is not None else "")
+            _set_player(game, open_seat(notice.civ))
+            _forget_secret(game, notice.civ)
+    queue(game.directory.outbox, notice_messages(game, notices, label, f"{phase_number:03d}"))
+    seats.save(game.directory, ledger)
+    return [
+        f"{n.civ}'s seat is open ({n.missed} phases missed, {n.in_row} in a row)"
+        if n.kind == "open"
+        else f"{n.civ} warned ({n.in_row} phases missed in a row)"
+        for n in notices
+    ]
+
+
+def vacate_seat(game: Game, civ: str, why: str) -> None:
+    """Opens a held seat: its player has resigned (`why` is "resigned") or the moderator opened
+    it. Everyone is told; the player's secret stops working at once."""
+    held = game.settings.player(civ)
+    if held is None or held.open:
+        raise UsageError(
+            f"{civ}'s seat is open already; give it to a player with 'adjudicator seat GAME {civ} --player EMAIL'"
+        )
+    ledger = seats.with_holders(seats.load(game.directory), game.settings.players, game.phase_number)
+    ledger = seats.opened(ledger, civ, game.phase_number, held.secret_hash)
+    tenure = ledger.left(civ)[0]
+    _set_player(game, open_seat(civ))
+    _forget_secret(game, civ)
+    notice = seats.SeatNotice("left", civ, held.email, tenure.in_row, tenure.missed)
+    phase = f"{game.phase_number:03d}-{why}"
+    queue(game.directory.outbox, notice_messages(game, [notice], game.phase_info.label, phase))
+    seats.save(game.directory, ledger)
+
+
+def seat(game: Game, civ: str, email: str, name: str) -> str:
+    """Gives an open seat to a new player: a new secret, a welcome that catches him up, and his
+    orders due from the phase now open. Returns his secret (shown once, and kept in secrets.toml)."""
+    held = game.settings.player(civ)
+    if held is None:
+        raise UsageError(f"{civ} has no seat in this game")
+    if not held.open:
+        raise UsageError(
+            f"{civ}'s seat is held by {held.email}; open it first with 'adjudicator seat GAME {civ} --open' "
+            "(or the player mails 'resign')"
+        )
+    address = mail_address(email)
+    if address is None:
+        raise UsageError(f"'{email}' is not an address the judge can mail; write it as name@example.org, in ASCII")
+    playing = next((p for p in game.settings.holders() if p.mails_from(address)), None)
+    if playing is not None:
+        raise UsageError(f"{address} already plays {playing.civ} in this game; one seat each")
+    secret = new_secret()
+    newcomer = Player(civ, address, hash_secret(secret), name)
+    _set_player(game, newcomer)
+    _keep_secret(game, civ, secret)
+    ledger = seats.with_holders(seats.load(game.directory), game.settings.players, game.phase_number)
+    seats.save(game.directory, ledger)
+    queue(game.directory.outbox, [substitute_message(game, civ, secret)])
+    return secret
+
+
+def _set_player(game: Game, player: Player) -> None:
+    """game.toml with the seat's [[player]] table replaced by `player`'s, checked before it is
+    written; `game.settings` follows."""
+    data = read_toml(game.directory.game_file)
+    entries = data.get("player", [])
+    for index, entry in enumerate(entries):
+        if entry.get("civ") == player.civ:
+            entries[index] = player.to_data()
+    settings = Settings.from_data(data).with_players_of(game.ruleset, game.board, game.position)
+    write_toml_atomic(game.directory.game_file, data, mode=PRIVATE)
+    game.settings = settings
+
+
+def _keep_secret(game: Game, civ: str, secret: str) -> None:
+    data = read_toml(game.directory.secrets_file)
+    data.setdefault("players", {})[civ] = secret
+    write_toml_atomic(game.directory.secrets_file, data, mode=0o600)
+
+
+def _forget_secret(game: Game, civ: str) -> None:
+    data = read_toml(game.directory.secrets_file)
+    data.get("players", {}).pop(civ, None)
+    write_toml_atomic(game.directory.secrets_file, data, mode=0o600)
