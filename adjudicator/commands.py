@@ -473,7 +473,9 @@ def run_games(path: Path, watch: bool, poll: float, say: Callable[[str], None]) 
 def seat_player(directory: Path, civ: str, player: str | None, vacate: bool) -> Outcome:
     """`seat`: a substitute for an open seat, or a seat opened (hosting/seating.py). The change
     is made first; its mails then go out, or wait in outbox/ for `send` or `run`."""
-    from adjudicator.hosting.seating import seat, vacate_seat
+    from adjudicator.delivery.outbox import queue
+    from adjudicator.delivery.seat_messages import queue_notices, substitute_message
+    from adjudicator.game.seating import seat, vacate_seat
 
     if (player is None) == (not vacate):
         raise UsageError("give either --player EMAIL[:NAME] (a new player for an open seat) or --open")
@@ -484,13 +486,14 @@ def seat_player(directory: Path, civ: str, player: str | None, vacate: bool) -> 
         game = Game.load(directory)
         found = game.find_player_civ(civ)
         if player is None:
-            vacate_seat(game, found, "opened")
+            vacate_seat(game, found, queue_notices(game, f"{game.phase_number:03d}-opened"))
             done = (
                 f"{found}'s seat is open: it plays default orders, and nobody waits for it, until you give it to "
                 f"a player (adjudicator seat {directory} {found} --player EMAIL[:NAME])."
             )
         else:
             secret = seat(game, found, email.strip(), name.strip())
+            queue(game.directory.outbox, [substitute_message(game, found, secret)])
             done = (
                 f"{found} is now played by {email.strip()}, from {game.phase_info.label} on; his secret: {secret} "
                 "(kept in secrets.toml). His welcome holds it, the last reports and the order form."

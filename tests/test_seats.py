@@ -238,3 +238,23 @@ def test_a_rollback_takes_back_the_counts_of_the_phases_it_sets_aside(make_game:
     _submit_for(game, list(game.due()))
     adjudicate(game, force=True, now=NOW + timedelta(days=3))
     assert (rome().missed, rome().in_row, rome().played) == (1, 0, 1)
+
+
+def test_a_player_resigns_by_mail_and_the_answer_reaches_him(make_game: Callable[..., Game], tmp_path: Path) -> None:
+    game = make_game()
+    root = game.directory.root
+    folder = tmp_path / "mail"
+    folder.mkdir()
+    unsigned = "From: rome@example.org\nTo: judge@example.org\nSubject: [test-game] bye\n\npower Rome\nresign\n"
+    (folder / "1.eml").write_text(unsigned, encoding="utf-8")
+    commands.collect_mail(root, False, folder)
+    assert Game.load(root).settings.open_seats() == ()  # no password: nothing changed
+    (folder / "1.eml").unlink()
+    signed = unsigned.replace("resign\n", "password rome-secret\nrezygnuję\n").replace("bye", "bye now")
+    (folder / "2.eml").write_text(signed, encoding="utf-8")
+    commands.collect_mail(root, False, folder)
+    game = Game.load(root)
+    assert game.settings.open_seats() == ("Rome",)
+    to_rome = [m for m in _outbox(game) if "rome@example.org" in str(m["To"])]
+    assert any("no longer works" in _body(m) for m in to_rome), [str(m["Subject"]) for m in to_rome]
+    assert any("Seat of Rome" in str(m["Subject"]) for m in _outbox(game) if "egypt@" in str(m["To"]))

@@ -3,12 +3,12 @@ seat is open, and the substitute's welcome, which catches him up on the game he 
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from email.message import EmailMessage
 
 from adjudicator.core.i18n import Msg, t
 from adjudicator.delivery.compose import make_message, moderator_address, moderator_name, to_player
-from adjudicator.delivery.outbox import mail_identity
+from adjudicator.delivery.outbox import mail_identity, queue
 from adjudicator.delivery.smtp import game_smtp
 from adjudicator.game.game import Game
 from adjudicator.game.seats import SeatNotice, SeatRules
@@ -54,6 +54,8 @@ def notice_messages(game: Game, notices: Sequence[SeatNotice], label: str, phase
         kind = f"seat-{notice.kind}-{notice.civ}"
         text = notice_text(notice, game.settings.seats, label)
         for player in game.settings.holders():
+            if notice.kind != "warn" and player.civ == notice.civ:
+                continue  # he is leaving the seat: his mail is the one below
             lang = game.settings.language_of(player.civ)
             title = t("Seat of %(civ)s", civ=notice.civ).render(lang)
             message = to_player(game, player, title, text.render(lang) + "\n")
@@ -124,3 +126,14 @@ def substitute_message(game: Game, civ: str, secret: str) -> Outgoing:
     subject = t("Welcome: you take over %(civ)s", civ=civ).render(lang)
     message = to_player(game, player, subject, body)
     return mail_identity(game.settings.id, game.slug, "substitute", f"{civ}+{player.email}"), message
+
+
+def queue_notices(game: Game, phase: str) -> Callable[[Sequence[SeatNotice]], None]:
+    """What tells everyone of seat notices: their mails queued in the game's outbox/, once each
+    (`phase` names the occasion in the mails' identities)."""
+
+    def tell(notices: Sequence[SeatNotice]) -> None:
+        if notices:
+            queue(game.directory.outbox, notice_messages(game, notices, game.phase_info.label, phase))
+
+    return tell

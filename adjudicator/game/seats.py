@@ -102,6 +102,15 @@ class SeatNotice:
     in_row: int
     missed: int
 
+    @property
+    def summary(self) -> str:
+        """One line for the moderator's screen (the players' mails say it in their language)."""
+        if self.kind == "warn":
+            return f"{self.civ} warned ({self.in_row} phases missed in a row)"
+        if self.kind == "open":
+            return f"{self.civ}'s seat is open ({self.missed} phases missed, {self.in_row} in a row)"
+        return f"{self.civ}'s seat is open (its player left)"
+
 
 @dataclass(frozen=True, slots=True)
 class Ledger:

@@ -18,13 +18,14 @@ from adjudicator.core.dice import ChainDice, DiceRecord, DiceSource, ScriptedDic
 from adjudicator.core.errors import UsageError
 from adjudicator.core.events import Event
 from adjudicator.core.i18n import encode
+from adjudicator.delivery.seat_messages import queue_notices
 from adjudicator.game.dice_records import dice_record_from_data, dice_record_to_data
 from adjudicator.game.directory import game_lock
 from adjudicator.game.event_records import stored_events
 from adjudicator.game.game import Game
+from adjudicator.game.seating import count_phase
 from adjudicator.game.storage import PRIVATE, PRIVATE_FOLDER, read_toml, without_none, write_toml_atomic
 from adjudicator.game.submissions import CheckedSubmission, missing_orders, order_files
-from adjudicator.hosting.seating import count_phase
 from adjudicator.language.submission import parse_submission
 from adjudicator.reports.phase import PhaseReports, load_record
 from adjudicator.reports.site import refresh_site
@@ -152,7 +153,8 @@ def adjudicate(
         holders = {p.civ: p.email for p in game.settings.holders()}
         seated = {"due": list(due), "missed": missed, "seats": holders}
         _write_result(game, slug, events, record, texts, _receipts(checked), seated)
-        seat_changes = count_phase(game, game.phase_number, due, missed, label)
+        tell = queue_notices(game, f"{game.phase_number:03d}")  # players warned, seats opened: mailed
+        seat_changes = count_phase(game, game.phase_number, due, missed, tell)
         game.position = position
         game.phase_number += 1
         game.write_snapshot(opened=now)

@@ -42,6 +42,10 @@ def receipt(
         )
     player = game.settings.player(outcome.power or "")
     assert player is not None
+    if player.open:  # he has just resigned: the answer goes to the address the seat had
+        player = _former_holder(game, player.civ)
+        if player is None:
+            return None
     lang = game.settings.language_of(player.civ)
     if renderer is None or renderer.lang != lang:
         renderer = Renderer(game.ruleset.name, lang)
@@ -75,3 +79,10 @@ def receipt(
 def registered_player(game: Game, address: str) -> Player | None:
     """The player of this game whose registered address this is, if any."""
     return next((p for p in game.settings.players if p.mails_from(address)), None)
+
+
+def _former_holder(game: Game, civ: str) -> Player | None:
+    from adjudicator.game import seats
+
+    former = seats.load(game.directory).left(civ)
+    return Player(civ, former[0].email, "", former[0].name) if former else None

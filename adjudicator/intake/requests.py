@@ -78,9 +78,25 @@ def _answer(game: Game, civ: str, request: Request, now: datetime) -> str:
         if request.command == "absence-cancel":
             said = absences.cancel(game.directory.root, civ, now, shown)
             return in_language(said, lang)
+        if request.command == "resign":
+            return _resign(game, civ, lang)
     except UsageError as error:
         return t("Not done: %(why)s.", why=message_of(error)).render(lang)
     raise ValueError(f"no answer for the request {request.command!r}")  # the grammar made a request we do not know
+
+
+def _resign(game: Game, civ: str, lang: str) -> str:
+    """The player leaves: his seat opens at once (everyone is told), his secret stops working."""
+    from adjudicator.delivery.seat_messages import queue_notices
+    from adjudicator.game.seating import vacate_seat
+
+    vacate_seat(game, civ, queue_notices(game, f"{game.phase_number:03d}-resigned"))
+    return t(
+        "You have left game %(id)s: the seat of %(civ)s is open, and your secret no longer works. If this was "
+        "a mistake, write to the moderator: he can give the seat back to you.",
+        id=game.settings.id,
+        civ=civ,
+    ).render(lang)
 
 
 def _form_in(form: str, keywords: Mapping[str, str], lang: str) -> str:

@@ -1,5 +1,5 @@
 """The header lines of a submission (`game`, `power`, `password`, `phase`, `no orders`), the
-requests to the judge (`status`, `orders`, `help`, `rules`, `absence`), and the pieces of
+requests to the judge (`status`, `orders`, `help`, `rules`, `absence`, `resign`), and the pieces of
 grammar/common.lark every ruleset's order rules share."""
 
 from __future__ import annotations
@@ -125,6 +125,9 @@ class HeaderTransformer(Transformer[Token, Header]):
 
     def absence_cancel_request(self) -> Request:
         return Request("absence-cancel")
+
+    def resign_request(self) -> Request:
+        return Request("resign")
 
 
 HEADER_KEYWORDS = frozenset({"game", "power", "civ", "civilization", "nation", "phase", "no"})

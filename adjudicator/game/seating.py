@@ -1,50 +1,48 @@
-"""Seats during a game (issue 32): the count of missed phases after each adjudication, a seat
-opened (by the count, by the moderator, or because its player resigned), and a substitute seated.
+"""Seats changing hands during a game (issue 32): the count of missed phases after each
+adjudication, a seat opened (by the count, by the moderator, or because its player resigned),
+and a substitute seated.
 
-game/seats.py keeps the ledger and its rules; delivery/seat_messages.py writes the mails. Every
-change to game.toml here touches only the seat's [[player]] table, so the moderator's other
-tables (mail settings among them) stay as they are.
+game/seats.py keeps the ledger and its rules; each change here says what everyone is to be
+told (a `SeatNotice`), and the caller queues the mails (delivery/seat_messages.py). Every change
+to game.toml touches only the seat's [[player]] table, so the moderator's other tables (mail
+settings among them) stay as they are.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 from adjudicator.core.errors import UsageError
-from adjudicator.delivery.outbox import queue
-from adjudicator.delivery.seat_messages import notice_messages, substitute_message
 from adjudicator.game import seats
 from adjudicator.game.game import Game
 from adjudicator.game.players import Player, hash_secret, mail_address, new_secret, open_seat
 from adjudicator.game.settings import Settings
 from adjudicator.game.storage import PRIVATE, read_toml, write_toml_atomic
 
+Tell = Callable[[Sequence[seats.SeatNotice]], None]  # queues the notices' mails
 
-def count_phase(game: Game, phase_number: int, due: Sequence[str], missed: Sequence[str], label: str) -> list[str]:
+
+def count_phase(game: Game, phase_number: int, due: Sequence[str], missed: Sequence[str], tell: Tell) -> list[str]:
     """After phase `phase_number` is resolved, under the game's lock: count whose orders did not
-    come, open the seats whose holders missed too many, and queue the notices. Returns what was
-    done, for the moderator's screen."""
+    come and open the seats whose holders missed too many. The notices are told first, so that a
+    crash loses none (a redo counts the phase again and tells the same). Returns what was done,
+    for the moderator's screen."""
     ledger = seats.with_holders(seats.load(game.directory), game.settings.players, phase_number)
     ledger, notices = seats.count_phase(ledger, game.settings.seats, phase_number, due, missed)
+    tell(notices)
     for notice in notices:
         if notice.kind == "open":
             held = game.settings.player(notice.civ)
             ledger = seats.with_secret_kept(ledger, notice.civ, held.secret_hash if held is not None else "")
             _set_player(game, open_seat(notice.civ))
             _forget_secret(game, notice.civ)
-    queue(game.directory.outbox, notice_messages(game, notices, label, f"{phase_number:03d}"))
     seats.save(game.directory, ledger)
-    return [
-        f"{n.civ}'s seat is open ({n.missed} phases missed, {n.in_row} in a row)"
-        if n.kind == "open"
-        else f"{n.civ} warned ({n.in_row} phases missed in a row)"
-        for n in notices
-    ]
+    return [notice.summary for notice in notices]
 
 
-def vacate_seat(game: Game, civ: str, why: str) -> None:
-    """Opens a held seat: its player has resigned (`why` is "resigned") or the moderator opened
-    it. Everyone is told; the player's secret stops working at once."""
+def vacate_seat(game: Game, civ: str, tell: Tell) -> None:
+    """Opens a held seat: its player has resigned, or the moderator opened it. Everyone is told
+    first; his secret stops working at once."""
     held = game.settings.player(civ)
     if held is None or held.open:
         raise UsageError(
@@ -53,17 +51,15 @@ def vacate_seat(game: Game, civ: str, why: str) -> None:
     ledger = seats.with_holders(seats.load(game.directory), game.settings.players, game.phase_number)
     ledger = seats.opened(ledger, civ, game.phase_number, held.secret_hash)
     tenure = ledger.left(civ)[0]
+    tell([seats.SeatNotice("left", civ, held.email, tenure.in_row, tenure.missed)])
     _set_player(game, open_seat(civ))
     _forget_secret(game, civ)
-    notice = seats.SeatNotice("left", civ, held.email, tenure.in_row, tenure.missed)
-    phase = f"{game.phase_number:03d}-{why}"
-    queue(game.directory.outbox, notice_messages(game, [notice], game.phase_info.label, phase))
     seats.save(game.directory, ledger)
 
 
 def seat(game: Game, civ: str, email: str, name: str) -> str:
-    """Gives an open seat to a new player: a new secret, a welcome that catches him up, and his
-    orders due from the phase now open. Returns his secret (shown once, and kept in secrets.toml)."""
+    """Gives an open seat to a new player: a new secret, and his orders due from the phase now
+    open. Returns his secret (for his welcome, and kept in secrets.toml)."""
     held = game.settings.player(civ)
     if held is None:
         raise UsageError(f"{civ} has no seat in this game")
@@ -84,7 +80,6 @@ def seat(game: Game, civ: str, email: str, name: str) -> str:
     _keep_secret(game, civ, secret)
     ledger = seats.with_holders(seats.load(game.directory), game.settings.players, game.phase_number)
     seats.save(game.directory, ledger)
-    queue(game.directory.outbox, [substitute_message(game, civ, secret)])
     return secret
 
 
