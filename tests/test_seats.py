@@ -258,3 +258,35 @@ def test_a_player_resigns_by_mail_and_the_answer_reaches_him(make_game: Callable
     to_rome = [m for m in _outbox(game) if "rome@example.org" in str(m["To"])]
     assert any("no longer works" in _body(m) for m in to_rome), [str(m["Subject"]) for m in to_rome]
     assert any("Seat of Rome" in str(m["Subject"]) for m in _outbox(game) if "egypt@" in str(m["To"]))
+
+
+def test_the_public_report_names_runs_of_missed_phases_open_seats_and_new_players(
+    make_game: Callable[..., Game],
+) -> None:
+    game = make_game()
+    root = game.directory.root
+    for day in (1, 2):
+        game = Game.load(root)
+        _submit_for(game, [c for c in game.due() if c != "Rome"])
+        result = adjudicate(game, force=True, now=NOW + timedelta(days=day))
+    second = _report(game, result.slug)
+    assert "Rome has sent no orders for 2 phases in a row." in second
+    commands.seat_player(root, "Rome", None, True)
+    game = Game.load(root)
+    _submit_for(game, list(game.due()))
+    result = adjudicate(game, now=NOW + timedelta(days=3))
+    third = _report(game, result.slug)
+    assert "Rome's seat is open: it plays default orders until a new player takes it." in third
+    assert "in a row" not in third
+    commands.seat_player(root, "Rome", "nova@example.org:Nova", False)
+    game = Game.load(root)
+    _submit_for(game, [c for c in game.due() if c != "Rome"])
+    commands.submit_text(root, "power Rome\nno orders\n", None, vouch=True)
+    result = adjudicate(game, now=NOW + timedelta(days=4))
+    fourth = _report(game, result.slug)
+    assert "Rome has a new player, Nova." in fourth and "nova@example.org" not in fourth
+
+
+def _report(game: Game, slug: str) -> str:
+    """A phase's public text report, its wrapped lines joined again."""
+    return " ".join((game.directory.reports_folder(slug) / "public.txt").read_text(encoding="utf-8").split())

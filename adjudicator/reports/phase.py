@@ -24,6 +24,7 @@ from adjudicator.game.storage import PRIVATE, is_public_page, read_toml, write_b
 from adjudicator.reports.maps import ruleset_maps
 from adjudicator.reports.order_form import order_form
 from adjudicator.reports.render import Renderer
+from adjudicator.reports.seat_lines import seat_lines
 from adjudicator.rulesets import phase_label
 
 FORMATS = ("txt", "md", "bbcode", "html")
@@ -121,6 +122,7 @@ class PhaseReports:
             "dice_root": game.dice_root().hex()
             if record.after.get("winner") and game.directory.secrets_file.exists()
             else "",
+            "seat_lines": seat_lines(game, record.number, list(game.ruleset.playing(after))),
             "map_svg": "",
             "site": None,  # the campaign site's links, when rendered for it (adjudicator/site.py)
             "map_url": f"{game.settings.map_url.rstrip('/')}/{record.slug}/map.png" if game.settings.map_url else "",
