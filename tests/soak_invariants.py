@@ -2,14 +2,17 @@
 (tests/soak.py) after every phase. Mare Nostrum 2003 (RULES.md R1-R10) on the `state --json`
 shape (`position_problems`, `transition_problems`); Mare Nostrum: Empires on its position
 (`empires_position_problems`, also played by tests/test_empires_engine.py); Mare Mediterraneum on
-its position (`mediterraneum_position_problems`, docs/rules-mediterraneum.md)."""
+its position (`mediterraneum_position_problems`, docs/rules-mediterraneum.md); and for every
+ruleset the seats' ledger against the history (`seat_problems`, issue 32)."""
 
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Collection, Mapping
-from typing import Any
+from collections.abc import Collection, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any, NamedTuple
 
+from adjudicator.game.seats import Tenure
 from adjudicator.rulesets.empires import model as empires
 from adjudicator.rulesets.empires.board import Board as EmpiresBoard
 from adjudicator.rulesets.mare_nostrum.components import BUILDING_SUPPLY, CARD_TOTALS, UNIT_STOCK
@@ -339,4 +342,65 @@ def _mm_city_problems(board: MediterraneumBoard, position: mm.Position, capitals
                 found.append(f"M7.8: a warehouse of {cid} holds {list(house)}")
             if any(g not in board.goods or g in board.produces(cid) for g in house):
                 found.append(f"M7.8: a warehouse of {cid} holds {list(house)}, of its own land's goods or none")
+    return found
+
+
+class SeatPhase(NamedTuple):
+    """What an adjudicated phase's history says of its seats (issue 32): whose orders were due
+    (an open seat's never are), whose of those did not come, and each held seat's player."""
+
+    due: list[str]
+    missed: list[str]
+    seats: dict[str, str]
+
+
+@dataclass
+class SeatRecord:
+    """A seat's holder's record, as the soak counts it: phases owed and played, owed and missed,
+    and missed since his last orders."""
+
+    played: int = 0
+    missed: int = 0
+    in_row: int = 0
+
+
+def seat_problems(
+    tenures: Sequence[Tenure], phases: Mapping[int, SeatPhase], open_after: int, open_after_total: int
+) -> list[str]:
+    """What seats.toml breaks of the history, one line each: each tenure's `played` and `missed`
+    are the phases whose `due` named his seat while he held it (from `since` to `until`, his
+    address the phase's holder), `in_row` the misses since his last orders; a phase's missed
+    players are among its due ones, and those among its holders; a seat opens by the count exactly
+    at the phase its holder's misses reach `open_after` in a row or `open_after_total` in all
+    (0: never), so he owes nothing after it and holds it no longer; one holder a seat at a time."""
+    found = []
+    for number, phase in sorted(phases.items()):
+        if not set(phase.missed) <= set(phase.due) or not set(phase.due) <= set(phase.seats):
+            found.append(f"phase {number}: missed {phase.missed}, due {phase.due}, held {sorted(phase.seats)}")
+    holding = Counter(t.civ for t in tenures if t.holding)
+    found += [f"{civ} has {n} holders" for civ, n in holding.items() if n > 1]
+    for t in tenures:
+        who = f"{t.civ}'s {t.email} (from phase {t.since}{f' to {t.until}' if not t.holding else ''})"
+        played = missed = in_row = 0
+        reached = 0
+        for number, phase in sorted(phases.items()):
+            if t.civ not in phase.due or number < t.since or (not t.holding and number > t.until):
+                continue
+            if phase.seats.get(t.civ) != t.email:
+                found.append(f"{who}: phase {number} names {phase.seats.get(t.civ)} as the holder")
+            if reached:
+                found.append(f"{who}: phase {number} owed his orders after his seat opened at phase {reached}")
+            if t.civ in phase.missed:
+                missed, in_row = missed + 1, in_row + 1
+                if (open_after and in_row >= open_after) or (open_after_total and missed >= open_after_total):
+                    reached = reached or number
+            else:
+                played, in_row = played + 1, 0
+        if (t.played, t.missed, t.in_row) != (played, missed, in_row):
+            found.append(
+                f"{who}: the ledger counts {t.played} played, {t.missed} missed, {t.in_row} in a row; "
+                f"the history {played}, {missed}, {in_row}"
+            )
+        if reached and (t.holding or t.until != reached):
+            found.append(f"{who}: his misses reached [seats]' count at phase {reached}, but his seat did not open then")
     return found

@@ -22,6 +22,7 @@ from adjudicator.game import seats
 from adjudicator.game.game import Game
 from adjudicator.game.seats import Ledger, SeatRules, Tenure
 from adjudicator.game.storage import read_toml
+from adjudicator.game.submissions import SubmissionError
 from adjudicator.hosting.adjudication import adjudicate, replay
 
 NOW = datetime(2026, 11, 20, 12, 0, tzinfo=UTC)
@@ -290,3 +291,34 @@ def test_the_public_report_names_runs_of_missed_phases_open_seats_and_new_player
 def _report(game: Game, slug: str) -> str:
     """A phase's public text report, its wrapped lines joined again."""
     return " ".join((game.directory.reports_folder(slug) / "public.txt").read_text(encoding="utf-8").split())
+
+
+def test_a_rollback_past_the_phase_that_opened_a_seat_gives_it_back(make_game: Callable[..., Game]) -> None:
+    """Found by the soak: the redo of a rolled-back phase must see the seat as that phase did."""
+    from adjudicator.hosting.adjudication import rollback
+
+    game = make_game(("Rome", "Carthage", "Greece"))
+    with game.directory.game_file.open("a", encoding="utf-8") as settings:
+        settings.write("\n[seats]\nopen_after = 2\n")
+    results = []
+    for day in (1, 2):
+        game = Game.load(game.directory.root)
+        _submit_for(game, [c for c in game.due() if c != "Rome"])
+        results.append(adjudicate(game, force=True, now=NOW + timedelta(days=day)))
+    first = game.directory.history_file(results[1].slug).read_bytes()
+    assert Game.load(game.directory.root).settings.open_seats() == ("Rome",)
+    rollback(Game.load(game.directory.root), 2)
+    game = Game.load(game.directory.root)
+    player = game.settings.player("Rome")
+    assert player is not None and not player.open and player.accepts("rome-secret")
+    assert read_toml(game.directory.secrets_file)["players"]["Rome"] == "rome-secret"
+    _submit_for(game, [c for c in game.due() if c != "Rome"])
+    redo = adjudicate(game, force=True, now=NOW + timedelta(days=2))
+    assert game.directory.history_file(redo.slug).read_bytes() == first
+
+
+def test_nobody_enters_orders_for_an_open_seat(make_game: Callable[..., Game]) -> None:
+    game = make_game()
+    commands.seat_player(game.directory.root, "Rome", None, True)
+    with pytest.raises(SubmissionError, match="its seat is open"):
+        commands.submit_text(game.directory.root, "power Rome\nno orders\n", None, vouch=True)

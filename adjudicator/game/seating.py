@@ -13,9 +13,10 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 
 from adjudicator.core.errors import UsageError
+from adjudicator.core.fields import Fields
 from adjudicator.game import seats
 from adjudicator.game.game import Game
-from adjudicator.game.players import Player, hash_secret, mail_address, new_secret, open_seat
+from adjudicator.game.players import Player, hash_secret, mail_address, new_secret, open_seat, parse_player
 from adjudicator.game.settings import Settings
 from adjudicator.game.storage import PRIVATE, read_toml, write_toml_atomic
 
@@ -33,9 +34,9 @@ def count_phase(game: Game, phase_number: int, due: Sequence[str], missed: Seque
     for notice in notices:
         if notice.kind == "open":
             held = game.settings.player(notice.civ)
-            ledger = seats.with_secret_kept(ledger, notice.civ, held.secret_hash if held is not None else "")
+            ledger = seats.with_seat_kept(ledger, notice.civ, held.to_data() if held is not None else {})
             _set_player(game, open_seat(notice.civ))
-            _forget_secret(game, notice.civ)
+            _set_secret_aside(game, notice.civ)
     seats.save(game.directory, ledger)
     return [notice.summary for notice in notices]
 
@@ -106,3 +107,32 @@ def _forget_secret(game: Game, civ: str) -> None:
     data = read_toml(game.directory.secrets_file)
     data.get("players", {}).pop(civ, None)
     write_toml_atomic(game.directory.secrets_file, data, mode=0o600)
+
+
+def _set_secret_aside(game: Game, civ: str) -> None:
+    """secrets.toml with the player's secret moved to [left]: it no longer opens anything, and a
+    rollback past the phase that opened his seat gives it back."""
+    data = read_toml(game.directory.secrets_file)
+    secret = data.get("players", {}).pop(civ, None)
+    if secret is not None:
+        data.setdefault("left", {})[civ] = secret
+    write_toml_atomic(game.directory.secrets_file, data, mode=0o600)
+
+
+def after_rollback(game: Game, to: int, phases: Sequence[tuple[int, Sequence[str], Sequence[str]]]) -> None:
+    """The seats as they were at phase `to`: a seat an adjudication from `to` on opened by the
+    count is its player's again (unless the moderator has seated another since), and every
+    count is made again from `phases`, those left in history."""
+    ledger = seats.load(game.directory)
+    if not ledger.tenures:
+        return
+    for civ in game.settings.open_seats():
+        ledger, tenure = seats.given_back(ledger, civ, to)
+        if tenure is not None:
+            _set_player(game, parse_player(Fields(dict(tenure.kept), "player")))
+            data = read_toml(game.directory.secrets_file)
+            secret = data.get("left", {}).pop(civ, None)
+            if secret is not None:
+                data.setdefault("players", {})[civ] = secret
+                write_toml_atomic(game.directory.secrets_file, data, mode=0o600)
+    seats.save(game.directory, seats.recounted(ledger, phases))

@@ -65,14 +65,21 @@ class Tenure:
     in_row: int = 0  # phases missed since his last orders
     warned: bool = False  # everyone was told of this run of missed phases
     secret_hash: str = ""  # kept once he has left (see the module's docstring)
+    kept: Mapping[str, Any] = field(default_factory=dict)  # his [[player]] table, when the count opened the seat
+
+    @property
+    def opened_by_count(self) -> bool:
+        """Whether an adjudication opened this seat (a rollback past it gives it back)."""
+        return bool(self.kept)
 
     @property
     def holding(self) -> bool:
         return self.until == 0
 
     def to_data(self) -> dict[str, Any]:
-        data = {f: getattr(self, f) for f in self.__slots__ if f != "secret_hash"}
-        return data | ({"secret_hash": self.secret_hash} if self.secret_hash else {})
+        data = {f: getattr(self, f) for f in self.__slots__ if f not in ("secret_hash", "kept")}
+        data |= {"secret_hash": self.secret_hash} if self.secret_hash else {}
+        return data | ({"kept": dict(self.kept)} if self.kept else {})
 
     @classmethod
     def from_data(cls, data: Mapping[str, Any]) -> Tenure:
@@ -88,6 +95,7 @@ class Tenure:
             f.integer("in_row", 0, minimum=0),
             bool(data.get("warned", False)),
             f.text("secret_hash", ""),
+            dict(data["kept"]) if isinstance(data.get("kept"), dict) else {},
         )
 
 
@@ -204,14 +212,28 @@ def opened(ledger: Ledger, civ: str, phase_number: int, secret_hash: str) -> Led
     return replace(ledger, tenures=tenures)
 
 
-def with_secret_kept(ledger: Ledger, civ: str, secret_hash: str) -> Ledger:
-    """The last tenure of `civ` that ended, with the secret of the player who held it."""
+def with_seat_kept(ledger: Ledger, civ: str, player: Mapping[str, Any]) -> Ledger:
+    """The last tenure of `civ` that ended (the count opened it), with the player's [[player]]
+    table as it was: his secret's hash for the former-secret answer, and all of it for a
+    rollback past this phase to give the seat back."""
     last = next((i for i in range(len(ledger.tenures) - 1, -1, -1) if ledger.tenures[i].civ == civ), None)
     if last is None or ledger.tenures[last].holding:
         return ledger
     tenures = list(ledger.tenures)
-    tenures[last] = replace(tenures[last], secret_hash=secret_hash)
+    tenures[last] = replace(tenures[last], secret_hash=str(player.get("secret_hash", "")), kept=dict(player))
     return replace(ledger, tenures=tuple(tenures))
+
+
+def given_back(ledger: Ledger, civ: str, to: int) -> tuple[Ledger, Tenure | None]:
+    """After a rollback to phase `to`: the tenure of `civ` that an adjudication from `to` on
+    ended, held again (None when there is none)."""
+    for index in range(len(ledger.tenures) - 1, -1, -1):
+        tenure = ledger.tenures[index]
+        if tenure.civ == civ and tenure.opened_by_count and tenure.until >= to:
+            tenures = list(ledger.tenures)
+            tenures[index] = replace(tenure, until=0, kept={}, secret_hash="")
+            return replace(ledger, tenures=tuple(tenures)), tenure
+    return ledger, None
 
 
 def recounted(ledger: Ledger, phases: Iterable[tuple[int, Sequence[str], Sequence[str]]]) -> Ledger:

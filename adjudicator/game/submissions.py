@@ -117,6 +117,9 @@ def check_password(
     `submit` stored a text whose password `collect` refused). A text without one is taken only
     when the moderator vouches for it: orders he took by phone, a post on the game's forum.
     `checks`: the run's secrets checked so far, when it checks many texts (a demo)."""
+    seat = game.settings.player(checked.power)
+    if seat is not None and seat.open:  # nobody plays it: default orders, whoever vouches (D26)
+        raise SubmissionError(t("%(civ)s has no player now (its seat is open); nothing was changed", civ=checked.power))
     password = checked.submission.password
     if password is None:
         if vouched:

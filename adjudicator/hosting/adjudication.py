@@ -23,7 +23,7 @@ from adjudicator.game.dice_records import dice_record_from_data, dice_record_to_
 from adjudicator.game.directory import game_lock
 from adjudicator.game.event_records import stored_events
 from adjudicator.game.game import Game
-from adjudicator.game.seating import count_phase
+from adjudicator.game.seating import after_rollback, count_phase
 from adjudicator.game.storage import PRIVATE, PRIVATE_FOLDER, read_toml, without_none, write_toml_atomic
 from adjudicator.game.submissions import CheckedSubmission, missing_orders, order_files
 from adjudicator.language.submission import parse_submission
@@ -281,22 +281,17 @@ def rollback(game: Game, to: int) -> str:
         game.phase_number = to
         opened = data.get("opened")
         game._open_phase(opened if isinstance(opened, datetime) else None)
-        _recount_seats(game)
+        _seats_after_rollback(game, to)
         text = f"{game.settings.id} is back at phase {to} ({game.phase_info.label}); later files are in {aside}"
         problem = refresh_site(game)
         return f"{text}\nWarning: {problem}" if problem else text
 
 
-def _recount_seats(game: Game) -> None:
-    """The seats' counts after a rollback: only the phases left in history count."""
-    from adjudicator.game import seats
-
-    ledger = seats.load(game.directory)
-    if not ledger.tenures:
-        return
+def _seats_after_rollback(game: Game, to: int) -> None:
+    """The seats as they were at phase `to` (game/seating.py), counted from the phases left."""
     phases = []
     for path in sorted(game.directory.history.glob("*.toml")):
         data = read_toml(path)
         if isinstance(data.get("due"), list):
             phases.append((int(data.get("phase_number", 0)), data["due"], data.get("missed", [])))
-    seats.save(game.directory, seats.recounted(ledger, phases))
+    after_rollback(game, to, phases)
