@@ -125,12 +125,8 @@ SEAT_BEHAVIOURS = (  # the summary's line on seats
     "seat request refused",
     "player warned",
     "run went on: a phase owing nobody's orders",
-    "rollback left out: a seat opened",
+    "rollback gave a seat back",
 )
-# ROLLBACK_KEEPS_SEATS_OPEN: `rollback` to a phase whose adjudication opened a seat by the count gives
-# the seat back to its player (game/seating.after_rollback; tests/test_seats.py checks the redo gives
-# the same files), but this soak's model of open seats, secrets and tenures does not follow it back
-# yet, so the soak does not roll back a phase that opened a seat.
 BEHAVIOURS = {  # what a player does in a phase, with its weight
     "orders": 34,
     "junk": 14,
@@ -404,6 +400,7 @@ class Soak:
         self.records = {civ: SeatRecord() for civ in params.civs}  # the holder's record (the last one's, when open)
         self.open: set[str] = set()
         self.former: list[tuple[str, str, str]] = []  # (civ, address, secret) of each player who left a seat
+        self.count_opened: dict[str, int] = {}  # an open seat the count opened: the phase whose adjudication did
         self.moderator_opens: dict[str, int] = {}  # a dropout's seat: the phase the moderator opens it in
         self.substitute_at: dict[str, int] = {}  # an open seat: the phase the moderator gives it to a substitute in
         self.seat_phases: dict[int, SeatPhase] = {}  # each adjudicated phase's due, missed and seats, from history
@@ -1028,18 +1025,14 @@ class Soak:
         game = self.check_phase(number, before, len(later))
         if self.p.mediterraneum:  # what was exercised, for the summary
             self.result.events.update(str(e.get("kind")) for h in histories for e in h.get("events", []))
-        opened = self.check_seats(game, number, expected, histories[0])
+        self.check_seats(game, number, expected, histories[0])
         for n, history in zip(later, histories[1:], strict=True):
             self.result.behaviours["run went on: a phase owing nobody's orders"] += 1
             held = {civ: self.emails[civ] for civ in self.p.civs if civ not in self.open}
-            opened += self.check_seats(game, n, SeatPhase([], [], held), history)
-        if self.rng.random() < 0.12:
-            if opened:  # ROLLBACK_KEEPS_SEATS_OPEN
-                self.result.behaviours["rollback left out: a seat opened"] += 1
-            elif not later:  # (a redo of the first phase alone would not go on through the others)
-                self.rollback_and_redo(number, force, dice)
-                game = self.game()
-                self.check_ledger(game)
+            self.check_seats(game, n, SeatPhase([], [], held), history)
+        # (a redo of the first phase alone would not go on through the others `run` did)
+        if self.rng.random() < 0.12 and not later:
+            game = self.rollback_and_redo(number, force, dice, expected)
         return game
 
     # -- seats (issue 32)
@@ -1083,10 +1076,12 @@ class Soak:
                 self.refused_seat(f"seat {civ} --open (open already)", civ, None)
         return self.game()
 
-    def seat_left(self, civ: str, number: int) -> None:
+    def seat_left(self, civ: str, number: int, counted: int = 0) -> None:
         """The model, once the holder of `civ` has left it (at phase `number`): the seat open, his
-        secret no longer his, and the phase the moderator gives it to a substitute in."""
+        secret no longer his, and the phase the moderator gives it to a substitute in. `counted`:
+        the phase whose adjudication opened it by the count (0: the moderator opened it)."""
         self.open.add(civ)
+        self.count_opened[civ] = counted
         self.former.append((civ, self.emails[civ], self.secrets[civ]))
         self.substitute_at[civ] = number + self.seat_rng.randint(1, 4)
 
@@ -1147,6 +1142,7 @@ class Soak:
         if (civ in game.due()) != (civ in game.ruleset.due(game.position, game.settings.stepwise)):
             self.fail("a substitute's orders are not due", f"{civ} is not in {game.due()}")
         self.open.discard(civ)
+        self.count_opened.pop(civ, None)
         self.emails[civ], self.secrets[civ], self.records[civ] = address, secret, SeatRecord()
         holder = seats.load(game.directory).holder(civ)
         if holder is None or holder.since != game.phase_number:
@@ -1201,9 +1197,34 @@ class Soak:
                 self.fail("no warning went out", f"{civ} missed {self.records[civ].in_row} phases in a row")
         for civ in opened:
             self.result.behaviours["seat opened by count"] += 1
-            self.seat_left(civ, game.phase_number)
+            self.seat_left(civ, game.phase_number, number)
         self.check_ledger(game)
         return opened
+
+    def rolled_back(self, to: int) -> list[str]:
+        """The model after `rollback --to to` (game/seating.after_rollback): each seat still open
+        that an adjudication of phase `to` or later opened by the count is its player's again (his
+        address, his secret, a dropout silent again), and every holder's record is counted again
+        from the phases left. A seat the moderator opened stays open; one a substitute took since
+        is his (it is not open, so nothing gives it back). Returns the seats given back."""
+        given = sorted(civ for civ in self.open if self.count_opened.get(civ, 0) >= to)
+        for civ in given:
+            self.open.discard(civ)
+            del self.count_opened[civ]
+            self.substitute_at.pop(civ, None)
+            left = max(i for i, (gone, _, _) in enumerate(self.former) if gone == civ)
+            _, self.emails[civ], self.secrets[civ] = self.former.pop(left)
+        self.seat_phases = {n: phase for n, phase in self.seat_phases.items() if n < to}
+        for civ in self.p.civs:
+            record = self.records[civ] = SeatRecord()
+            for _, phase in sorted(self.seat_phases.items()):
+                if civ not in phase.due or phase.seats.get(civ) != self.emails[civ]:
+                    continue  # not owed, or owed by another holder of the seat
+                if civ in phase.missed:
+                    record.missed, record.in_row = record.missed + 1, record.in_row + 1
+                else:
+                    record.played, record.in_row = record.played + 1, 0
+        return given
 
     def check_ledger(self, game: Game) -> None:
         """seats.toml agrees with the history (`seat_problems`) and with the model: each seat's
@@ -1347,8 +1368,10 @@ class Soak:
         files += sorted((directory.reports / slug).glob("*")) + sorted((directory.private / slug).glob("*"))
         return {str(p.relative_to(directory.root)): _without_moment(p.read_bytes()) for p in files if p.is_file()}
 
-    def rollback_and_redo(self, number: int, force: bool, dice: str | None) -> None:
-        """Roll the phase back and adjudicate it again: the same files must come out."""
+    def rollback_and_redo(self, number: int, force: bool, dice: str | None, expected: SeatPhase) -> Game:
+        """Roll the phase back and adjudicate it again: the same files must come out. The seats
+        the phase's count opened are their players' again in between (`rolled_back`), and the
+        redo, whose history must name the same seats as the first (`expected`), opens them again."""
         self.result.behaviours["rollback"] += 1
         first = self.snapshot(number)
         rolled = self.call(f"rollback --to {number}", commands.rollback_game, self.path, number)
@@ -1358,11 +1381,29 @@ class Soak:
         opening = read_toml(next(game.directory.history.glob(f"{number:03d}-*.toml")))["position"]
         if game.phase_number != number or compact(game.state_data()) != opening:
             self.fail("rollback did not restore the phase's opening position", f"phase number {game.phase_number}")
+        given = self.rolled_back(number)
+        self.result.behaviours["rollback gave a seat back"] += len(given)
+        if set(game.settings.open_seats()) != self.open:
+            self.fail(
+                "rollback did not give back the seats the count opened",
+                f"open seats {sorted(game.settings.open_seats())}, expected {sorted(self.open)} (given back {given})",
+            )
+        for civ in given:
+            player = game.settings.player(civ)
+            if player is None or player.open or player.email != self.emails[civ]:
+                self.fail("rollback did not give the seat back to its player", f"{civ}: {player}")
+        self.check_ledger(game)
         self.adjudicated(f"adjudicate{' --force' if force else ''} (again, after the rollback)", force, dice)
         again = self.snapshot(number)
         differ = sorted(name for name in first.keys() | again.keys() if first.get(name) != again.get(name))
         if differ:
             self.fail("adjudicating a rolled-back phase again gave other files", "\n".join(differ))
+        game = self.game()
+        counted = {k: self.result.behaviours[k] for k in ("seat opened by count", "player warned")}
+        self.check_seats(game, number, expected, self.history(number))
+        for kind, count in counted.items():  # the first adjudication counted them
+            self.result.behaviours[kind] = count
+        return game
 
     def final_checks(self) -> None:
         self.replay()

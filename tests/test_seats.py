@@ -8,6 +8,7 @@ plays a whole game through `adjudicate`, the CLI's `seat` and the mail intake.
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import replace
 from datetime import UTC, datetime, timedelta
 from email import message_from_bytes
 from email.message import Message
@@ -322,3 +323,13 @@ def test_nobody_enters_orders_for_an_open_seat(make_game: Callable[..., Game]) -
     commands.seat_player(game.directory.root, "Rome", None, True)
     with pytest.raises(SubmissionError, match="its seat is open"):
         commands.submit_text(game.directory.root, "power Rome\nno orders\n", None, vouch=True)
+
+
+def test_a_seat_given_to_a_substitute_since_is_not_given_back_by_a_rollback() -> None:
+    """The count opened Rome's seat at phase 4; Nova took it, then left; a rollback to phase 3
+    leaves it open: the moderator's later decisions stand."""
+    opened = replace(Tenure("Rome", "rome@example.org", "", 1, until=4, missed=3), kept={"civ": "Rome"})
+    nova = Tenure("Rome", "nova@example.org", "Nova", 5, until=6)
+    assert seats.given_back(Ledger(6, (opened, nova)), "Rome", 3) == (Ledger(6, (opened, nova)), None)
+    ledger, back = seats.given_back(Ledger(4, (opened,)), "Rome", 3)
+    assert back == opened and ledger.tenures[0].holding and not ledger.tenures[0].kept

@@ -226,14 +226,17 @@ def with_seat_kept(ledger: Ledger, civ: str, player: Mapping[str, Any]) -> Ledge
 
 def given_back(ledger: Ledger, civ: str, to: int) -> tuple[Ledger, Tenure | None]:
     """After a rollback to phase `to`: the tenure of `civ` that an adjudication from `to` on
-    ended, held again (None when there is none)."""
-    for index in range(len(ledger.tenures) - 1, -1, -1):
-        tenure = ledger.tenures[index]
-        if tenure.civ == civ and tenure.opened_by_count and tenure.until >= to:
-            tenures = list(ledger.tenures)
-            tenures[index] = replace(tenure, until=0, kept={}, secret_hash="")
-            return replace(ledger, tenures=tuple(tenures)), tenure
-    return ledger, None
+    ended, held again, if it is the seat's last (None when there is none: a substitute seated
+    since keeps what the moderator decided, even if the seat is open again)."""
+    last = next((i for i in range(len(ledger.tenures) - 1, -1, -1) if ledger.tenures[i].civ == civ), None)
+    if last is None:
+        return ledger, None
+    tenure = ledger.tenures[last]
+    if not (tenure.opened_by_count and tenure.until >= to):
+        return ledger, None
+    tenures = list(ledger.tenures)
+    tenures[last] = replace(tenure, until=0, kept={}, secret_hash="")
+    return replace(ledger, tenures=tuple(tenures)), tenure
 
 
 def recounted(ledger: Ledger, phases: Iterable[tuple[int, Sequence[str], Sequence[str]]]) -> Ledger:
