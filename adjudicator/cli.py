@@ -94,9 +94,7 @@ def _friendly(command: Callable[P, Outcome]) -> Callable[P, None]:
 
     @functools.wraps(command)
     def run(*args: P.args, **kwargs: P.kwargs) -> None:
-        code = finish(lambda: command(*args, **kwargs), kwargs.get("directory"))
-        if code:
-            raise typer.Exit(code)
+        _finish(lambda: command(*args, **kwargs), kwargs.get("directory"))
 
     return run
 
@@ -113,13 +111,18 @@ def _runs(target: str, **renamed: str) -> Callable[[Callable[P, None]], Callable
 
         @functools.wraps(declared)
         def run(*args: P.args, **kwargs: P.kwargs) -> None:
-            code = finish(lambda: call(kwargs), kwargs.get("directory"))
-            if code:
-                raise typer.Exit(code)
+            _finish(lambda: call(kwargs), kwargs.get("directory"))
 
         return run
 
     return declare
+
+
+def _finish(command: Callable[[], Outcome], directory: object) -> None:
+    """Typer's end of `console.finish`: its exit code, when not 0, as Typer's exit."""
+    code = finish(command, directory)
+    if code:
+        raise typer.Exit(code)
 
 
 def _started(context: typer.Context) -> float:

@@ -471,7 +471,7 @@ def run_games(path: Path, watch: bool, poll: float, say: Callable[[str], None]) 
 
 
 def seat_player(directory: Path, civ: str, player: str | None, vacate: bool) -> Outcome:
-    """`seat`: a substitute for an open seat, or a seat opened (hosting/seating.py). The change
+    """`seat`: a substitute for an open seat, or a seat opened (game/seating.py). The change
     is made first; its mails then go out, or wait in outbox/ for `send` or `run`."""
     from adjudicator.delivery.outbox import queue
     from adjudicator.delivery.seat_messages import queue_notices, substitute_message

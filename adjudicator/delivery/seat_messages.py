@@ -50,6 +50,7 @@ def notice_messages(game: Game, notices: Sequence[SeatNotice], label: str, phase
     """Each notice to every player who holds a seat (the one it is about too, while he holds
     it) and to the moderator; one mail per notice and recipient, whatever reruns."""
     messages: list[Outgoing] = []
+    smtp = game_smtp(game)
     for notice in notices:
         kind = f"seat-{notice.kind}-{notice.civ}"
         text = notice_text(notice, game.settings.seats, label)
@@ -70,7 +71,6 @@ def notice_messages(game: Game, notices: Sequence[SeatNotice], label: str, phase
                 body=text.render(game.settings.lang) + "\n",
             )
             messages.append((mail_identity(game.settings.id, phase, kind, notice.email), message))
-        smtp = game_smtp(game)
         if smtp is not None and smtp.moderator:
             message = make_message(
                 sender=moderator_address(game),

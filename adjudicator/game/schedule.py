@@ -245,12 +245,16 @@ def _clock(text: str) -> time | None:
     return time(int(match.group(1)), int(match.group(2))) if match else None
 
 
+def _listed(value: object) -> Sequence[object]:
+    """A key that takes one value or a list of them (`at`, `days`), as a list; [] for anything else."""
+    return [value] if isinstance(value, str) else value if isinstance(value, list) else []
+
+
 def _at(f: Fields) -> tuple[time, ...]:
     value = f.data.get("at")
     if value is None:
         return ()
-    texts: Sequence[object] = [value] if isinstance(value, str) else value if isinstance(value, list) else []
-    clocks = [_clock(text) if isinstance(text, str) else None for text in texts]
+    clocks = [_clock(text) if isinstance(text, str) else None for text in _listed(value)]
     if not clocks or None in clocks:
         raise f.error("at", _AT_HINT)
     return tuple(sorted({clock for clock in clocks if clock is not None}))
@@ -260,8 +264,7 @@ def _days(f: Fields) -> tuple[int, ...]:
     value = f.data.get("days")
     if value is None:
         return ()
-    names: Sequence[object] = [value] if isinstance(value, str) else value if isinstance(value, list) else []
-    lowered = [name.strip().lower() if isinstance(name, str) else "" for name in names]
+    lowered = [name.strip().lower() if isinstance(name, str) else "" for name in _listed(value)]
     if not lowered or not all(name in DAY_NAMES for name in lowered):
         raise f.error("days", _DAYS_HINT)
     return tuple(sorted({DAY_NAMES.index(name) for name in lowered}))

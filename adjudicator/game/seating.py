@@ -36,7 +36,7 @@ def count_phase(game: Game, phase_number: int, due: Sequence[str], missed: Seque
             held = game.settings.player(notice.civ)
             ledger = seats.with_seat_kept(ledger, notice.civ, held.to_data() if held is not None else {})
             _set_player(game, open_seat(notice.civ))
-            _set_secret_aside(game, notice.civ)
+            _move_secret(game, notice.civ, "players", "left")  # a rollback past this phase gives it back
     seats.save(game.directory, ledger)
     return [notice.summary for notice in notices]
 
@@ -51,10 +51,11 @@ def vacate_seat(game: Game, civ: str, tell: Tell) -> None:
         )
     ledger = seats.with_holders(seats.load(game.directory), game.settings.players, game.phase_number)
     ledger = seats.opened(ledger, civ, game.phase_number, held.secret_hash)
-    tenure = ledger.left(civ)[0]
+    tenure = ledger.former(civ)
+    assert tenure is not None  # `opened` has just ended his tenure
     tell([seats.SeatNotice("left", civ, held.email, tenure.in_row, tenure.missed)])
     _set_player(game, open_seat(civ))
-    _forget_secret(game, civ)
+    _move_secret(game, civ, "players", None)
     seats.save(game.directory, ledger)
 
 
@@ -103,19 +104,13 @@ def _keep_secret(game: Game, civ: str, secret: str) -> None:
     write_toml_atomic(game.directory.secrets_file, data, mode=0o600)
 
 
-def _forget_secret(game: Game, civ: str) -> None:
+def _move_secret(game: Game, civ: str, source: str, target: str | None) -> None:
+    """secrets.toml with the seat's secret moved from table `source` to `target` ([players], the
+    secrets that open something; [left], set aside for a rollback), or forgotten (None)."""
     data = read_toml(game.directory.secrets_file)
-    data.get("players", {}).pop(civ, None)
-    write_toml_atomic(game.directory.secrets_file, data, mode=0o600)
-
-
-def _set_secret_aside(game: Game, civ: str) -> None:
-    """secrets.toml with the player's secret moved to [left]: it no longer opens anything, and a
-    rollback past the phase that opened his seat gives it back."""
-    data = read_toml(game.directory.secrets_file)
-    secret = data.get("players", {}).pop(civ, None)
-    if secret is not None:
-        data.setdefault("left", {})[civ] = secret
+    secret = data.get(source, {}).pop(civ, None)
+    if secret is not None and target is not None:
+        data.setdefault(target, {})[civ] = secret
     write_toml_atomic(game.directory.secrets_file, data, mode=0o600)
 
 
@@ -130,9 +125,5 @@ def after_rollback(game: Game, to: int, phases: Sequence[tuple[int, Sequence[str
         ledger, tenure = seats.given_back(ledger, civ, to)
         if tenure is not None:
             _set_player(game, parse_player(Fields(dict(tenure.kept), "player")))
-            data = read_toml(game.directory.secrets_file)
-            secret = data.get("left", {}).pop(civ, None)
-            if secret is not None:
-                data.setdefault("players", {})[civ] = secret
-                write_toml_atomic(game.directory.secrets_file, data, mode=0o600)
+            _move_secret(game, civ, "left", "players")
     seats.save(game.directory, seats.recounted(ledger, phases))

@@ -132,6 +132,15 @@ class Ledger:
         """The players who held this seat before, the last one first."""
         return tuple(t for t in reversed(self.tenures) if t.civ == civ and not t.holding)
 
+    def former(self, civ: str) -> Tenure | None:
+        """The player who held this seat last before its holder now (or before it opened)."""
+        return next(iter(self.left(civ)), None)
+
+
+def _last(tenures: Sequence[Tenure], civ: str) -> int | None:
+    """Where the seat's latest tenure stands in `tenures`."""
+    return next((i for i in range(len(tenures) - 1, -1, -1) if tenures[i].civ == civ), None)
+
 
 def seats_file(directory: GameDirectory) -> Any:
     return directory.root / "seats.toml"
@@ -159,7 +168,7 @@ def with_holders(ledger: Ledger, players: Iterable[Player], phase_number: int) -
     counted starts its tenures now, and a holder changed by hand in game.toml ends the last one."""
     tenures = list(ledger.tenures)
     for player in players:
-        current = next((i for i in range(len(tenures) - 1, -1, -1) if tenures[i].civ == player.civ), None)
+        current = _last(tenures, player.civ)
         held = current is not None and tenures[current].holding
         if held and current is not None and (player.open or tenures[current].email != player.email):
             tenures[current] = replace(tenures[current], until=max(phase_number - 1, tenures[current].since))
@@ -216,7 +225,7 @@ def with_seat_kept(ledger: Ledger, civ: str, player: Mapping[str, Any]) -> Ledge
     """The last tenure of `civ` that ended (the count opened it), with the player's [[player]]
     table as it was: his secret's hash for the former-secret answer, and all of it for a
     rollback past this phase to give the seat back."""
-    last = next((i for i in range(len(ledger.tenures) - 1, -1, -1) if ledger.tenures[i].civ == civ), None)
+    last = _last(ledger.tenures, civ)
     if last is None or ledger.tenures[last].holding:
         return ledger
     tenures = list(ledger.tenures)
@@ -228,7 +237,7 @@ def given_back(ledger: Ledger, civ: str, to: int) -> tuple[Ledger, Tenure | None
     """After a rollback to phase `to`: the tenure of `civ` that an adjudication from `to` on
     ended, held again, if it is the seat's last (None when there is none: a substitute seated
     since keeps what the moderator decided, even if the seat is open again)."""
-    last = next((i for i in range(len(ledger.tenures) - 1, -1, -1) if ledger.tenures[i].civ == civ), None)
+    last = _last(ledger.tenures, civ)
     if last is None:
         return ledger, None
     tenure = ledger.tenures[last]

@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from adjudicator.core.errors import AdjudicatorError
-from adjudicator.core.i18n import t, tn
+from adjudicator.core.i18n import Msg, t, tn
 from adjudicator.core.passwords import redact_passwords
 from adjudicator.game.game import Game
 from adjudicator.game.players import SecretChecks
@@ -110,6 +110,15 @@ def check_submission(game: Game, text: str, power: str | None = None) -> Checked
     return CheckedSubmission(game.settings.id, game.phase_info.label, civ, submission, tuple(lines))
 
 
+def open_seat_refusal(game: Game, civ: str) -> Msg | None:
+    """Why nobody's orders are taken for `civ`, when its seat is open: it plays default orders,
+    whoever sends or vouches for them (D26). The one answer of every path, mail or command."""
+    seat = game.settings.player(civ)
+    return (
+        t("%(civ)s has no player now (its seat is open); nothing was changed", civ=civ) if seat and seat.open else None
+    )
+
+
 def check_password(
     game: Game, checked: CheckedSubmission, vouched: bool = False, checks: SecretChecks | None = None
 ) -> None:
@@ -117,9 +126,8 @@ def check_password(
     `submit` stored a text whose password `collect` refused). A text without one is taken only
     when the moderator vouches for it: orders he took by phone, a post on the game's forum.
     `checks`: the run's secrets checked so far, when it checks many texts (a demo)."""
-    seat = game.settings.player(checked.power)
-    if seat is not None and seat.open:  # nobody plays it: default orders, whoever vouches (D26)
-        raise SubmissionError(t("%(civ)s has no player now (its seat is open); nothing was changed", civ=checked.power))
+    if (vacant := open_seat_refusal(game, checked.power)) is not None:
+        raise SubmissionError(vacant)
     password = checked.submission.password
     if password is None:
         if vouched:

@@ -41,7 +41,7 @@ class PhaseResult:
     next_label: str
     report_problem: str = ""  # why the reports could not be rendered (the phase is resolved anyway)
     site_problem: str = ""  # why the campaign site could not be updated (likewise)
-    seat_changes: tuple[str, ...] = ()  # players warned of missed phases, seats opened (hosting/seating.py)
+    seat_changes: tuple[str, ...] = ()  # players warned of missed phases, seats opened (game/seating.py)
 
 
 def _checked(game: Game, position: Any, civ: str, text: str) -> CheckedSubmission:

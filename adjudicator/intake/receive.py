@@ -26,7 +26,13 @@ from adjudicator.game.game import Game
 from adjudicator.game.players import SecretChecks, mail_address
 from adjudicator.game.schedule import is_late, utc_now
 from adjudicator.game.storage import PRIVATE, read_toml, write_bytes_atomic, write_text_atomic, write_toml_atomic
-from adjudicator.game.submissions import CheckedSubmission, check_submission, order_files, store_submission
+from adjudicator.game.submissions import (
+    CheckedSubmission,
+    check_submission,
+    open_seat_refusal,
+    order_files,
+    store_submission,
+)
 from adjudicator.intake.mail import MailRejected, MailText, message_key, parse_mail
 from adjudicator.intake.requests import Answer, answer_requests
 from adjudicator.intake.throttle import Throttle
@@ -204,8 +210,7 @@ def _read_orders(game: Game, key: str, mail: MailText, received: datetime, check
         # from the player's own address a password is always checked: a forged From that
         # guessed wrong five times must not lock him out (the guesser never sees an answer)
         return MailFate(key, Fate.REJECTED, wrong, civ, mail, wrong_password=True)
-    if player.open:
-        vacant = t("%(civ)s has no player now (its seat is open); nothing was changed", civ=civ)
+    if (vacant := open_seat_refusal(game, civ)) is not None:
         return MailFate(key, Fate.REJECTED, vacant, civ, mail)
     if not checks.accepts(player, heads.password):
         if _former_secret(game, civ, heads.password):
@@ -317,5 +322,5 @@ def _former_secret(game: Game, civ: str, secret: str) -> bool:
     from adjudicator.game import seats
     from adjudicator.game.players import verify_secret
 
-    former = seats.load(game.directory).left(civ)
-    return bool(former) and bool(former[0].secret_hash) and verify_secret(secret, former[0].secret_hash)
+    former = seats.load(game.directory).former(civ)
+    return former is not None and bool(former.secret_hash) and verify_secret(secret, former.secret_hash)

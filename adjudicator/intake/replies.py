@@ -84,5 +84,5 @@ def registered_player(game: Game, address: str) -> Player | None:
 def _former_holder(game: Game, civ: str) -> Player | None:
     from adjudicator.game import seats
 
-    former = seats.load(game.directory).left(civ)
-    return Player(civ, former[0].email, "", former[0].name) if former else None
+    former = seats.load(game.directory).former(civ)
+    return Player(civ, former.email, "", former.name) if former is not None else None

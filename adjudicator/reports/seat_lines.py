@@ -8,6 +8,8 @@ come, and who held each seat), so a report made again later says what it said th
 
 from __future__ import annotations
 
+import functools
+from collections.abc import Callable
 from typing import Any
 
 from adjudicator.core.i18n import Msg, t, tn
@@ -19,10 +21,11 @@ RUN_SHOWN = 2  # a run of missed phases is named from its second phase (the firs
 
 def seat_lines(game: Game, number: int, playing: list[str] | tuple[str, ...]) -> list[Msg]:
     """The lines about seats in the report of phase `number`, for the civilizations `playing` then."""
-    this = _seated(game, number)
+    seated = functools.cache(functools.partial(_seated, game))  # each phase's history read once
+    this = seated(number)
     if this is None:
         return []
-    before = _seated(game, number - 1)
+    before = seated(number - 1)
     holders: dict[str, str] = this.get("seats", {})
     lines = [
         t("%(civ)s's seat is open: it plays default orders until a new player takes it.", civ=civ)
@@ -39,7 +42,7 @@ def seat_lines(game: Game, number: int, playing: list[str] | tuple[str, ...]) ->
                 else t("%(civ)s has a new player.", civ=civ)
             )
     for civ in this.get("missed", []):
-        run = _run(game, number, civ, holders.get(civ, ""))
+        run = _run(seated, number, civ, holders.get(civ, ""))
         if run >= RUN_SHOWN:
             lines.append(
                 tn(
@@ -61,11 +64,11 @@ def _seated(game: Game, number: int) -> dict[str, Any] | None:
     return {"seats": data["seats"], "missed": data.get("missed", [])} if isinstance(data.get("seats"), dict) else None
 
 
-def _run(game: Game, number: int, civ: str, email: str) -> int:
+def _run(seated: Callable[[int], dict[str, Any] | None], number: int, civ: str, email: str) -> int:
     """The phases in a row up to `number` whose orders this holder of `civ` did not send."""
     run = 0
-    while (seated := _seated(game, number - run)) is not None and civ in seated.get("missed", []):
-        if seated.get("seats", {}).get(civ) != email:
+    while (phase := seated(number - run)) is not None and civ in phase.get("missed", []):
+        if phase.get("seats", {}).get(civ) != email:
             break
         run += 1
     return run
