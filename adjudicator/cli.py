@@ -329,6 +329,18 @@ def send(
 
 
 @app.command()
+@_runs("adjudicator.commands:notify_game")
+def notify(
+    directory: GameDir,
+    *,
+    test: Annotated[bool, typer.Option("--test", help="Post a test to each destination; say which took it.")] = False,
+    retry: Annotated[bool, typer.Option("--retry", help="Take parked destinations up again.")] = False,
+    resend: Annotated[bool, typer.Option("--resend", help="Queue again the posts cut off mid-send.")] = False,
+) -> None:
+    """Send the chat posts that wait for the game's [[notify]] destinations (Discord, Matrix, …)."""
+
+
+@app.command()
 @_runs("adjudicator.commands:send_reminders")
 def remind(
     directory: GameDir,

@@ -134,8 +134,10 @@ def state(directory: Path, as_json: bool) -> Outcome:
 
 
 def status(directory: Path, now: datetime | None = None) -> Outcome:
+    from adjudicator.delivery.posts import status_lines
     from adjudicator.game import seats
     from adjudicator.game.absences import load as load_absences
+    from adjudicator.game.mail_settings import destinations_of
     from adjudicator.game.pause import paused
     from adjudicator.intake.flags import inbox_flags
 
@@ -160,6 +162,7 @@ def status(directory: Path, now: datetime | None = None) -> Outcome:
             neutral=[c for c in game.ruleset.civilizations(game.board) if c not in game.playing()],
             open_seats=game.settings.open_seats(),
             missing_players=[t for t in seats.load(game.directory).tenures if t.holding and t.missed],
+            chat=status_lines(game.directory.root, [d.name for d in destinations_of(game)], now),
         )
     )
 
@@ -397,12 +400,46 @@ def collect_mail(directory: Path, imap: bool, folder: Path | None) -> Outcome:
 
 
 def send_reports(directory: Path, dry_run: bool) -> Outcome:
+    """The last phase's mails, then its chat posts ([[notify]]), each queued once."""
+    from adjudicator.delivery import post_messages
     from adjudicator.delivery.messages import deliver, report_messages
     from adjudicator.game.history import last_adjudicated
 
     game = Game.load(directory)
-    reports = report_messages(game) if last_adjudicated(game) else []  # else what waits: the welcome mails
-    return Outcome(deliver(game, reports, "report", dry_run))
+    last = last_adjudicated(game)
+    reports = report_messages(game) if last else []  # else what waits: the welcome mails
+    said = deliver(game, reports, "report", dry_run)
+    return Outcome("\n".join([said, *post_messages.deliver_posts(game, dry_run, queue_phase=last is not None)]))
+
+
+def notify_game(directory: Path, test: bool = False, retry: bool = False, resend: bool = False) -> Outcome:
+    """Send the chat posts that wait; `test` posts a test to every destination instead and says
+    which took it; `retry` takes parked destinations up again, `resend` the posts cut off mid-send."""
+    from adjudicator.delivery import post_messages, posts
+    from adjudicator.game.mail_settings import destinations_of
+    from adjudicator.game.schedule import utc_now
+
+    game = Game.load(directory)
+    destinations = destinations_of(game)
+    if not destinations:
+        raise UsageError(
+            "this game has no chat destinations; add a [[notify]] table to game.toml (docs/hosting.md, "
+            "'Chat destinations')"
+        )
+    if test:
+        tried = post_messages.test_destinations(game, destinations)
+        return Outcome("\n".join(line for line, _ in tried), ok=all(ok for _, ok in tried))
+    said = []
+    with game_lock(game.directory):
+        if retry or resend:
+            again, moved = posts.retry(game.directory.outbox, resend=resend)
+            if again:
+                said.append(f"taken up again: {', '.join(again)}")
+            if moved:
+                said.append(f"{moved} post(s) cut off mid-send queued again")
+    flushed = post_messages.flush_game_posts(game, utc_now())
+    lines = [*said, *flushed.news(), *flushed.needs(game.directory.root)]
+    return Outcome("\n".join(lines) or "no post waits", ok=not (flushed.parked or flushed.setup))
 
 
 def send_reminders(directory: Path, dry_run: bool) -> Outcome:

@@ -11,6 +11,7 @@ from typing import Any, TypeVar
 
 from adjudicator.core.errors import AdjudicatorError, DataError, GameFileError
 from adjudicator.core.fields import Fields
+from adjudicator.game.destinations import Destination, game_destinations
 from adjudicator.game.directory import ROOT_SETTINGS, Folder, GameDirectory
 from adjudicator.game.game import Game
 from adjudicator.game.settings_check import check_intake_file
@@ -24,10 +25,9 @@ def table_of(path: Path, table: str) -> dict[str, object] | None:
     this of every game several times and of the shared intake.toml for each game, so each file
     is read and checked once while it stays as it was (issue 31)."""
     try:
-        stat = path.stat()
+        document = _settings_document(path, *_stamp(path))
     except FileNotFoundError:
         return None
-    document = _settings_document(path, stat.st_mtime_ns, stat.st_size, stat.st_ino)
     section, _, name = table.partition(".")
     data = document.get(section, {}).get(name)
     return dict(data) if isinstance(data, dict) else None
@@ -66,6 +66,23 @@ def game_settings(game: Game, table: str) -> Fields | None:
     if shared is None and own is None:
         return None
     return Fields({**(shared or {}), **(own or {})}, table)
+
+
+def destinations_of(game: Game) -> tuple[Destination, ...]:
+    """The game's [[notify]] destinations and those of the intake.toml of its games folder."""
+    shared = Folder(game.directory.root.parent).settings_file
+    document = _settings_document(shared, *_stamp(shared)) if shared.is_file() else {}
+    return game_destinations(game.settings.notify, document)
+
+
+def secrets_files(game: Game) -> tuple[Path, ...]:
+    """Where a destination's address may be kept: the game's secrets.toml, then its folder's."""
+    return (game.directory.secrets_file, game.directory.root.parent / game.directory.secrets_file.name)
+
+
+def _stamp(path: Path) -> tuple[int, int, int]:
+    stat = path.stat()
+    return stat.st_mtime_ns, stat.st_size, stat.st_ino
 
 
 def has_own_mailbox(game: Game) -> bool:

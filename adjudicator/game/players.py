@@ -24,8 +24,13 @@ _SCRYPT = {"n": 2**14, "r": 8, "p": 1}
 _SECRET_CHARS = re.compile(r"^[A-Za-z0-9_.!@$%^&*+=?/~-]{6,128}$")
 _EMAIL = re.compile(r"^[^@\s<>\"]+@[^@\s<>\"]+\.[^@\s<>\"]+$")
 _HEX = re.compile(r"^[0-9a-f]+$")
+# A player's handle on each chat service a game's [[notify]] destinations post to, written as that
+# service mentions someone (Discord "<@123…>", Slack "<@U…>", Matrix "@anna:example.org", Telegram
+# "@anna", Mastodon "@anna@example.social"): the posts that concern him mention him so.
+HANDLE_KEYS = ("discord", "slack", "matrix", "telegram", "mastodon")
+HANDLE_CHARS = 100
 PLAYER_KEYS = frozenset(
-    {"civ", "name", "email", "secret_hash", "forum", "lang", "timezone"}
+    {"civ", "name", "email", "secret_hash", "forum", "lang", "timezone", *HANDLE_KEYS}
 )  # a [[player]] of game.toml
 OPEN_SEAT_KEYS = frozenset({"civ", "open"})  # a [[player]] whose seat is open: nobody plays it (game/seats.py)
 
@@ -51,6 +56,11 @@ class Player:
     lang: str = ""  # the language he reads (adjudicator/i18n.py); "" reads the game's
     timezone: str = ""  # the zone his deadlines are shown in; "" shows the game's ([schedule] timezone)
     open: bool = False  # nobody holds the seat: no address, no secret, default orders (game/seats.py)
+    handles: tuple[tuple[str, str], ...] = ()  # (service, how it mentions him), HANDLE_KEYS' order
+
+    def handle(self, service: str) -> str:
+        """How the chat `service` mentions this player, or "" (no handle there)."""
+        return dict(self.handles).get(service, "")
 
     def accepts(self, secret: str) -> bool:
         return not self.open and verify_secret(secret, self.secret_hash)
@@ -64,7 +74,7 @@ class Player:
             "email": self.email,
             "secret_hash": self.secret_hash,
         }
-        optional = {"forum": self.forum, "lang": self.lang, "timezone": self.timezone}
+        optional = {"forum": self.forum, "lang": self.lang, "timezone": self.timezone, **dict(self.handles)}
         return data | {key: value for key, value in optional.items() if value}
 
     def posts_as(self, author: str) -> bool:
@@ -124,7 +134,26 @@ def parse_player(f: Fields) -> Player:
         )
     forum, name = f.line("forum", ""), f.line("name", "")  # one line each: reports show them
     lang, zone = f.checked("lang", check_language), f.checked("timezone", check_zone)
-    return Player(civ.strip(), email, secret_hash, name, " ".join(forum.split()), lang, zone)
+    handles = tuple((service, _handle(f, service)) for service in HANDLE_KEYS if f.data.get(service))
+    return Player(civ.strip(), email, secret_hash, name, " ".join(forum.split()), lang, zone, handles=handles)
+
+
+def _handle(f: Fields, service: str) -> str:
+    """A chat handle goes into posts as it is written: one short line, no spaces."""
+    handle: str = f.line(service).strip()
+    if not handle or len(handle) > HANDLE_CHARS or any(c.isspace() for c in handle):
+        example = _EXAMPLE_HANDLES[service]
+        raise f.error(service, f"write the handle as {service} mentions the player, without spaces, e.g. {example}")
+    return handle
+
+
+_EXAMPLE_HANDLES = {
+    "discord": '"<@123456789012345678>"',
+    "slack": '"<@U024BE7LH>"',
+    "matrix": '"@anna:example.org"',
+    "telegram": '"@anna"',
+    "mastodon": '"@anna@example.social"',
+}
 
 
 def forum_name(name: str) -> str:

@@ -13,6 +13,7 @@ from adjudicator.core import dice as dice_chain
 from adjudicator.core.errors import UsageError
 from adjudicator.core.fields import Fields
 from adjudicator.core.i18n import SOURCE, check_language
+from adjudicator.game.destinations import Destination, parse_destinations
 from adjudicator.game.players import Player, parse_player
 from adjudicator.game.schedule import Schedule, example_moment
 from adjudicator.game.seats import SeatRules
@@ -29,7 +30,7 @@ class Mode(StrEnum):
     STEPWISE = "stepwise"
 
 
-SETTINGS_TABLES = frozenset({"game", "dice", "player", "schedule", "seats", "intake", "delivery", "options"})
+SETTINGS_TABLES = frozenset({"game", "dice", "player", "schedule", "seats", "intake", "delivery", "notify", "options"})
 
 GAME_KEYS = frozenset({"id", "ruleset", "board", "mode", "created", "rules_url", "map_url", "site", "lang"})
 
@@ -54,6 +55,7 @@ class Settings:
     map_url: str = ""  # where reports/ is published: BBCode and Markdown reports show map.png from there
     site: str = ""  # the campaign site's folder (relative to the game directory), rebuilt after each phase
     lang: str = SOURCE  # the language of the public reports, and of each player who has not chosen one
+    notify: tuple[Destination, ...] = ()  # [[notify]]: the chat destinations of this game's own
 
     @property
     def stepwise(self) -> bool:
@@ -105,6 +107,8 @@ class Settings:
             data["seats"] = self.seats.to_data()
         if self.options:
             data["options"] = dict(self.options)
+        if self.notify:
+            data["notify"] = [d.to_data() for d in self.notify]
         return data
 
     @classmethod
@@ -152,6 +156,7 @@ class Settings:
             map_url=game.line("map_url", ""),
             site=game.text("site", ""),
             lang=game.checked("lang", check_language, SOURCE),
+            notify=parse_destinations(root.tables("notify", [])),
         )
 
     def with_players_of(self, ruleset: Ruleset[Any, Any, Any], board: Any, position: Any) -> Settings:

@@ -12,6 +12,7 @@ from typing import Any
 
 from adjudicator.core.errors import DataError, GameFileError
 from adjudicator.core.fields import Fields
+from adjudicator.game.destinations import parse_destinations
 from adjudicator.game.players import Player
 from adjudicator.game.storage import read_toml
 from adjudicator.rulesets import Ruleset
@@ -69,12 +70,14 @@ def check_mail_tables(root: Fields) -> None:
 
 
 def check_intake_file(path: Path, document: Mapping[str, Any] | None = None) -> None:
-    """A games folder's intake.toml (`collect games/ --imap`): only [intake.imap] and [delivery.smtp].
+    """A games folder's intake.toml (`collect games/ --imap`): only [intake.imap], [delivery.smtp]
+    and the [[notify]] destinations of every game in the folder.
     `document`: the file as already read, so that it is not read twice."""
     root = Fields(read_toml(path) if document is None else document)
     try:
-        root.only(MAIL_TABLES)
+        root.only({*MAIL_TABLES, "notify"})
         check_mail_tables(root)
+        parse_destinations(root.tables("notify", []))
     except DataError as error:
         raise GameFileError.from_data_error(path, error) from None
 

@@ -10,13 +10,14 @@ from pathlib import Path
 
 from adjudicator.delivery.messages import reminder_messages, report_messages
 from adjudicator.delivery.outbox import SENT_FOLDER, Hitch, flush, queue
+from adjudicator.delivery.post_messages import flush_game_posts, phase_posts, queue_game_posts, reminder_posts
 from adjudicator.delivery.smtp import game_smtp
 from adjudicator.game import pause as state
 from adjudicator.game.directory import game_lock
 from adjudicator.game.game import Game
 from adjudicator.game.history import last_adjudicated
 from adjudicator.game.pause import Pause
-from adjudicator.game.schedule import quiet_window
+from adjudicator.game.schedule import quiet_window, utc_now
 from adjudicator.game.submissions import missing_orders, submitted
 from adjudicator.hosting.pass_report import GameReport
 
@@ -90,6 +91,9 @@ def remind(game: Game, now: datetime, report: GameReport) -> None:
             report.wake = _earliest(report.wake, min(later))
     if reminded:
         report.actions.append(f"reminded {', '.join(reminded)}")
+    come = [before for before in schedule.remind if deadline - before <= now]
+    if come and queue_game_posts(game, reminder_posts(game, min(come)), now):  # a channel keeps no quiet hours
+        report.actions.append("reminder posted")
     if dropped:
         report.actions.append(f"no reminder for {', '.join(dropped)}: [schedule] quiet lasts past the deadline")
 
@@ -100,21 +104,39 @@ def _known(outbox: Path, identity: str) -> bool:
     return any((folder / name).exists() for folder in (outbox, outbox / SENT_FOLDER, outbox / DROPPED_FOLDER))
 
 
-def queue_reports(game: Game, report: GameReport) -> None:
-    """The last adjudicated phase's reports, queued once (also those a crash or the moderator's
-    own `adjudicate` left unsent: a mail sent before is never queued again)."""
+def queue_reports(game: Game, report: GameReport, now: datetime) -> None:
+    """The last adjudicated phase's reports and posts, queued once (also those a crash or the
+    moderator's own `adjudicate` left unsent: a mail or post sent before is never queued again)."""
     last = last_adjudicated(game)
     if last is None or state.reports_queued(game.directory.root) == last:
         return
     queued = queue(game.directory.outbox, report_messages(game))
+    posted = queue_game_posts(game, phase_posts(game), now)
     state.mark_reports_queued(game.directory.root, last)
     if queued:
         report.actions.append(f"{len(queued)} report(s) of {last} queued")
+    if posted:
+        report.actions.append(f"{posted} post(s) of {last} queued")
 
 
-def send_outbox(game: Game, report: GameReport) -> GameReport:
-    """Everything waiting in the game's outbox/: receipts, reports, reminders. Mail that cannot
-    go waits there; wrong settings need the moderator, but hold up nothing else."""
+def send_outbox(game: Game, report: GameReport, now: datetime | None = None) -> GameReport:
+    """Everything waiting in the game's outbox/: receipts, reports, reminders, then the chat
+    posts. What cannot go waits there; wrong settings need the moderator, but hold up nothing else."""
+    _send_mail(game, report)
+    _send_posts(game, report, now or utc_now())
+    return report
+
+
+def _send_posts(game: Game, report: GameReport, now: datetime) -> None:
+    """The chat posts after the mail: a destination that fails waits or is parked, alone."""
+    flushed = flush_game_posts(game, now)
+    report.actions.extend(flushed.news())
+    trouble = flushed.needs(game.directory.root)
+    if trouble:
+        report.needs = "; ".join(filter(None, [report.needs, *trouble]))
+
+
+def _send_mail(game: Game, report: GameReport) -> None:
     flushed = flush(game.directory.outbox, functools.partial(game_smtp, game))
     if flushed.hitch is Hitch.NO_SETTINGS:
         report.standing += f"; {flushed.waiting} mail(s) wait in outbox/ (no [delivery.smtp])"
@@ -124,7 +146,6 @@ def send_outbox(game: Game, report: GameReport) -> GameReport:
         report.needs = report.needs or f"{flushed.waiting} mail(s) wait in outbox/: {flushed.error}"
     elif flushed.sent:
         report.actions.append(f"{flushed.sent} mail(s) sent")
-    return report
 
 
 def standing_of(game: Game, pause: Pause | None, wake: datetime | None) -> str:

@@ -63,7 +63,7 @@ def _pass(root: Path, report: PassReport, now: datetime, stop: Stop) -> None:
     report.games += failed
     for gid, game in games.items():
         if stop():  # the replies to the mail read are sent all the same
-            report.games.append(send_outbox(game, GameReport(gid, standing="stopped before adjudicating")))
+            report.games.append(send_outbox(game, GameReport(gid, standing="stopped before adjudicating"), now))
             continue
         report.games.append(_host(root, game, loaded_at[gid], now))
 
@@ -103,7 +103,7 @@ def _host_game(game: Game, started: float, now: datetime, report: GameReport) ->
     folder = game.directory.root
     pause = state.paused(folder)
     if pause is None:
-        queue_reports(game, report)
+        queue_reports(game, report, now)
         give_deadline(game, now, report)
         for _ in range(MAX_PHASES_PER_PASS):
             due = due_now(game, now, report)
@@ -123,10 +123,10 @@ def _host_game(game: Game, started: float, now: datetime, report: GameReport) ->
                 )
             started = time.time()
             game = Game.load(folder)
-            queue_reports(game, report)
+            queue_reports(game, report, now)
             give_deadline(game, now, report)
         remind(game, now, report)
     report.standing = standing_of(game, pause, report.wake)
-    send_outbox(game, report)
+    send_outbox(game, report, now)
     if pause is not None and pause.needs_moderator:
         report.needs = needs_of(pause, folder)

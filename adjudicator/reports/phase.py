@@ -27,7 +27,8 @@ from adjudicator.reports.render import Renderer
 from adjudicator.reports.seat_lines import seat_lines
 from adjudicator.rulesets import phase_label
 
-FORMATS = ("txt", "md", "bbcode", "html")
+FORMATS = ("txt", "md", "bbcode", "html")  # each written to reports/<phase>/ as the phase is resolved
+CHAT = "chat"  # the public report as a chat post ([[notify]]): made when it is queued, not written
 PICTURE = "png"  # `report --format png`: the map drawn as a picture, written beside the reports
 
 
@@ -136,8 +137,10 @@ class PhaseReports:
         return self.renderer.render_markup("map.svg.j2", **self.context)
 
     def public(self, fmt: str) -> str:
-        if fmt not in FORMATS:
-            raise UsageError(f"'{fmt}' is not a report format; use {', '.join(FORMATS)} or {PICTURE} (the map)")
+        if fmt not in (*FORMATS, CHAT):
+            raise UsageError(
+                f"'{fmt}' is not a report format; use {', '.join((*FORMATS, CHAT))} or {PICTURE} (the map)"
+            )
         context = {**self.context, "map_svg": self.map_svg} if fmt == "html" else self.context
         return self.renderer.render(f"public.{fmt}.j2", **context)
 
