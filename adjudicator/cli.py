@@ -337,7 +337,7 @@ def notify(
     retry: Annotated[bool, typer.Option("--retry", help="Take parked destinations up again.")] = False,
     resend: Annotated[bool, typer.Option("--resend", help="Queue again the posts cut off mid-send.")] = False,
 ) -> None:
-    """Send the chat posts that wait for the game's [[notify]] destinations (Discord, Matrix, …)."""
+    """Post the last phase's report and what waits to the game's [[notify]] destinations (Discord, Matrix, …)."""
 
 
 @app.command()

@@ -413,9 +413,11 @@ def send_reports(directory: Path, dry_run: bool) -> Outcome:
 
 
 def notify_game(directory: Path, test: bool = False, retry: bool = False, resend: bool = False) -> Outcome:
-    """Send the chat posts that wait; `test` posts a test to every destination instead and says
-    which took it; `retry` takes parked destinations up again, `resend` the posts cut off mid-send."""
+    """Post the last phase's report and whatever else waits for the chat destinations; `test`
+    posts a test to each instead and says which took it; `retry` takes parked destinations up
+    again, `resend` the posts cut off mid-send."""
     from adjudicator.delivery import post_messages, posts
+    from adjudicator.game.history import last_adjudicated
     from adjudicator.game.mail_settings import destinations_of
     from adjudicator.game.schedule import utc_now
 
@@ -437,7 +439,10 @@ def notify_game(directory: Path, test: bool = False, retry: bool = False, resend
                 said.append(f"taken up again: {', '.join(again)}")
             if moved:
                 said.append(f"{moved} post(s) cut off mid-send queued again")
-    flushed = post_messages.flush_game_posts(game, utc_now())
+    now = utc_now()
+    if last_adjudicated(game):  # the last phase's posts, queued once whichever command comes first
+        post_messages.queue_game_posts(game, post_messages.phase_posts(game), now)
+    flushed = post_messages.flush_game_posts(game, now)
     lines = [*said, *flushed.news(), *flushed.needs(game.directory.root)]
     return Outcome("\n".join(lines) or "no post waits", ok=not (flushed.parked or flushed.setup))
 

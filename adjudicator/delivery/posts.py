@@ -362,7 +362,7 @@ def apprise_sender() -> Send:
             )
         if result:
             return ""
-        said = [entry.message for entry in result.call_logs() if entry.level in ("WARNING", "ERROR")]
+        said = [entry.message for entry in result.logs() if entry.level in ("WARNING", "ERROR")]
         return said[-1] if said else "the service did not take the post"
 
     return send

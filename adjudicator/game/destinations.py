@@ -137,19 +137,25 @@ def service_of(destination: Destination, url: str) -> str:
 
 
 def mask(text: str, url: str) -> str:
-    """`text` with every secret part of `url` starred: the URL, its user and password, a host
-    that is no host name (discord://WEBHOOK_ID/TOKEN), and each path segment, query value and
+    """`text` with every secret part of `url` starred: the URL, its user and password, what
+    stands for a host and is no host name (discord://WEBHOOK_ID/TOKEN, tgram://BOT:TOKEN/),
+    and each path segment, query value and
     fragment that looks like a token (six characters or more, not only lower-case letters and
     hyphens, so `api/webhooks` stays readable). What the moderator reads, and every log."""
     if not url:
         return text
     parts = urlsplit(url)
-    secrets = {url, parts.username or "", parts.password or ""}
-    host = parts.hostname or ""
-    if host and "." not in host and host != "localhost":
-        secrets.add(host)
+    secrets = {parts.username or "", parts.password or ""}
+    for piece in re.split(r"[@:]", parts.netloc):  # a host name and a port stay; a bot token does not
+        if "." not in piece and piece != "localhost" and not (piece.isdigit() and len(piece) <= 5):
+            secrets.add(piece)
     pieces = {*parts.path.split("/"), parts.fragment, *(value for _, value in parse_qsl(parts.query))}
     secrets |= {piece for piece in pieces if len(piece) >= 6 and not _WORD.match(piece)}
-    for secret in sorted((s for s in secrets if len(s) >= 3), key=len, reverse=True):
+    ordered = sorted((s for s in secrets if len(s) >= 3), key=len, reverse=True)
+    starred = url
+    for secret in ordered:
+        starred = starred.replace(secret, "****")
+    text = text.replace(url, starred if starred != url else "****")  # the whole address, whatever its pieces
+    for secret in ordered:
         text = text.replace(secret, "****")
     return text
