@@ -267,7 +267,7 @@ def report(
         str | None, typer.Option(help="Phase number or name, e.g. 6 or 006-T02-military (default: the last).")
     ] = None,
     format: Annotated[
-        str, typer.Option("--format", "-f", help="txt, md, bbcode or html; png writes the map as a picture.")
+        str, typer.Option("--format", "-f", help="txt, md, bbcode, html or chat (as posted); png: the map picture.")
     ] = "txt",
     power: PowerOption = None,
     map_url: Annotated[
