@@ -366,6 +366,31 @@ def bench_adjudicate_cpu(repeat: int, game_folder: Path) -> tuple[float, float, 
     return plain, png, max(plain_peak, png_peak)
 
 
+def bench_notify_queue(game_folder: Path, repeat: int, destinations: int = 5) -> float:
+    """What a phase's chat posts add to adjudicating it (issue 33): the posts for `destinations`
+    [[notify]] tables made and queued (the report in chat Markdown once, a file per post), the
+    send being left to a later flush. Median ms, in-process, on a copy of the game."""
+    from adjudicator.delivery.post_messages import phase_posts, queue_game_posts
+    from adjudicator.game.schedule import utc_now
+
+    copy = game_folder.parent / f"{game_folder.name}-notify"
+    shutil.copytree(game_folder, copy, dirs_exist_ok=True)
+    names = [f"chat{n}" for n in range(destinations)]
+    with (copy / "game.toml").open("a", encoding="utf-8") as settings:
+        settings.write("".join(f'\n[[notify]]\nname = "{name}"\n' for name in names))
+    with (copy / "secrets.toml").open("a", encoding="utf-8") as secrets:
+        secrets.write("\n[notify]\n" + "".join(f'{name} = "json://127.0.0.1:9/{name}"\n' for name in names))
+    game = Game.load(copy)
+
+    def queue_once() -> None:
+        shutil.rmtree(copy / "outbox" / "notify", ignore_errors=True)
+        queue_game_posts(game, phase_posts(game), utc_now())
+
+    queued = median_ms(queue_once, repeat)
+    shutil.rmtree(copy, ignore_errors=True)
+    return queued
+
+
 def in_five_languages(game_folder: Path, target: Path) -> Path:
     """A copy of the game whose public reports are French and whose players read Polish,
     Hungarian, French, Spanish and English: every private report and form in his language."""
@@ -596,6 +621,7 @@ def main() -> None:
         commands = bench_commands(repeat if quick else 11, work / "long")
         adjudicate_cpu, adjudicate_png, adjudicate_peak = bench_adjudicate_cpu(3 if quick else 7, work / "long")
         help_ms, adjudicate_ms = bench_cli(repeat if quick else 11, work / "long")
+        notify_ms = bench_notify_queue(work / "long", repeat)
         _, languages_ms = bench_cli(repeat if quick else 11, in_five_languages(work / "long", work / "languages"))
         idle_games = 50 if quick else 200
         idle_ms, idle_process_ms, load_ms = bench_run_idle(idle_games, repeat=3 if quick else 7)
@@ -638,6 +664,8 @@ def main() -> None:
         Row("CLI: adjudicate one phase, CPU", f"{adjudicate_cpu:.0f} ms", "<= 200 ms", adjudicate_cpu <= 200),
         Row("CLI: adjudicate one phase with --map-url (PNG), CPU", f"{adjudicate_png:.0f} ms", "<= 350 ms",
             adjudicate_png <= 350),
+        Row("notify: a phase's posts to 5 destinations queued (adds to adjudicate)", f"{notify_ms:.0f} ms",
+            "<= 100 ms", notify_ms <= 100, notify_ms / adjudicate_cpu),
         Row("CLI: adjudicate, peak memory", f"{adjudicate_peak:.0f} MB", "<= 60 MB", adjudicate_peak <= 60),
         Row("CLI: the same, players in five languages (vs English)", f"{languages_ms:.0f} ms", "<= 1.5x English",
             languages_ms <= 1.5 * adjudicate_ms, languages_ms / adjudicate_ms),

@@ -35,6 +35,7 @@ def test_bench_pieces_run_and_measure_something(bench: Any, tmp_path: Path) -> N
     assert "state" in commands and all(t.cpu_ms > 0 and t.ratio > 0 and t.peak_mb > 0 for t in commands.values())
     plain, png, peak = bench.bench_adjudicate_cpu(1, tmp_path / "g")
     assert png > 0 and plain > 0 and peak > 0
+    assert bench.bench_notify_queue(tmp_path / "g", 1) > 0
 
 
 def test_bench_idle_run_runs_at_toy_size(bench: Any) -> None:

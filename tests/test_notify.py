@@ -25,7 +25,6 @@ from adjudicator.delivery import posts
 from adjudicator.delivery.post_messages import flush_game_posts, phase_posts, queue_game_posts
 from adjudicator.game.destinations import mask
 from adjudicator.game.game import Game
-from pathlib import Path
 from adjudicator.game.storage import read_toml
 from adjudicator.hosting.adjudication import adjudicate
 from adjudicator.hosting.run import run_pass
@@ -92,7 +91,8 @@ def test_a_handle_is_kept_as_written_and_a_handle_with_spaces_is_refused(make_ga
 
 
 def test_a_games_folder_gives_every_game_its_destinations_and_a_game_may_replace_one(
-    make_game: Callable[..., Game], receiver: Receiver  # noqa: F811
+    make_game: Callable[..., Game],
+    receiver: Receiver,  # noqa: F811
 ) -> None:
     game = resolved(make_game())
     shared = game.directory.root.parent
@@ -123,7 +123,8 @@ def test_every_secret_part_of_an_address_is_starred(url: str, kept: str) -> None
 
 
 def test_the_phase_posts_go_once_in_queued_order_with_the_map_and_the_mentions(
-    make_game: Callable[..., Game], receiver: Receiver  # noqa: F811
+    make_game: Callable[..., Game],
+    receiver: Receiver,  # noqa: F811
 ) -> None:
     game = with_notify(
         resolved(make_game()),
@@ -161,7 +162,8 @@ def test_a_dry_run_writes_the_posts_a_send_then_sends(make_game: Callable[..., G
 
 
 def test_a_failing_destination_waits_longer_each_time_is_parked_and_retry_takes_it_up(
-    make_game: Callable[..., Game], receiver: Receiver  # noqa: F811
+    make_game: Callable[..., Game],
+    receiver: Receiver,  # noqa: F811
 ) -> None:
     game = with_notify(
         resolved(make_game()), '[[notify]]\nname = "table"\nsend = ["open"]\n', {"table": hook(receiver.port)}
@@ -193,7 +195,8 @@ def test_a_failing_destination_waits_longer_each_time_is_parked_and_retry_takes_
 
 
 def test_a_destination_that_fails_holds_up_no_other_and_no_mail(
-    make_game: Callable[..., Game], receiver: Receiver  # noqa: F811
+    make_game: Callable[..., Game],
+    receiver: Receiver,  # noqa: F811
 ) -> None:
     tables = '[[notify]]\nname = "down"\nsend = ["open"]\n[[notify]]\nname = "up"\nsend = ["open"]\n'
     game = with_notify(resolved(make_game()), tables, {"down": "json://127.0.0.1:9/closed", "up": hook(receiver.port)})
@@ -236,7 +239,8 @@ def test_a_test_post_says_which_destination_took_it(make_game: Callable[..., Gam
 
 
 def test_run_posts_the_report_and_at_the_remind_time_who_is_awaited(
-    make_game: Callable[..., Game], receiver: Receiver  # noqa: F811
+    make_game: Callable[..., Game],
+    receiver: Receiver,  # noqa: F811
 ) -> None:
     game = make_game()
     text = game.directory.game_file.read_text().replace("[schedule]\n", '[schedule]\ntrade = "2d"\nremind = ["12h"]\n')
@@ -269,7 +273,8 @@ flush_game_posts(Game.load(Path(sys.argv[1])), datetime.now(UTC))
 
 
 def test_a_post_cut_off_by_a_kill_is_kept_aside_and_never_sent_twice(
-    make_game: Callable[..., Game], receiver: Receiver  # noqa: F811
+    make_game: Callable[..., Game],
+    receiver: Receiver,  # noqa: F811
 ) -> None:
     tables = '[[notify]]\nname = "table"\nsend = ["report", "open"]\n'
     game = with_notify(resolved(make_game()), tables, {"table": hook(receiver.port)})

@@ -5,6 +5,7 @@ Players are mentioned by their handle on the destination's service ([[player]] d
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Iterable, Sequence
 from datetime import datetime, timedelta
@@ -73,13 +74,14 @@ def phase_posts(game: Game) -> list[Post]:
     gid = game.settings.id
     resolved = t("%(game)s: %(label)s", game=gid, label=record_label(game, record.before)).render(lang)
     opened = t("%(game)s: %(label)s", game=gid, label=upcoming["label"]).render(lang)
+    chat_report = functools.cache(lambda: reports.public(CHAT))  # one rendering for every destination
     attach = game.directory.page_file(record.slug, "map.svg").relative_to(game.directory.root).as_posix()
     posts: list[Post] = []
     for destination in destinations:
         service = services[destination.name]
         due = _named(game, upcoming["due"], service)
         if PostKind.REPORT in destination.send:
-            posts.append(_post(game, record.slug, "report", destination, resolved, reports.public(CHAT), attach))
+            posts.append(_post(game, record.slug, "report", destination, resolved, chat_report(), attach))
         if PostKind.OPEN in destination.send and not winner and upcoming["due"]:
             opening = t("Next phase: %(label)s.", label=upcoming["label"]).render(lang)
             posts.append(_post(game, game.slug, "open", destination, opened, f"{opening} {_due(game, due)}"))
