@@ -19,6 +19,7 @@ from adjudicator.cli import app
 from adjudicator.game.game import default_board_path
 from adjudicator.game.storage import read_toml
 from adjudicator.rulesets import find_ruleset
+from tests.http_receiver import http_receiver
 from tests.mail_servers import PASSWORD, USER, imap_server, smtp_server
 
 README = Path(__file__).resolve().parents[1] / "README.md"
@@ -66,7 +67,7 @@ def test_every_readme_command_runs_as_written(tmp_path: Path, monkeypatch: pytes
     Path("posts/greece.txt").write_text("power Greece\noffer fish\n")
     shutil.copy(default_board_path(find_ruleset("mare-nostrum")), "my-corrected-board.toml")
     ran, refused = 0, 0
-    with imap_server() as imap_port, smtp_server() as smtp:
+    with imap_server() as imap_port, smtp_server() as smtp, http_receiver() as chat:
         settings = mail_settings(readme, imap_port, smtp.port)
         for variable in (settings["intake"]["imap"]["password_env"], settings["delivery"]["smtp"]["password_env"]):
             monkeypatch.setenv(variable, PASSWORD)
@@ -77,6 +78,9 @@ def test_every_readme_command_runs_as_written(tmp_path: Path, monkeypatch: pytes
                 add_mail_settings(Path("games/spring-2027/game.toml"), settings)  # "Put ... in game.toml"
                 add_mail_settings(Path("games/intake.toml"), {k: settings[k] for k in ("intake", "delivery")})
             args = shlex.split(line, comments=True)[1:]
+            if args[0] == "notify" and "notify" not in read_toml(Path("games/spring-2027/game.toml")):
+                for variable in add_destinations(readme, Path("games/spring-2027/game.toml")):
+                    monkeypatch.setenv(variable, f"json://127.0.0.1:{chat.port}/{variable}")
             result = runner.invoke(app, args)
             said = f"$ {line}\n{result.output}"
             if args[:2] == ["new", "games/spring-2027"]:  # Rome's mail carries his password, as the README says
@@ -92,6 +96,16 @@ def test_every_readme_command_runs_as_written(tmp_path: Path, monkeypatch: pytes
     assert ran >= 25 and refused >= 2
     assert Path("games/spring-2027/game.toml").exists()
     assert smtp.messages_to("anna@example.org"), "send and remind went out through the README's settings"
+    tested = sorted(r.path for r in chat.received if r.json()["title"].endswith("a test post"))
+    assert tested == ["/MN_DISCORD", "/MN_MATRIX"], "notify --test posted to both of the README's places"
+
+
+def add_destinations(readme: str, game_file: Path) -> list[str]:
+    """The README's [[notify]] tables into game.toml ("in game.toml, one table per place"); the
+    variables that hold their addresses, which the test points at a local receiver."""
+    block = next(b for b in re.findall(r"```toml\n(.*?)```", readme, re.S) if "[[notify]]" in b)
+    game_file.write_text(game_file.read_text(encoding="utf-8") + "\n" + block, encoding="utf-8")
+    return [table["url_env"] for table in tomllib.loads(block)["notify"]]
 
 
 def add_mail_settings(path: Path, settings: dict[str, Any]) -> None:
