@@ -298,3 +298,24 @@ def test_a_post_cut_off_by_a_kill_is_kept_aside_and_never_sent_twice(
     assert commands.notify_game(game.directory.root, resend=True).text.endswith("1 post(s) sent")
     assert len(receiver.wait_for(3)) == 3
     assert TOKEN not in outbox_text(game) and TOKEN not in status
+
+
+def test_the_last_phase_of_a_game_posts_its_report_and_the_final_standings(tmp_path: Path) -> None:
+    from adjudicator.game.storage import read_toml as read
+    from tests.mediterraneum_support import board
+    from tests.test_mediterraneum_cli import game_near_victory, run
+
+    folder, building = game_near_victory(tmp_path, "won")
+    orders = tmp_path / "green.txt"
+    orders.write_text(f"game won\npower Green\npassword green-secret\nbuild {board().buildings[building].name}\n")
+    run("submit", "--vouch", str(folder), str(orders))
+    run("adjudicate", str(folder))
+    game = with_notify(Game.load(folder), '[[notify]]\nname = "table"\n', {"table": "json://127.0.0.1:9/x"})
+    made = {post.kind: post for post in phase_posts(game)}
+    assert set(made) == {"report", "final"}  # no phase opens
+    final = made["final"]
+    assert final.title == "The game is over: Green won."
+    lines = final.body.splitlines()
+    assert lines[0] == "**Standings**"
+    assert sorted(line.split(":")[0] for line in lines[1:]) == ["- Blue", "- Green", "- Red"]
+    assert read(game.directory.secrets_file)["dice"]["root"] in made["report"].body  # the chain's root, revealed
