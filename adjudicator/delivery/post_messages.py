@@ -145,7 +145,7 @@ def test_destinations(game: Game, destinations: Sequence[Destination]) -> list[t
     whether it went."""
     files = secrets_files(game)
     try:
-        send = apprise_sender()
+        sender = apprise_sender()
     except UsageError as error:
         return [(str(error), False)]
     lines = []
@@ -155,7 +155,8 @@ def test_destinations(game: Game, destinations: Sequence[Destination]) -> list[t
         except UsageError as error:
             lines.append((f"{destination.name}: not sent: {error}", False))
             continue
-        failure = send(url, test_post(game, destination), None)
+        post = test_post(game, destination)
+        failure = sender.send(url, post.title, post.body, None)
         said = f"not sent: {mask(failure, url)}" if failure else "sent"
         lines.append((f"{destination.name}: {said}", not failure))
     return lines
@@ -186,9 +187,14 @@ def flush_game_posts(game: Game, now: datetime) -> PostsFlushed:
     """Send what waits in the game's chat outbox, each address read from its secrets now."""
     files = secrets_files(game)
 
+    @functools.cache  # a map drawn once a flush, whatever the destinations
     def picture(relative: str) -> bytes:
         from adjudicator.reports.picture import svg_to_png
 
-        return svg_to_png((game.directory.root / relative).read_text(encoding="utf-8"))
+        drawing = game.directory.root / relative
+        published = drawing.with_suffix(".png")  # drawn already when the reports are published (map_url)
+        if published.is_file():
+            return published.read_bytes()
+        return svg_to_png(drawing.read_text(encoding="utf-8"))
 
     return flush_posts(game.directory.outbox, destinations_of(game), lambda d: destination_url(d, files), picture, now)

@@ -19,7 +19,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field, replace
 from datetime import datetime, timedelta
 from pathlib import Path
-from typing import Any
+from typing import Any, Protocol
 from urllib.parse import parse_qsl, urlencode, urlsplit, urlunsplit
 
 from adjudicator.core.errors import UsageError
@@ -38,7 +38,7 @@ BACKOFF = (
     timedelta(hours=1),
 )
 PARK_AFTER = 8  # failures in a row (about three and a half hours of trying) before it is parked
-CONNECT_SECONDS, READ_SECONDS = 5, 15  # Apprise's cto and rto: a destination that hangs costs 20 s at most
+CONNECT_SECONDS, READ_SECONDS = 5, 15  # Apprise's cto and rto: a request that hangs costs 20 s at most
 NOT_INSTALLED = (
     "the game has [[notify]] destinations but Apprise, which posts to them, is not installed: "
     "pip install 'adjudicator[notify]' in the adjudicator's environment"
@@ -56,10 +56,12 @@ class Post:
     body: str
     attach: str = ""  # a drawing (an SVG under the game folder) sent as a PNG picture
     queued: datetime | None = None
+    parts_sent: int = 0  # the parts (see `parts`) that went already: a retry goes on from the next
 
     def to_data(self) -> dict[str, Any]:
         data = {"destination": self.destination, "kind": self.kind, "title": self.title, "body": self.body}
-        return data | ({"attach": self.attach} if self.attach else {}) | {"queued": self.queued}
+        data |= {"attach": self.attach} if self.attach else {}
+        return data | {"queued": self.queued} | ({"parts_sent": self.parts_sent} if self.parts_sent else {})
 
     @classmethod
     def from_file(cls, path: Path) -> Post:
@@ -72,6 +74,7 @@ class Post:
             str(data["body"]),
             str(data.get("attach", "")),
             data.get("queued"),
+            int(data.get("parts_sent", 0)),
         )
 
 
@@ -217,7 +220,17 @@ def retry(outbox: Path, resend: bool = False) -> tuple[list[str], int]:
     return again, moved
 
 
-Send = Callable[[str, Post, bytes | None], str]  # (url, post, picture) -> "" or the error
+class Sender(Protocol):
+    """What posts through a service: one message of at most `limit(url)` characters of title
+    and text (the service's own limit), or a picture alone."""
+
+    def limit(self, url: str) -> int: ...
+
+    def send(self, url: str, title: str, body: str, picture: bytes | None) -> str:
+        """ "" when the service took it, else its error."""
+        ...
+
+
 Address = Callable[[Destination], str]  # the destination's URL (a secret), or UsageError
 
 
@@ -236,7 +249,7 @@ def flush_posts(
     address: Address,
     picture: Callable[[str], bytes],
     now: datetime,
-    send: Send | None = None,
+    sender: Sender | None = None,
 ) -> PostsFlushed:
     """Send the posts that wait, each destination's in order, skipping a destination that
     waits for its next try or is parked. Never raises for a post that cannot go."""
@@ -252,9 +265,9 @@ def flush_posts(
         result.unsure = [path.stem for path in unsure_posts(outbox)]
         if not posts:
             return result
-        if send is None:
+        if sender is None:
             try:
-                send = apprise_sender()
+                sender = apprise_sender()
             except UsageError as error:
                 result.setup, result.waiting = str(error), len(posts)
                 return result
@@ -279,7 +292,7 @@ def flush_posts(
                 result.waiting += len(mine_posts)
                 continue
             for index, post in enumerate(mine_posts):
-                failure = _send_one(folder, post, url, send, picture)
+                failure = _send_one(folder, post, url, sender, picture)
                 if not failure:
                     result.sent += 1
                     state = Health()
@@ -308,38 +321,72 @@ def _keep_unsure(folder: Path) -> None:
         os.replace(path, folder / UNSURE / path.name)
 
 
-def _send_one(folder: Path, post: Post, url: str, send: Send, picture: Callable[[str], bytes]) -> str:
-    """Send one post, moved to sending/ for the time of its request; "" or the error."""
+def _send_one(folder: Path, post: Post, url: str, sender: Sender, picture: Callable[[str], bytes]) -> str:
+    """Send one post part by part, in sending/ for the time of its requests, the parts that
+    went counted in its file after each; "" or the error (the post waits again, from its
+    first part not sent)."""
     name = f"{post.identity}.toml"
-    try:
-        attachment = picture(post.attach) if post.attach else None
-    except (OSError, ValueError) as trouble:  # the drawing is gone: the post goes without it
-        attachment, post = None, replace(post, body=f"{post.body}\n\n(The map could not be drawn: {trouble}.)")
     for sub in (SENDING, SENT):
         (folder / sub).mkdir(exist_ok=True)
     os.replace(folder / name, folder / SENDING / name)
-    failure = send(url, post, attachment)
+    failure = ""
+    for index, (title, body, attach) in enumerate(parts(post, sender.limit(url))):
+        if index < post.parts_sent:
+            continue
+        try:
+            drawn = picture(attach) if attach else None
+        except (OSError, ValueError) as trouble:  # the drawing is gone: said instead
+            title, body, drawn = "", f"(The map could not be drawn: {trouble}.)", None
+        failure = sender.send(url, title, body, drawn)
+        if failure:
+            break
+        post = replace(post, parts_sent=index + 1)
+        write_toml_atomic(folder / SENDING / name, post.to_data(), mode=0o600)
     os.replace(folder / SENDING / name, (folder / SENT if not failure else folder) / name)  # a failed one waits again
     return failure
+
+
+def parts(post: Post, limit: int) -> list[tuple[str, str, str]]:
+    """The messages a post is sent as: its text in pieces of whole lines within the service's
+    `limit` (the title with the first), then its picture alone, so that a retry sends again only
+    what did not go. Each is (title, text, drawing)."""
+    pieces: list[str] = []
+    budget = max(limit - len(post.title) - 8, 200)  # room for the title and the service's own line breaks
+    for line in post.body.splitlines():
+        while len(line) > budget:  # a line longer than a message: cut at its last space within
+            cut = line.rfind(" ", 0, budget)
+            cut = cut if cut > budget // 2 else budget
+            _add(pieces, line[:cut], budget)
+            line = line[cut:].lstrip()
+        _add(pieces, line, budget)
+    texts = [(post.title if index == 0 else "", piece.strip("\n"), "") for index, piece in enumerate(pieces)]
+    return texts + ([("", "", post.attach)] if post.attach else [])
+
+
+def _add(pieces: list[str], line: str, budget: int) -> None:
+    if pieces and len(pieces[-1]) + 1 + len(line) <= budget:
+        pieces[-1] += "\n" + line
+    else:
+        pieces.append(line)
 
 
 _REFUSED = "Apprise does not read"  # an address no Apprise plugin takes: it will not heal by waiting
 
 
 def tuned(url: str) -> str:
-    """The destination's URL with the judge's own defaults where it sets none: a long report
-    split into posts within the service's limit (Apprise knows each one's), and timeouts that
-    keep a hanging service from holding a `run` pass."""
+    """The destination's URL with the judge's timeouts where it sets none, so that a hanging
+    service cannot hold a `run` pass. (Long posts are split by `parts`, not by Apprise, whose
+    split a failed part would send again whole.)"""
     parts = urlsplit(url)
     query = dict(parse_qsl(parts.query, keep_blank_values=True))
-    defaults = {"overflow": "split", "cto": str(CONNECT_SECONDS), "rto": str(READ_SECONDS)}
+    defaults = {"cto": str(CONNECT_SECONDS), "rto": str(READ_SECONDS)}
     wanted = {key: value for key, value in defaults.items() if key not in query}
     if not wanted:
         return url
     return urlunsplit(parts._replace(query="&".join(filter(None, [parts.query, urlencode(wanted)]))))
 
 
-def apprise_sender() -> Send:
+def apprise_sender() -> Sender:
     """Posts sent through Apprise; UsageError when it is not installed."""
     try:
         import apprise
@@ -347,22 +394,28 @@ def apprise_sender() -> Send:
         raise UsageError(NOT_INSTALLED) from None
     import tempfile
 
-    def send(url: str, post: Post, picture: bytes | None) -> str:
-        sender = apprise.Apprise()
-        if not sender.add(tuned(url)):
-            return f"{_REFUSED} this address (its scheme is '{urlsplit(url).scheme}'); see Apprise's list of services"
-        with tempfile.TemporaryDirectory(prefix="adjudicator-post-") as scratch:
-            attach = None
-            if picture is not None:
-                path = Path(scratch) / "map.png"
-                path.write_bytes(picture)
-                attach = apprise.AppriseAttachment(str(path))
-            result = sender.notify(
-                body=post.body, title=post.title, body_format=apprise.NotifyFormat.MARKDOWN, attach=attach
-            )
-        if result:
-            return ""
-        said = [entry.message for entry in result.logs() if entry.level in ("WARNING", "ERROR")]
-        return said[-1] if said else "the service did not take the post"
+    class AppriseSender:
+        def limit(self, url: str) -> int:
+            plugin = apprise.Apprise.instantiate(tuned(url))
+            return int(plugin.body_maxlen) if plugin is not None else 2000
 
-    return send
+        def send(self, url: str, title: str, body: str, picture: bytes | None) -> str:
+            service = apprise.Apprise()
+            if not service.add(tuned(url)):
+                scheme = urlsplit(url).scheme
+                return f"{_REFUSED} this address (its scheme is '{scheme}'); see Apprise's list of services"
+            with tempfile.TemporaryDirectory(prefix="adjudicator-post-") as scratch:
+                attach = None
+                if picture is not None:
+                    path = Path(scratch) / "map.png"
+                    path.write_bytes(picture)
+                    attach = apprise.AppriseAttachment(str(path))
+                result = service.notify(
+                    body=body, title=title, body_format=apprise.NotifyFormat.MARKDOWN, attach=attach
+                )
+            if result:
+                return ""
+            said = [entry.message for entry in result.logs() if entry.level in ("WARNING", "ERROR")]
+            return said[-1] if said else "the service did not take the post"
+
+    return AppriseSender()

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from enum import StrEnum
 from pathlib import Path
 from typing import Any
-from urllib.parse import parse_qsl, urlsplit
+from urllib.parse import parse_qsl, unquote, urlsplit
 
 from adjudicator.core.errors import DataError, UsageError
 from adjudicator.core.fields import Fields
@@ -22,7 +22,8 @@ from adjudicator.game.storage import read_toml
 
 SECRETS_TABLE = "notify"  # secrets.toml [notify]: NAME = "the destination's URL"
 _NAME = re.compile(r"^[a-z0-9][a-z0-9_-]{0,31}$")
-_WORD = re.compile(r"^[a-z-]+$")  # a path word (api, webhooks), not a token
+# The words of a service's address that are the same in everyone's (the rest may be a token)
+_ADDRESS_WORDS = frozenset({"", "api", "webhooks", "webhook", "hooks", "hook", "services", "v1", "v2", "v3", "bot"})
 
 
 class PostKind(StrEnum):
@@ -137,25 +138,30 @@ def service_of(destination: Destination, url: str) -> str:
 
 
 def mask(text: str, url: str) -> str:
-    """`text` with every secret part of `url` starred: the URL, its user and password, what
-    stands for a host and is no host name (discord://WEBHOOK_ID/TOKEN, tgram://BOT:TOKEN/),
-    and each path segment, query value and
-    fragment that looks like a token (six characters or more, not only lower-case letters and
-    hyphens, so `api/webhooks` stays readable). What the moderator reads, and every log."""
+    """`text` with every secret part of `url` starred: its user and password, what stands for a
+    host and is no host name (discord://WEBHOOK_ID/TOKEN, tgram://BOT:TOKEN/), and every path
+    segment, query value and fragment but the few words services put in every address
+    (`api/webhooks`), each as written and percent-decoded, in any case. What the moderator
+    reads, and every log."""
     if not url:
         return text
     parts = urlsplit(url)
     secrets = {parts.username or "", parts.password or ""}
     for piece in re.split(r"[@:]", parts.netloc):  # a host name and a port stay; a bot token does not
-        if "." not in piece and piece != "localhost" and not (piece.isdigit() and len(piece) <= 5):
+        if "." not in piece and piece.lower() != "localhost" and not (piece.isdigit() and len(piece) <= 5):
             secrets.add(piece)
     pieces = {*parts.path.split("/"), parts.fragment, *(value for _, value in parse_qsl(parts.query))}
-    secrets |= {piece for piece in pieces if len(piece) >= 6 and not _WORD.match(piece)}
+    secrets |= {piece for piece in pieces if piece.lower() not in _ADDRESS_WORDS}
+    secrets |= {unquote(secret) for secret in secrets}
     ordered = sorted((s for s in secrets if len(s) >= 3), key=len, reverse=True)
     starred = url
     for secret in ordered:
-        starred = starred.replace(secret, "****")
-    text = text.replace(url, starred if starred != url else "****")  # the whole address, whatever its pieces
+        starred = _star(starred, secret)
+    text = _star(text, url, starred if starred != url else "****")  # the whole address, whatever its pieces
     for secret in ordered:
-        text = text.replace(secret, "****")
+        text = _star(text, secret)
     return text
+
+
+def _star(text: str, secret: str, instead: str = "****") -> str:
+    return re.sub(re.escape(secret), lambda _: instead, text, flags=re.IGNORECASE)
