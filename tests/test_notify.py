@@ -326,3 +326,21 @@ def test_the_last_phase_of_a_game_posts_its_report_and_the_final_standings(tmp_p
     assert lines[0] == "**Standings**"
     assert sorted(line.split(":")[0] for line in lines[1:]) == ["- Blue", "- Green", "- Red"]
     assert read(game.directory.secrets_file)["dice"]["root"] in made["report"].body  # the chain's root, revealed
+
+
+def test_a_destination_that_does_not_answer_is_given_up_at_its_timeout_and_tried_later(
+    make_game: Callable[..., Game],
+    receiver: Receiver,  # noqa: F811
+) -> None:
+    """rto (Apprise's read timeout; the judge sets 15 s where the address sets none) bounds
+    what a hanging service costs a pass."""
+    url = f"json://127.0.0.1:{receiver.port}/slow?rto=1"
+    game = with_notify(resolved(make_game()), '[[notify]]\nname = "slow"\nsend = ["open"]\n', {"slow": url})
+    queue_game_posts(game, phase_posts(game), NOW)
+    receiver.answer(Answer(200, delay=5))
+    started = time.monotonic()
+    flushed = flush_game_posts(game, NOW)
+    assert time.monotonic() - started < 4 and flushed.retrying and flushed.waiting == 1
+    assert posts.tuned(url).endswith("rto=1&cto=5") and posts.tuned("json://h/x").endswith("?cto=5&rto=15")
+    flush_game_posts(game, NOW + timedelta(minutes=2))
+    assert len(receiver.wait_for(2)) == 2 and not posts.waiting_posts(game.directory.outbox)
