@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import signal
 import subprocess
 import sys
@@ -344,3 +345,12 @@ def test_a_destination_that_does_not_answer_is_given_up_at_its_timeout_and_tried
     assert posts.tuned(url).endswith("rto=1&cto=5") and posts.tuned("json://h/x").endswith("?cto=5&rto=15")
     flush_game_posts(game, NOW + timedelta(minutes=2))
     assert len(receiver.wait_for(2)) == 2 and not posts.waiting_posts(game.directory.outbox)
+
+
+def test_no_name_in_a_post_pings_a_whole_channel(make_game: Callable[..., Game]) -> None:
+    game = resolved(make_game())
+    settings = read_toml(game.directory.game_file)
+    settings["player"][0]["name"] = "@everyone <!here> @Channel"
+    game.directory.game_file.write_text(tomli_w.dumps(settings) + '[[notify]]\nname = "table"\n', encoding="utf-8")
+    (report, _) = phase_posts(Game.load(game.directory.root))
+    assert "everyone" in report.body and not re.search(r"(@|<!)(everyone|here|channel)\b", report.body, re.I)

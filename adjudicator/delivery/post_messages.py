@@ -30,6 +30,7 @@ from adjudicator.game.submissions import missing_orders
 from adjudicator.reports.phase import CHAT, PhaseReports, load_record, record_label
 
 _BLANK_LINES = re.compile(r"\n{3,}")
+_CHANNEL_PINGS = re.compile(r"(@|<!)(everyone|here|channel)\b", re.IGNORECASE)
 
 
 def _address(game: Game) -> tuple[Sequence[Destination], dict[str, str]]:
@@ -57,7 +58,14 @@ def _named(game: Game, civs: Iterable[str], service: str) -> str:
 
 def _post(game: Game, phase: str, kind: str, destination: Destination, title: str, body: str, attach: str = "") -> Post:
     identity = mail_identity(game.settings.id, phase, kind, f"notify-{destination.name}")
-    return Post(identity, destination.name, kind, title, _BLANK_LINES.sub("\n\n", body).strip(), attach)
+    text = _BLANK_LINES.sub("\n\n", body).strip()
+    return Post(identity, destination.name, kind, _unpinged(title), _unpinged(text), attach)
+
+
+def _unpinged(text: str) -> str:
+    """No name in a report (a player's, a forum's) may ping a whole channel: Discord and Slack
+    read @everyone, @here and @channel so; a zero-width space after the @ keeps the word."""
+    return _CHANNEL_PINGS.sub(lambda match: f"{match[1]}\u200b{match[2]}", text)
 
 
 def phase_posts(game: Game) -> list[Post]:
