@@ -409,7 +409,8 @@ def send_reports(directory: Path, dry_run: bool) -> Outcome:
     last = last_adjudicated(game)
     reports = report_messages(game) if last else []  # else what waits: the welcome mails
     said = deliver(game, reports, "report", dry_run)
-    return Outcome("\n".join([said, *post_messages.deliver_posts(game, dry_run, queue_phase=last is not None)]))
+    posts = post_messages.phase_posts(game) if last is not None else []
+    return Outcome("\n".join([said, *post_messages.deliver_posts(game, dry_run, posts)]))
 
 
 def notify_game(directory: Path, test: bool = False, retry: bool = False, resend: bool = False) -> Outcome:
@@ -444,14 +445,18 @@ def notify_game(directory: Path, test: bool = False, retry: bool = False, resend
         post_messages.queue_game_posts(game, post_messages.phase_posts(game), now)
     flushed = post_messages.flush_game_posts(game, now)
     lines = [*said, *flushed.news(), *flushed.needs(game.directory.root)]
-    return Outcome("\n".join(lines) or "no post waits", ok=not (flushed.parked or flushed.setup))
+    return Outcome("\n".join(lines) or "no post waits", ok=not flushed.needs(game.directory.root))
 
 
 def send_reminders(directory: Path, dry_run: bool) -> Outcome:
+    """Reminders to the players still awaited, by mail and in the chat destinations."""
+    from adjudicator.delivery import post_messages
     from adjudicator.delivery.messages import deliver, reminder_messages
 
     game = Game.load(directory)
-    return Outcome(deliver(game, reminder_messages(game), "reminder", dry_run))
+    said = deliver(game, reminder_messages(game), "reminder", dry_run)
+    posts = post_messages.reminder_posts(game)  # one per deadline in each place, like the mails to each player
+    return Outcome("\n".join([said, *post_messages.deliver_posts(game, dry_run, posts)]))
 
 
 def set_deadline(directory: Path, when: str) -> Outcome:
@@ -509,7 +514,7 @@ def run_games(path: Path, watch: bool, poll: float, say: Callable[[str], None]) 
         watch_games(path, say, stop, poll)
         return Outcome("")
     report = run_pass(path)
-    return Outcome(report.text)
+    return Outcome(report.text, ok=not report.needs_moderator)
 
 
 def seat_player(directory: Path, civ: str, player: str | None, vacate: bool) -> Outcome:

@@ -165,7 +165,7 @@ def test_a_dry_run_writes_the_posts_a_send_then_sends(make_game: Callable[..., G
     assert "2 post(s) written" in said and not receiver.received
     dry = sorted((game.directory.outbox / "dry-run" / posts.POSTS_FOLDER).glob("*.toml"))
     commands.send_reports(game.directory.root, dry_run=False)
-    sent = [r.json()["message"] for r in receiver.wait_for(3) if r.json()["message"]]
+    sent = [r.json()["message"] for r in receiver.wait_for(3) if not r.json()["attachments"]]
     assert [read_toml(p)["body"] for p in dry] == sent
 
 
@@ -222,7 +222,8 @@ def test_an_address_that_cannot_be_read_needs_the_moderator_and_says_how(
     said = commands.notify_game(game.directory.root)
     assert not said.ok and "the environment variable MN_TEST_ROOM is not set" in said.text
     report = run_pass(game.directory.root.parent, NOW)
-    assert "NEEDS THE MODERATOR" in report.text and "MN_TEST_ROOM" in report.text
+    assert "NEEDS THE MODERATOR" in report.text and "MN_TEST_ROOM" in report.text and "--retry" not in report.text
+    assert not commands.run_games(game.directory.root.parent, False, 5, print).ok  # run exits 1 then
 
 
 def test_without_apprise_the_posts_wait_and_the_moderator_is_told_what_to_install(
@@ -231,7 +232,7 @@ def test_without_apprise_the_posts_wait_and_the_moderator_is_told_what_to_instal
     game = with_notify(resolved(make_game()), '[[notify]]\nname = "table"\n', {"table": "json://127.0.0.1:9/x"})
     monkeypatch.setitem(sys.modules, "apprise", None)  # as on a machine installed without the extra
     said = commands.send_reports(game.directory.root, dry_run=False)
-    assert "pip install 'adjudicator[notify]'" in said.text
+    assert "pip install -e '.[notify]'" in said.text
     assert len(posts.waiting_posts(game.directory.outbox)) == 2  # the report and the opening line, kept
 
 
@@ -342,7 +343,8 @@ def test_a_destination_that_does_not_answer_is_given_up_at_its_timeout_and_tried
     started = time.monotonic()
     flushed = flush_game_posts(game, NOW)
     assert time.monotonic() - started < 4 and flushed.retrying and flushed.waiting == 1
-    assert posts.tuned(url).endswith("rto=1&cto=5") and posts.tuned("json://h/x").endswith("?cto=5&rto=15")
+    assert posts.tuned(url).endswith("?rto=1&cto=5") and posts.tuned("json://h/x").endswith("?cto=5&rto=15")
+    assert posts.tuned("matrix://u:p@h/#game") == "matrix://u:p@h/#game?cto=5&rto=15"  # Apprise's room, kept
     flush_game_posts(game, NOW + timedelta(minutes=2))
     assert len(receiver.wait_for(2)) == 2 and not posts.waiting_posts(game.directory.outbox)
 
@@ -354,3 +356,17 @@ def test_no_name_in_a_post_pings_a_whole_channel(make_game: Callable[..., Game])
     game.directory.game_file.write_text(tomli_w.dumps(settings) + '[[notify]]\nname = "table"\n', encoding="utf-8")
     (report, _) = phase_posts(Game.load(game.directory.root))
     assert "everyone" in report.body and not re.search(r"(@|<!)(everyone|here|channel)\b", report.body, re.I)
+
+
+def test_the_moderators_remind_posts_who_is_awaited_once_per_deadline(
+    make_game: Callable[..., Game],
+    receiver: Receiver,  # noqa: F811
+) -> None:
+    game = with_notify(make_game(), '[[notify]]\nname = "table"\n', {"table": hook(receiver.port)})
+    commands.set_deadline(game.directory.root, "2027-03-05T18:00Z")
+    commands.submit_text(game.directory.root, "power Rome\nno orders\n", None, vouch=True)
+    said = commands.send_reminders(game.directory.root, dry_run=False).text
+    assert said.endswith("1 post(s) sent")
+    (posted,) = receiver.wait_for(1)
+    assert posted.json()["message"] == ("Orders are due from Carthage, Greece, Babylon, Egypt by 2027-03-05 18:00 UTC.")
+    assert commands.send_reminders(game.directory.root, dry_run=False).text.endswith("no post waits")

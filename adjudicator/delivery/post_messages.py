@@ -59,7 +59,8 @@ def _named(game: Game, civs: Iterable[str], service: str) -> str:
 def _post(game: Game, phase: str, kind: str, destination: Destination, title: str, body: str, attach: str = "") -> Post:
     identity = mail_identity(game.settings.id, phase, kind, f"notify-{destination.name}")
     text = _BLANK_LINES.sub("\n\n", body).strip()
-    return Post(identity, destination.name, kind, _unpinged(title), _unpinged(text), attach)
+    caption = t("The map after this phase").render(game.settings.lang) if attach else ""
+    return Post(identity, destination.name, kind, _unpinged(title), _unpinged(text), attach, caption)
 
 
 def _unpinged(text: str) -> str:
@@ -122,14 +123,17 @@ def _in(text: str, lang: str) -> str:
     return text.render(lang) if isinstance(text, Msg) else text
 
 
-def reminder_posts(game: Game, before: timedelta) -> list[Post]:
-    """At a [schedule] remind time: who is still awaited, mentioned, once per deadline and time."""
+def reminder_posts(game: Game, before: timedelta | None = None) -> list[Post]:
+    """Who is still awaited, mentioned: at a [schedule] remind time (`before` the deadline, from
+    `run`) once per deadline and time, or by the moderator's `remind` once per deadline."""
     missing = missing_orders(game)
     deadline = game.deadline()
     if not missing or deadline is None:
         return []
     destinations, services = _address(game)
-    kind = f"waiting-{deadline:%Y%m%dT%H%M}-{int(before.total_seconds() // 60)}m"
+    kind = f"waiting-{deadline:%Y%m%dT%H%M}"
+    if before is not None:
+        kind += f"-{int(before.total_seconds() // 60)}m"
     title = t("Reminder: orders for %(label)s", label=game.phase_info.label).render(game.settings.lang)
     return [
         _post(game, game.slug, kind, d, title, _due(game, _named(game, missing, services[d.name]), deadline))
@@ -170,12 +174,11 @@ def test_destinations(game: Game, destinations: Sequence[Destination]) -> list[t
     return lines
 
 
-def deliver_posts(game: Game, dry_run: bool, queue_phase: bool) -> list[str]:
-    """`send`'s part for chat: the last phase's posts queued (with `queue_phase`) and what waits
-    sent; a dry run writes them to outbox/dry-run/notify/ only. Lines for the moderator."""
+def deliver_posts(game: Game, dry_run: bool, posts: Sequence[Post]) -> list[str]:
+    """`send`'s and `remind`'s part for chat: `posts` queued and what waits sent; a dry run
+    writes them to outbox/dry-run/notify/ only. Lines for the moderator."""
     if not destinations_of(game):
         return []
-    posts = phase_posts(game) if queue_phase else []
     now = utc_now()
     if dry_run:
         written = queue_posts(game.directory.outbox / DRY_RUN_FOLDER, posts, now, again=True)

@@ -20,7 +20,7 @@ from dataclasses import dataclass, field, replace
 from datetime import datetime, timedelta
 from pathlib import Path
 from typing import Any, Protocol
-from urllib.parse import parse_qsl, urlencode, urlsplit, urlunsplit
+from urllib.parse import parse_qsl, urlencode, urlsplit
 
 from adjudicator.core.errors import UsageError
 from adjudicator.game.destinations import Destination, mask
@@ -41,7 +41,7 @@ PARK_AFTER = 8  # failures in a row (about three and a half hours of trying) bef
 CONNECT_SECONDS, READ_SECONDS = 5, 15  # Apprise's cto and rto: a request that hangs costs 20 s at most
 NOT_INSTALLED = (
     "the game has [[notify]] destinations but Apprise, which posts to them, is not installed: "
-    "pip install 'adjudicator[notify]' in the adjudicator's environment"
+    "pip install -e '.[notify]' in the adjudicator's checkout, with its venv active"
 )
 
 
@@ -55,12 +55,13 @@ class Post:
     title: str
     body: str
     attach: str = ""  # a drawing (an SVG under the game folder) sent as a PNG picture
+    caption: str = ""  # the text that goes with the picture
     queued: datetime | None = None
     parts_sent: int = 0  # the parts (see `parts`) that went already: a retry goes on from the next
 
     def to_data(self) -> dict[str, Any]:
         data = {"destination": self.destination, "kind": self.kind, "title": self.title, "body": self.body}
-        data |= {"attach": self.attach} if self.attach else {}
+        data |= {"attach": self.attach, "caption": self.caption} if self.attach else {}
         return data | {"queued": self.queued} | ({"parts_sent": self.parts_sent} if self.parts_sent else {})
 
     @classmethod
@@ -73,6 +74,7 @@ class Post:
             str(data["title"]),
             str(data["body"]),
             str(data.get("attach", "")),
+            str(data.get("caption", "")),
             data.get("queued"),
             int(data.get("parts_sent", 0)),
         )
@@ -105,7 +107,8 @@ class PostsFlushed:
     sent: int = 0
     waiting: int = 0
     retrying: list[str] = field(default_factory=list)  # "discord: <error>; tried again at …": it passes
-    parked: list[str] = field(default_factory=list)  # "discord: <error>": the moderator must act
+    parked: list[str] = field(default_factory=list)  # "discord: <error>": the moderator must act, then --retry
+    blocked: list[str] = field(default_factory=list)  # no address, no table: the moderator must act
     unsure: list[str] = field(default_factory=list)  # posts cut off mid-send, kept in unsure/
     setup: str = ""  # why nothing could be sent at all (Apprise missing)
 
@@ -116,6 +119,7 @@ class PostsFlushed:
     def needs(self, game_folder: Path) -> list[str]:
         """What the moderator must act on, each with how."""
         lines = [self.setup] if self.setup else []
+        lines += [f"posts wait for {line}" for line in self.blocked]
         lines += [f"posts wait for {line}; 'adjudicator notify {game_folder} --retry'" for line in self.parked]
         if self.unsure:
             cut = len(self.unsure)
@@ -226,6 +230,8 @@ class Sender(Protocol):
 
     def limit(self, url: str) -> int: ...
 
+    def takes_files(self, url: str) -> bool: ...
+
     def send(self, url: str, title: str, body: str, picture: bytes | None) -> str:
         """ "" when the service took it, else its error."""
         ...
@@ -278,17 +284,18 @@ def flush_posts(
             state = health.get(name, Health())
             destination = known.get(name)
             if destination is None:  # its [[notify]] table is gone: its posts wait until it is back
-                result.parked.append(f"{name}: no [[notify]] table names it now; {len(mine_posts)} post(s) wait")
+                result.blocked.append(f"{name}: no [[notify]] table names it now; {len(mine_posts)} post(s) wait")
                 result.waiting += len(mine_posts)
                 continue
-            if state.waits(now):
+            if state.waits(now):  # not tried now: `status` tells when it is; a parked one is said each time
                 result.waiting += len(mine_posts)
-                _tell(result, name, state)
+                if state.parked:
+                    _tell(result, name, state)
                 continue
             try:
                 url = address(destination)
             except UsageError as error:  # the moderator must act; no failure is counted
-                result.parked.append(f"{name}: {error}")
+                result.blocked.append(f"{name}: {error}")
                 result.waiting += len(mine_posts)
                 continue
             for index, post in enumerate(mine_posts):
@@ -330,7 +337,7 @@ def _send_one(folder: Path, post: Post, url: str, sender: Sender, picture: Calla
         (folder / sub).mkdir(exist_ok=True)
     os.replace(folder / name, folder / SENDING / name)
     failure = ""
-    for index, (title, body, attach) in enumerate(parts(post, sender.limit(url))):
+    for index, (title, body, attach) in enumerate(parts(post, sender.limit(url), sender.takes_files(url))):
         if index < post.parts_sent:
             continue
         try:
@@ -346,10 +353,11 @@ def _send_one(folder: Path, post: Post, url: str, sender: Sender, picture: Calla
     return failure
 
 
-def parts(post: Post, limit: int) -> list[tuple[str, str, str]]:
+def parts(post: Post, limit: int, files: bool = True) -> list[tuple[str, str, str]]:
     """The messages a post is sent as: its text in pieces of whole lines within the service's
-    `limit` (the title with the first), then its picture alone, so that a retry sends again only
-    what did not go. Each is (title, text, drawing)."""
+    `limit` (the title with the first), then its picture with its caption where the service
+    takes `files` (a Slack webhook does not), so that a retry sends again only what did not go.
+    Each is (title, text, drawing)."""
     pieces: list[str] = []
     budget = max(limit - len(post.title) - 8, 200)  # room for the title and the service's own line breaks
     for line in post.body.splitlines():
@@ -360,7 +368,7 @@ def parts(post: Post, limit: int) -> list[tuple[str, str, str]]:
             line = line[cut:].lstrip()
         _add(pieces, line, budget)
     texts = [(post.title if index == 0 else "", piece.strip("\n"), "") for index, piece in enumerate(pieces)]
-    return texts + ([("", "", post.attach)] if post.attach else [])
+    return texts + ([("", post.caption, post.attach)] if post.attach and files else [])
 
 
 def _add(pieces: list[str], line: str, budget: int) -> None:
@@ -375,15 +383,15 @@ _REFUSED = "Apprise does not read"  # an address no Apprise plugin takes: it wil
 
 def tuned(url: str) -> str:
     """The destination's URL with the judge's timeouts where it sets none, so that a hanging
-    service cannot hold a `run` pass. (Long posts are split by `parts`, not by Apprise, whose
-    split a failed part would send again whole.)"""
-    parts = urlsplit(url)
-    query = dict(parse_qsl(parts.query, keep_blank_values=True))
-    defaults = {"cto": str(CONNECT_SECONDS), "rto": str(READ_SECONDS)}
-    wanted = {key: value for key, value in defaults.items() if key not in query}
+    service cannot hold a `run` pass. Apprise reads its parameters at the very end of an
+    address, after a Matrix room's `#`, which is no fragment to it. (Long posts are split by
+    `parts`, not by Apprise, whose split a failed part would send again whole.)"""
+    _, mark, query = url.partition("?")
+    given = {key for key, _ in parse_qsl(query, keep_blank_values=True)}
+    wanted = {key: value for key, value in (("cto", CONNECT_SECONDS), ("rto", READ_SECONDS)) if key not in given}
     if not wanted:
         return url
-    return urlunsplit(parts._replace(query="&".join(filter(None, [parts.query, urlencode(wanted)]))))
+    return url + ("&" if mark else "?") + urlencode(wanted)
 
 
 def apprise_sender() -> Sender:
@@ -398,6 +406,10 @@ def apprise_sender() -> Sender:
         def limit(self, url: str) -> int:
             plugin = apprise.Apprise.instantiate(tuned(url))
             return int(plugin.body_maxlen) if plugin is not None else 2000
+
+        def takes_files(self, url: str) -> bool:
+            plugin = apprise.Apprise.instantiate(tuned(url))
+            return plugin is not None and bool(plugin.attachment_support)
 
         def send(self, url: str, title: str, body: str, picture: bytes | None) -> str:
             service = apprise.Apprise()
