@@ -9,6 +9,7 @@ import pytest
 
 from adjudicator.game.game import Game
 from adjudicator.game.players import parse_player_spec
+from tests.matrix_server import matrix_server  # noqa: F401  # one Synapse for the session, whichever module asks
 
 FIVE = ("Rome", "Carthage", "Greece", "Babylon", "Egypt")
 

@@ -27,9 +27,9 @@ from adjudicator.hosting.adjudication import adjudicate
 from tests.conftest import FIVE, player_args
 from tests.http_receiver import Answer, Received, Receiver, TlsReceiver, http_receiver, receiver, tls_receiver
 from tests.mail_servers import PASSWORD, USER, SmtpServer, free_port, smtp_server
-from tests.matrix_server import MatrixServer, http, matrix_server
+from tests.matrix_server import MatrixServer, http
 
-__all__ = ["matrix_server", "receiver", "tls_receiver"]  # the fixtures, imported for pytest to find
+__all__ = ["receiver", "tls_receiver"]  # the fixtures, imported for pytest to find (matrix_server: conftest)
 
 runner = CliRunner()
 GAME_ID = "chat-game"

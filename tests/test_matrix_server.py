@@ -15,7 +15,7 @@ import apprise
 import pytest
 from apprise.plugins.matrix import NotifyMatrix
 
-from tests.matrix_server import MatrixServer, matrix_server  # noqa: F401
+from tests.matrix_server import MatrixServer
 
 pytestmark = pytest.mark.slow  # starts Synapse (a few seconds, once per session)
 
@@ -41,30 +41,8 @@ def notify(server: MatrixServer, body: str, title: str, attachment: Path) -> Non
         assert sent, log.getvalue()
 
 
-def test_apprise_posts_text_and_picture(matrix_server: MatrixServer, tmp_path: Path) -> None:  # noqa: F811
-    """As the notifications will run: Apprise as it comes, pausing 0.5 s before each request."""
-    tag = secrets.token_hex(4)  # the room is shared by the whole session: find this test's events by it
-    picture = tmp_path / f"map-{tag}.png"
-    picture.write_bytes(png(16, 16))
-    anna = matrix_server.user_id("anna")
-    body = f"Turn 3 of game {tag} is adjudicated. {anna}, your orders for turn 4 are due."
-
-    notify(matrix_server, body, "Mare Nostrum: test-game", picture)
-
-    messages = matrix_server.messages(reader="bela")
-    texts = [m for m in messages if m["content"].get("msgtype") == "m.text" and anna in m["content"]["body"]]
-    images = [m for m in messages if m["content"].get("msgtype") == "m.image" and m["content"]["body"] == picture.name]
-    assert len(texts) == 1 and len(images) == 1, messages
-    text, image = texts[0], images[0]
-    bot = matrix_server.user_id(matrix_server.bot_user)
-    assert text["sender"] == image["sender"] == bot
-    assert text["content"]["body"] == f"# Mare Nostrum: test-game\r\n{body}"  # Apprise's plain-text form
-    assert image["content"]["info"] == {"mimetype": "image/png", "size": picture.stat().st_size}
-    assert matrix_server.media(image["content"]["url"]) == picture.read_bytes()
-
-
 def test_two_megabyte_map_goes_through_unthrottled(
-    matrix_server: MatrixServer,  # noqa: F811
+    matrix_server: MatrixServer,
     tmp_path: Path,
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
