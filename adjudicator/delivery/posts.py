@@ -37,7 +37,7 @@ BACKOFF = (
     timedelta(minutes=30),
     timedelta(hours=1),
 )
-PARK_AFTER = 8  # failures in a row (about three and a half hours of trying) before it is parked
+PARK_AFTER = 8  # failures in a row (2 h 48 min of trying at the least) before it is parked
 CONNECT_SECONDS, READ_SECONDS = 5, 15  # Apprise's cto and rto: a request that hangs costs 20 s at most
 NOT_INSTALLED = (
     "the game has [[notify]] destinations but Apprise, which posts to them, is not installed: "
