@@ -343,7 +343,7 @@ def test_the_empires_map_is_drawn_with_the_sizes_its_cards_were_baked_with() -> 
         )
     for sea in state["seas"].values():
         sea["triremes"] = {e: 1 for e in empires[:3]}
-    context = ruleset.report_data(board, state, {}, {}, ruleset_maps(ruleset))
+    context = ruleset.report_data(board, state, {}, {}, ruleset_maps(ruleset), ruleset.colours(board, "distinct"))
     sizes = context["map"]["drawing"]
     changed = {**sizes, "name_size": sizes["name_size"] + 2, "icon": sizes["icon"] - 2, "unit": sizes["unit"] + 3}
     changed |= {"fleet": sizes["fleet"] + 4}

@@ -39,4 +39,11 @@ def _report_context(ruleset: Any, board: Any) -> dict[str, Any]:
     civs = ruleset.civilizations(board)[: max(ruleset.player_counts)]
     options = ruleset.check_options({})
     position, _ = ruleset.new_position(board, civs, ChainDice("sentences", 0, bytes(32), root=bytes(32)), options)
-    return ruleset.report_data(board, ruleset.position_to_data(position), {}, options, ruleset_maps(ruleset))
+    return ruleset.report_data(
+        board,
+        ruleset.position_to_data(position),
+        {},
+        options,
+        ruleset_maps(ruleset),
+        ruleset.colours(board, "distinct"),
+    )

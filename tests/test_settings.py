@@ -120,7 +120,7 @@ def test_an_unknown_key_under_game_is_an_error_like_under_schedule(
 def test_an_unknown_key_far_from_any_lists_the_keys(make_game: Callable[..., Game]) -> None:
     game = make_game()
     edit_game_toml(game, lambda data: data["game"].update(colour="blue"))
-    keys = "board, created, id, lang, map_url, mode, rules_url, ruleset"
+    keys = "board, created, id, lang, map_url, mode, palette, rules_url, ruleset, site"
     assert f"[game.colour]: unknown key; the keys here are {keys}" in load_error(game)
 
 

@@ -20,6 +20,7 @@ from adjudicator.game.seats import SeatRules
 from adjudicator.game.settings_check import check_mail_tables, check_players
 from adjudicator.game.storage import check_game_id
 from adjudicator.rulesets import Ruleset, find_ruleset
+from adjudicator.rulesets.kit.palette import DEFAULT_PALETTE, PALETTES
 
 
 class Mode(StrEnum):
@@ -32,7 +33,7 @@ class Mode(StrEnum):
 
 SETTINGS_TABLES = frozenset({"game", "dice", "player", "schedule", "seats", "intake", "delivery", "notify", "options"})
 
-GAME_KEYS = frozenset({"id", "ruleset", "board", "mode", "created", "rules_url", "map_url", "site", "lang"})
+GAME_KEYS = frozenset({"id", "ruleset", "board", "mode", "created", "rules_url", "map_url", "site", "lang", "palette"})
 
 DICE_KEYS = frozenset({"commitment", "chain_length"})
 
@@ -56,6 +57,7 @@ class Settings:
     site: str = ""  # the campaign site's folder (relative to the game directory), rebuilt after each phase
     lang: str = SOURCE  # the language of the public reports, and of each player who has not chosen one
     notify: tuple[Destination, ...] = ()  # [[notify]]: the chat destinations of this game's own
+    palette: str = DEFAULT_PALETTE  # the players' colours on maps and charts (rulesets/kit/palette.py)
 
     @property
     def stepwise(self) -> bool:
@@ -98,6 +100,7 @@ class Settings:
                 **({"map_url": self.map_url} if self.map_url else {}),
                 **({"site": self.site} if self.site else {}),
                 **({"lang": self.lang} if self.lang != SOURCE else {}),
+                **({"palette": self.palette} if self.palette != DEFAULT_PALETTE else {}),
             },
             "dice": {"commitment": self.commitment, "chain_length": dice_chain.CHAIN_LENGTH},
             "player": [p.to_data() for p in self.players],
@@ -157,9 +160,20 @@ class Settings:
             site=game.text("site", ""),
             lang=game.checked("lang", check_language, SOURCE),
             notify=parse_destinations(root.tables("notify", [])),
+            palette=_palette(game),
         )
 
     def with_players_of(self, ruleset: Ruleset[Any, Any, Any], board: Any, position: Any) -> Settings:
         """The settings with each player's civ as the board spells it, once they were checked
         against the board and against who plays in the position (a neutral has no player)."""
         return replace(self, players=check_players(self.players, ruleset, board, ruleset.playing(position)))
+
+
+def _palette(game: Fields) -> str:
+    palette: str = game.text("palette", DEFAULT_PALETTE)
+    if palette not in PALETTES:
+        raise game.error(
+            "palette",
+            f"'{palette}' is not a palette; use distinct (players told apart without colour vision too) or classic",
+        )
+    return palette

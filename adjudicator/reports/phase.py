@@ -128,7 +128,12 @@ class PhaseReports:
             "site": None,  # the campaign site's links, when rendered for it (adjudicator/site.py)
             "map_url": f"{game.settings.map_url.rstrip('/')}/{record.slug}/map.png" if game.settings.map_url else "",
             **game.ruleset.report_data(
-                game.board, record.after, names, game.settings.options, ruleset_maps(game.ruleset)
+                game.board,
+                record.after,
+                names,
+                game.settings.options,
+                ruleset_maps(game.ruleset),
+                game.ruleset.colours(game.board, game.settings.palette),
             ),
         }
 

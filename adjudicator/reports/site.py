@@ -184,6 +184,7 @@ class _Builder:
             for slug in self.slugs
         ]
         latest = points[-1].standings
+        colours = game.ruleset.colours(game.board, game.settings.palette)
         measures = list(latest[0].counts) if latest else []
         names = {p.civ: p.name for p in game.settings.players}
         info = game.phase_info
@@ -199,10 +200,11 @@ class _Builder:
                 "due": list(game.due()),
                 "deadline": game.settings.local(deadline) if deadline else "",
             },
-            "players": [{"civ": s.civ, "name": names.get(s.civ, ""), "colour": s.colour} for s in latest],
+            "players": [{"civ": s.civ, "name": names.get(s.civ, ""), "colour": colours[s.civ]} for s in latest],
             "measures": measures,
             "standings": latest,
-            "charts": [_chart(measure, points) for measure in measures],
+            "colours": colours,
+            "charts": [_chart(measure, points, colours) for measure in measures],
             "commitment": game.settings.commitment,
             "dice": dice,
             "version": __version__,
@@ -253,7 +255,8 @@ class _Builder:
             if summary["turn"] not in seen:
                 seen.add(summary["turn"])
                 label = f"{game.ruleset.turn_prefix}{summary['turn']}"
-                points.append(_Point(label, [Standing(*row) for row in summary["standings"]]))
+                # [civ, counts]; a site built before the palettes kept a colour between them
+                points.append(_Point(label, [Standing(row[0], row[-1]) for row in summary["standings"]]))
         info = game.phase_info
         label = "end" if info.winner else "now" if info.turn in seen else f"{info.prefix}{info.turn}"
         points.append(_Point(label, game.ruleset.standings(game.board, game.position)))
@@ -335,7 +338,7 @@ def _read_manifest(folder: Path) -> tuple[dict[str, str], dict[str, Any]]:
 
 
 def _standing_to_data(standing: Standing) -> list[Any]:
-    return [standing.civ, standing.colour, dict(standing.counts)]
+    return [standing.civ, dict(standing.counts)]
 
 
 def _fingerprint(*parts: bytes | str | None) -> str:
@@ -365,7 +368,7 @@ CHART_WIDTH, CHART_HEIGHT = 320, 170
 _LEFT, _RIGHT, _TOP, _BOTTOM = 34, 12, 14, 30
 
 
-def _chart(measure: str, points: Sequence[_Point]) -> dict[str, Any]:
+def _chart(measure: str, points: Sequence[_Point], colours: Mapping[str, str]) -> dict[str, Any]:
     """One measure over the points as plain geometry for templates/site/chart.svg.j2."""
     values = [{s.civ: s.counts[measure] for s in point.standings} for point in points]
     top = max([1, *(v for row in values for v in row.values())])
@@ -379,7 +382,7 @@ def _chart(measure: str, points: Sequence[_Point]) -> dict[str, Any]:
         return round(_TOP + span_y * (1 - value / top), 1)
 
     every = -(-len(points) // 8)  # at most about eight labels under the axis
-    civs: Mapping[str, str] = {s.civ: s.colour for point in points for s in point.standings}
+    civs: Mapping[str, str] = {s.civ: colours.get(s.civ, "#888888") for point in points for s in point.standings}
     lines = []
     for order, (civ, colour) in enumerate(civs.items()):
         nudge = (order - (len(civs) - 1) / 2) * 1.6  # players level with each other stay visible

@@ -65,7 +65,6 @@ class Standing:
     the ruleset finds telling (Mare Nostrum: provinces, cities, …), in the order to show them."""
 
     civ: str
-    colour: str  # a CSS colour, the player's on the board
     counts: Mapping[str, int]
 
 
@@ -157,8 +156,10 @@ class View(Generic[BoardT, PositionT, OptionsT]):
     terms: Callable[[BoardT], Mapping[str, Sequence[str]]]
     place_names: Callable[[BoardT], Mapping[str, str]]
     report_data: Callable[
-        [BoardT, Mapping[str, Any], Mapping[str, str], OptionsT, Mapping[str, Mapping[str, Any]]], dict[str, Any]
+        [BoardT, Mapping[str, Any], Mapping[str, str], OptionsT, Mapping[str, Mapping[str, Any]], Mapping[str, str]],
+        dict[str, Any],
     ]
+    colours: Callable[[BoardT], Mapping[str, tuple[str, str]]]  # player -> (his colour's name, the board's CSS)
     form_candidates: Callable[[BoardT, PositionT, str], list[tuple[str, str]]]
     standings: Callable[[BoardT, PositionT], list[Standing]]
 
@@ -218,12 +219,21 @@ class Ruleset(Generic[BoardT, PositionT, OrderT]):
         player_names: Mapping[str, str],
         options: Mapping[str, Any],
         maps: Mapping[str, Mapping[str, Any]],
+        colours: Mapping[str, str],
     ) -> dict[str, Any]:
         """Plain data the ruleset's report templates use besides events and state; `options` are
         the game's (`check_options`), which can change what a player is told (a goal set); `maps`
         are the baked maps by the id of the board each was drawn for (reports/maps.py reads
-        them, so that a ruleset opens no file), and a board with none is drawn schematic."""
-        return self.view.report_data(board, state, player_names, self.codec.options.read(options), maps)
+        them, so that a ruleset opens no file), and a board with none is drawn schematic;
+        `colours` each player's CSS in the game's palette (`colours`)."""
+        return self.view.report_data(board, state, player_names, self.codec.options.read(options), maps, colours)
+
+    def colours(self, board: BoardT, palette: str) -> dict[str, str]:
+        """Each player's CSS colour in the game's palette (kit/palette.py): the maps, their
+        legends and the site's charts draw him in it."""
+        from adjudicator.rulesets.kit.palette import player_colours
+
+        return player_colours(self.view.colours(board), palette)
 
     def check_options(self, data: Mapping[str, Any]) -> dict[str, Any]:
         """The ruleset's options with defaults filled in; raises DataError naming a bad key."""

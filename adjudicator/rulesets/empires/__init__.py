@@ -13,6 +13,7 @@ from adjudicator.rulesets.empires.options import OPTIONS
 from adjudicator.rulesets.empires.phases import RENAMED_EVENT_FIELDS, TURN_PREFIX, due, phase_info
 from adjudicator.rulesets.empires.position import position_from_data, position_to_data
 from adjudicator.rulesets.empires.terms import place_names, terms
+from adjudicator.rulesets.kit.palette import classic_colour
 from adjudicator.rulesets.kit.players import no_neutrals
 
 if TYPE_CHECKING:
@@ -55,5 +56,6 @@ EMPIRES: Ruleset[Board, Position, Order] = Ruleset(
         report_data=later(__name__, "presentation", "report_data"),
         form_candidates=later(__name__, "candidates", "form_candidates"),
         standings=later(__name__, "standings", "standings"),
+        colours=lambda board: {e.name: (e.colour, classic_colour(e.colour)) for e in board.empires.values()},
     ),
 )

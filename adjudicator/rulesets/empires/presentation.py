@@ -11,7 +11,6 @@ from adjudicator.rulesets.empires.board import Board, Title
 from adjudicator.rulesets.empires.geography import covered
 from adjudicator.rulesets.empires.position import position_from_data
 from adjudicator.rulesets.empires.terms import place_names
-from adjudicator.rulesets.kit.palette import css_colour
 
 # NOTE: the three titles of Mare Nostrum: Empires (E9).
 TITLE_NAMES = {
@@ -36,6 +35,7 @@ def report_data(
     player_names: Mapping[str, str],
     options: None,  # the seam hands every ruleset its game's options; Empires has none
     maps: Mapping[str, Mapping[str, Any]],
+    colours: Mapping[str, str],
 ) -> dict[str, Any]:
     names = place_names(board)
     position = position_from_data(board, state)
@@ -44,7 +44,7 @@ def report_data(
         "covered": sorted(covered(board, position)),
         "levels": levels,
         "names": names,
-        "colours": {e.name: css_colour(e.colour) for e in board.empires.values()},
+        "colours": dict(colours),
         "title_names": TITLE_NAMES,
         "title_rows": [[TITLE_NAMES[str(title)], state["titles"].get(str(title)) or t("nobody")] for title in Title],
         "player_rows": _player_rows(state, levels, player_names),

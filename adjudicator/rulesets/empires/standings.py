@@ -8,7 +8,6 @@ from adjudicator.rulesets import Standing
 from adjudicator.rulesets.empires.board import Board
 from adjudicator.rulesets.empires.claims import capitals_held
 from adjudicator.rulesets.empires.model import Position
-from adjudicator.rulesets.kit.palette import css_colour
 
 
 def standings(board: Board, position: Position) -> list[Standing]:
@@ -25,6 +24,5 @@ def standings(board: Board, position: Position) -> list[Standing]:
             t("Heroes and wonders"): len(player.tiles),
             t("Titles"): sum(1 for holder in position.titles.values() if holder == empire),
         }
-        colour = board.empires[empire].colour
-        rows.append(Standing(empire, css_colour(colour), counts))
+        rows.append(Standing(empire, counts))
     return rows

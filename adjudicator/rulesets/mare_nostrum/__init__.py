@@ -7,6 +7,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from adjudicator.rulesets import BoardResource, Codec, Engine, Ruleset, View, later
+from adjudicator.rulesets.kit.palette import classic_colour
 from adjudicator.rulesets.mare_nostrum.board import Board, parse_board
 from adjudicator.rulesets.mare_nostrum.components import PLAYER_COUNTS
 from adjudicator.rulesets.mare_nostrum.model import Position
@@ -55,5 +56,6 @@ MARE_NOSTRUM: Ruleset[Board, Position, Order] = Ruleset(
         report_data=later(__name__, "presentation", "report_data"),
         form_candidates=later(__name__, "candidates", "form_candidates"),
         standings=later(__name__, "standings", "standings"),
+        colours=lambda board: {c.name: (c.colour, classic_colour(c.colour)) for c in board.civilizations.values()},
     ),
 )

@@ -7,7 +7,6 @@ from collections.abc import Mapping
 from typing import Any
 
 from adjudicator.core.i18n import t, term, tn
-from adjudicator.rulesets.kit.palette import css_colour
 from adjudicator.rulesets.mare_nostrum.board import Board
 from adjudicator.rulesets.mare_nostrum.components import PIECE_NAMES, listed
 from adjudicator.rulesets.mare_nostrum.options import Options
@@ -19,12 +18,13 @@ def report_data(
     player_names: Mapping[str, str],
     options: Options,  # the seam hands every ruleset its game's options; none changes this report
     maps: Mapping[str, Mapping[str, Any]],
+    colours: Mapping[str, str],
 ) -> dict[str, Any]:
     names: dict[str, str] = {p.id: p.name for p in board.provinces.values()}
     names.update({s.id: s.name for s in board.seas.values()})
     return {
         "names": names,
-        "colours": {c.name: css_colour(c.colour) for c in board.civilizations.values()},
+        "colours": dict(colours),
         "map": _map(board, maps.get(board.id)),
         "player_rows": _player_rows(state, player_names),
         "board_rows": _board_rows(board, state),

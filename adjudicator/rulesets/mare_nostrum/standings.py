@@ -5,7 +5,6 @@ from __future__ import annotations
 
 from adjudicator.core.i18n import t
 from adjudicator.rulesets import Standing
-from adjudicator.rulesets.kit.palette import css_colour
 from adjudicator.rulesets.mare_nostrum.board import Board
 from adjudicator.rulesets.mare_nostrum.income import holder
 from adjudicator.rulesets.mare_nostrum.model import Position
@@ -25,6 +24,5 @@ def standings(board: Board, position: Position) -> list[Standing]:
             t("Heroes and wonders"): len(player.cards),
             t("Cards in hand"): player.hand_size,
         }
-        colour = board.civilizations[civ].colour
-        rows.append(Standing(civ, css_colour(colour), counts))
+        rows.append(Standing(civ, counts))
     return rows

@@ -56,5 +56,6 @@ MEDITERRANEUM: Ruleset[Board, Position, Order] = Ruleset(
         report_data=later(__name__, "presentation", "report_data"),
         form_candidates=later(__name__, "candidates", "form_candidates"),
         standings=later(__name__, "standings", "standings"),
+        colours=lambda board: {c.name: (c.id, c.css) for c in board.colours.values()},
     ),
 )

@@ -99,10 +99,12 @@ def drawing_of(data: Mapping[str, Any]) -> Drawing:
     )
 
 
-def map_data(board: Board, position: Position, geography: Mapping[str, Any] | None) -> dict[str, Any]:
+def map_data(
+    board: Board, position: Position, geography: Mapping[str, Any] | None, colours: Mapping[str, str]
+) -> dict[str, Any]:
     """Everything the map template draws, in view-box units; `geographic` says which kind of map:
     the baked `geography` (reports/maps.py), or without one a schematic map."""
-    sheet = _Sheet(board, position, geography)
+    sheet = _Sheet(board, position, geography, colours)
     return sheet.data()
 
 
@@ -132,9 +134,11 @@ def ink(css: str) -> str:
 class _Sheet:
     """One map being laid out: the places, then the pieces, each group clear of what came before."""
 
-    def __init__(self, board: Board, position: Position, geography: Mapping[str, Any] | None) -> None:
+    def __init__(
+        self, board: Board, position: Position, geography: Mapping[str, Any] | None, colours: Mapping[str, str]
+    ) -> None:
         self.board, self.position, self.geography = board, position, geography
-        self.colours = {name: c.css for name, c in board.colours.items()}
+        self.colours = colours
         self.goods = abbreviations(board)
         self.taken: list[Box] = []  # what the pieces must keep clear of
         self.drawing = drawing_of(geography["drawing"]) if geography is not None else SCHEMATIC

@@ -39,6 +39,7 @@ def report_data(
     player_names: Mapping[str, str],
     options: Options,
     maps: Mapping[str, Mapping[str, Any]],
+    colours: Mapping[str, str],
 ) -> dict[str, Any]:
     position = position_from_data(board, state)
     names = place_names(board)
@@ -46,7 +47,7 @@ def report_data(
     return {
         "names": names,
         "things": things,
-        "colours": {c.name: c.css for c in board.colours.values()},
+        "colours": dict(colours),
         "player_rows": _player_rows(board, position, player_names),
         "city_rows": _city_rows(board, position, things),
         "want_rows": _want_rows(board, position),
@@ -73,7 +74,7 @@ def report_data(
         "goals": _goals(board, position, options),
         "goal_set": options.goals,
         "roman": roman,
-        "map": map_data(board, position, maps.get(board.id)),
+        "map": map_data(board, position, maps.get(board.id), colours),
     }
 
 

@@ -22,5 +22,5 @@ def standings(board: Board, position: Position) -> list[Standing]:
             t("Buildings"): have["buildings"],
             t("Wares"): have["wares"],
         }
-        rows.append(Standing(colour, board.colours[colour].css, counts))
+        rows.append(Standing(colour, counts))
     return rows
