@@ -24,11 +24,11 @@ from adjudicator.rulesets.mediterraneum.board import Board
 from adjudicator.rulesets.mediterraneum.mapview import abbreviations, ink, map_data
 from adjudicator.rulesets.mediterraneum.model import Army, Options, Position, Ship, Status
 from adjudicator.rulesets.mediterraneum.position import position_to_data
-from adjudicator.rulesets.mediterraneum.presentation import report_data
 from adjudicator.rulesets.mediterraneum.setup import new_position
 from tests.mediterraneum_support import THREE, board
 
 SVG = "{http://www.w3.org/2000/svg}"
+COLOURS = MEDITERRANEUM.colours(board(), "distinct")  # the players' colours as a game draws them
 
 
 def opening() -> Position:
@@ -84,7 +84,7 @@ def busy() -> Position:
 
 def render(the_board: Board, position: Position) -> tuple[dict[str, Any], str]:
     state = position_to_data(position)
-    context = report_data(the_board, state, {}, Options(), ruleset_maps(MEDITERRANEUM))
+    context = MEDITERRANEUM.report_data(the_board, state, {}, {}, ruleset_maps(MEDITERRANEUM), COLOURS)
     svg = Renderer("mediterraneum").render("map.svg.j2", title="mm <map> & co", state=state, events=[], **context)
     return context, svg
 
@@ -234,15 +234,15 @@ def test_the_map_is_drawn_with_the_sizes_its_cards_were_baked_with() -> None:
         "chart": {**sizes["chart"], "space_width": sizes["chart"]["space_width"] + 1},
     }
     position = busy()
-    usual = map_data(board(), position, geography)
-    drawn = map_data(board(), position, {**geography, "drawing": changed})
+    usual = map_data(board(), position, geography, COLOURS)
+    drawn = map_data(board(), position, {**geography, "drawing": changed}, COLOURS)
     for a, b in zip(usual["cities"], drawn["cities"], strict=True):
         assert b["land_y"] == a["land_y"] + 10, f"{a['id']}: the land's name keeps the baked line"
     for a, b in zip(usual["seas"], drawn["seas"], strict=True):
         assert b["mark"] == a["mark"] + 2, f"{a['id']}: the storm mark sits in the middle of its baked room"
     assert drawn["chart"]["cell_width"] == usual["chart"]["cell_width"] + 1
     state = position_to_data(position)
-    context = {**report_data(board(), state, {}, Options(), ruleset_maps(MEDITERRANEUM)), "map": drawn}
+    context = {**MEDITERRANEUM.report_data(board(), state, {}, {}, ruleset_maps(MEDITERRANEUM), COLOURS), "map": drawn}
     svg = Renderer("mediterraneum").render("map.svg.j2", title="sizes", state=state, events=[], **context)
     root = ET.fromstring(svg)
     assert root.get("font-size") == "22", "a city's name takes the root's size"
@@ -257,7 +257,7 @@ def test_the_map_is_drawn_with_the_sizes_its_cards_were_baked_with() -> None:
 def test_a_board_without_a_baked_map_gets_a_schematic_one() -> None:
     own = replace(board(), id="my-own-board")
     position = busy()
-    data = map_data(own, position, ruleset_maps(MEDITERRANEUM).get(own.id))
+    data = map_data(own, position, ruleset_maps(MEDITERRANEUM).get(own.id), COLOURS)
     assert not data["geographic"] and data["links"] and data["land"] == ""
     _, svg = render(own, position)
     root = ET.fromstring(svg)

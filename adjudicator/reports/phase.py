@@ -96,6 +96,7 @@ class PhaseReports:
         current = record.number + 1 == game.phase_number  # the phase now open follows this one
         deadline = game.deadline()
         due_at = deadline if deadline and current else None
+        colours = game.ruleset.colours(game.board, game.settings.palette)
         return {
             "title": t("%(game)s: %(label)s", game=game.settings.id, label=record_label(game, record.before)),
             "game": {"id": game.settings.id, "title": game.ruleset.title},
@@ -128,12 +129,7 @@ class PhaseReports:
             "site": None,  # the campaign site's links, when rendered for it (adjudicator/site.py)
             "map_url": f"{game.settings.map_url.rstrip('/')}/{record.slug}/map.png" if game.settings.map_url else "",
             **game.ruleset.report_data(
-                game.board,
-                record.after,
-                names,
-                game.settings.options,
-                ruleset_maps(game.ruleset),
-                game.ruleset.colours(game.board, game.settings.palette),
+                game.board, record.after, names, game.settings.options, ruleset_maps(game.ruleset), colours
             ),
         }
 

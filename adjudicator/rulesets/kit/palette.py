@@ -68,3 +68,12 @@ def player_marks(players: Iterable[str]) -> dict[str, str]:
                 mark = letters[0].upper() + extra.lower()
         marks[name] = mark
     return marks
+
+
+def ink(css: str) -> str:
+    """Black or white: whichever reads on the colour `css` (#rrggbb): a mark's, a count's."""
+    try:
+        r, g, b = (int(css.lstrip("#")[i : i + 2], 16) for i in (0, 2, 4))
+    except ValueError:
+        return "#ffffff"
+    return "#222222" if 0.299 * r + 0.587 * g + 0.114 * b > 150 else "#ffffff"

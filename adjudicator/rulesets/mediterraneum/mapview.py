@@ -19,6 +19,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from adjudicator.core.i18n import Msg, t, term, tn
+from adjudicator.rulesets.kit.palette import ink
 from adjudicator.rulesets.mediterraneum.board import COAST, Board
 from adjudicator.rulesets.mediterraneum.model import HARBOUR, Army, Position, Ship, Status, city_of_space, storm_sea
 
@@ -120,15 +121,6 @@ def abbreviations(board: Board) -> dict[str, str]:
         taken.add(text)
         out[good.id] = text
     return out
-
-
-def ink(css: str) -> str:
-    """Black or white: whichever reads on the colour `css` (#rrggbb)."""
-    try:
-        r, g, b = (int(css.lstrip("#")[i : i + 2], 16) for i in (0, 2, 4))
-    except ValueError:
-        return "#ffffff"
-    return "#222222" if 0.299 * r + 0.587 * g + 0.114 * b > 150 else "#ffffff"
 
 
 class _Sheet:
@@ -497,6 +489,7 @@ class _Sheet:
             "kind": "army",
             "x": round(x, 1),
             "y": round(y, 1),
+            "owner": army.owner,
             "colour": colour,
             "ink": ink(colour),
             "number": army.number,
@@ -528,6 +521,7 @@ class _Sheet:
             "kind": "ship",
             "x": round(x, 1),
             "y": round(y, 1),
+            "owner": ship.owner,
             "colour": colour,
             "ink": ink(colour),
             "number": ship.number,
