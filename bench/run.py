@@ -237,7 +237,9 @@ def bench_cli(repeat: int, game_folder: Path) -> tuple[float, float]:
     times = []
     for _ in range(repeat):
         start = time.perf_counter()
-        subprocess.run([exe, "adjudicate", str(game_folder), "--force"], capture_output=True, check=True)
+        subprocess.run(
+            [exe, "adjudicate", str(game_folder), "--force", "--all-defaults"], capture_output=True, check=True
+        )
         times.append(time.perf_counter() - start)
         subprocess.run([exe, "rollback", str(game_folder), "--to", str(number)], capture_output=True, check=True)
     return help_ms, statistics.median(times) * 1000
@@ -356,7 +358,7 @@ def bench_adjudicate_cpu(repeat: int, game_folder: Path) -> tuple[float, float, 
     for folder in (game_folder, published):
         cpu, peaks = [], []
         for _ in range(repeat):
-            ms, peak = child([exe, "adjudicate", str(folder), "--force"])
+            ms, peak = child([exe, "adjudicate", str(folder), "--force", "--all-defaults"])
             cpu.append(ms)
             peaks.append(peak)
             child([exe, "rollback", str(folder), "--to", str(number)])
