@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import functools
 import hashlib
+import itertools
 import json
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
@@ -31,6 +32,7 @@ from adjudicator.game.storage import read_toml, write_bytes_atomic
 from adjudicator.reports.phase import PhaseReports, load_record
 from adjudicator.reports.render import Renderer
 from adjudicator.rulesets import Standing
+from adjudicator.rulesets.kit.palette import player_marks
 
 MANIFEST = ".site.json"
 VERIFY_SCRIPT = "verify-dice.py"
@@ -356,6 +358,13 @@ def _templates_fingerprint() -> str:
     return _fingerprint(*(p.read_bytes() for p in sorted(root.rglob("*.j2"))))
 
 
+def _spread(lines: list[dict[str, Any]]) -> None:
+    """The end marks moved apart, top to bottom, so that none covers another."""
+    ordered = sorted(lines, key=lambda line: line["label_y"])
+    for above, below in itertools.pairwise(ordered):
+        below["label_y"] = round(max(below["label_y"], above["label_y"] + _LABEL_GAP), 1)
+
+
 def _labelled(index: int, count: int, every: int) -> bool:
     """Every `every`-th tick is labelled, and the last, without crowding the one before it."""
     last = count - 1
@@ -365,7 +374,11 @@ def _labelled(index: int, count: int, every: int) -> bool:
 # ---- the standings chart ------------------------------------------------------------------
 
 CHART_WIDTH, CHART_HEIGHT = 320, 170
-_LEFT, _RIGHT, _TOP, _BOTTOM = 34, 12, 14, 30
+_LEFT, _RIGHT, _TOP, _BOTTOM = 34, 26, 14, 30
+# Each player's points have a shape of their own, and his line ends in his mark: lines of equal
+# counts lie on one another, and colour alone does not tell every reader whose a line is
+SHAPES = ("circle", "square", "triangle", "diamond", "cross", "star")
+_LABEL_GAP = 9  # the least room between two end marks, so that equal lines keep theirs apart
 
 
 def _chart(measure: str, points: Sequence[_Point], colours: Mapping[str, str]) -> dict[str, Any]:
@@ -383,11 +396,18 @@ def _chart(measure: str, points: Sequence[_Point], colours: Mapping[str, str]) -
 
     every = -(-len(points) // 8)  # at most about eight labels under the axis
     civs: Mapping[str, str] = {s.civ: colours.get(s.civ, "#888888") for point in points for s in point.standings}
+    marks = player_marks(civs)
     lines = []
     for order, (civ, colour) in enumerate(civs.items()):
         nudge = (order - (len(civs) - 1) / 2) * 1.6  # players level with each other stay visible
         dots = [(x(i), round(y(row[civ]) + nudge, 1), row[civ]) for i, row in enumerate(values) if civ in row]
-        lines.append({"civ": civ, "colour": colour, "dots": dots, "points": " ".join(f"{a},{b}" for a, b, _ in dots)})
+        points_text = " ".join(f"{a},{b}" for a, b, _ in dots)
+        end_x, end_y = (dots[-1][0] + 6, dots[-1][1]) if dots else (0.0, 0.0)
+        lines.append(
+            {"civ": civ, "colour": colour, "dots": dots, "points": points_text, "shape": SHAPES[order % len(SHAPES)]}
+            | {"mark": marks[civ], "label_x": end_x, "label_y": end_y}
+        )
+    _spread([line for line in lines if line["dots"]])
     return {
         "measure": measure,
         "width": CHART_WIDTH,
