@@ -166,3 +166,20 @@ def test_screenshot_of_the_html_report_in_headless_chromium(demo: Path, tmp_path
                    timeout=120)  # fmt: skip
     assert out.stat().st_size > 20_000, "the page rendered to a real picture"
     assert out.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+
+
+@pytest.mark.parametrize("fmt", ["html", "md", "bbcode", "txt"])
+def test_every_map_picture_says_in_words_who_holds_what(tmp_path: Path, fmt: str) -> None:
+    """Issue 34: a reader who cannot see the map (a screen reader, a forum without pictures)
+    reads it in a sentence: alternative text in Markdown, a caption in BBCode (phpBB's [img]
+    takes none) and HTML, beside the link in text; every player is named with his counts."""
+    game = tmp_path / "demo"
+    assert runner.invoke(app, ["demo", str(game)]).exit_code == 0
+    result = runner.invoke(app, ["report", str(game), "--format", fmt, "--map-url", "https://example.org/demo"])
+    assert result.exit_code == 0, result.output
+    sentence = next(line for line in result.stdout.splitlines() if "Who holds what" in line)
+    assert all(f"{civ}: Provinces " in sentence for civ in ("Rome", "Carthage", "Greece", "Babylon", "Egypt"))
+    if fmt == "md":
+        assert sentence.startswith("![The map after T3 military. Who holds what: Rome: Provinces")
+    if fmt == "bbcode":
+        assert sentence.startswith("[i]The map after T3 military.")

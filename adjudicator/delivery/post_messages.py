@@ -56,11 +56,19 @@ def _named(game: Game, civs: Iterable[str], service: str) -> str:
     return ", ".join(names)
 
 
-def _post(game: Game, phase: str, kind: str, destination: Destination, title: str, body: str, attach: str = "") -> Post:
+def _post(
+    game: Game,
+    phase: str,
+    kind: str,
+    destination: Destination,
+    title: str,
+    body: str,
+    attach: str = "",
+    caption: str = "",
+) -> Post:
     identity = mail_identity(game.settings.id, phase, kind, f"notify-{destination.name}")
     text = _BLANK_LINES.sub("\n\n", body).strip()
-    caption = t("The map after this phase").render(game.settings.lang) if attach else ""
-    return Post(identity, destination.name, kind, _unpinged(title), _unpinged(text), attach, caption)
+    return Post(identity, destination.name, kind, _unpinged(title), _unpinged(text), attach, _unpinged(caption))
 
 
 def _unpinged(text: str) -> str:
@@ -90,7 +98,8 @@ def phase_posts(game: Game) -> list[Post]:
         service = services[destination.name]
         due = _named(game, upcoming["due"], service)
         if PostKind.REPORT in destination.send:
-            posts.append(_post(game, record.slug, "report", destination, resolved, chat_report(), attach))
+            caption = context["map_alt"].render(lang)  # the map in a sentence: who holds what
+            posts.append(_post(game, record.slug, "report", destination, resolved, chat_report(), attach, caption))
         if PostKind.OPEN in destination.send and not winner and upcoming["due"]:
             opening = t("Next phase: %(label)s.", label=upcoming["label"]).render(lang)
             posts.append(_post(game, game.slug, "open", destination, opened, f"{opening} {_due(game, due)}"))

@@ -50,6 +50,21 @@ def record_label(game: Game, position: dict[str, Any]) -> Msg:
     return phase_label(game.ruleset.turn_prefix, position["turn"], position["phase"])
 
 
+def map_alt(game: Game, after: Any, label: Msg) -> Msg:
+    """The map in a sentence, for readers who cannot see it (its alternative text in every
+    format, and its caption in chat): who holds what, by the first two counts of the ruleset's
+    standings, which are what its map shows (provinces and cities; cities held and armies)."""
+    holdings = []
+    for standing in game.ruleset.standings(game.board, after):
+        counts = list(standing.counts.items())[:2]
+        parts: dict[str, object] = {f"m{i}": measure for i, (measure, _) in enumerate(counts)}
+        parts |= {f"n{i}": count for i, (_, count) in enumerate(counts)}
+        template = ", ".join(f"%(m{i})s %(n{i})s" for i in range(len(counts)))
+        holdings.append(t("%(player)s: %(counts)s", player=standing.civ, counts=Msg(template, parts)))
+    joined = Msg("; ".join(f"%(h{i})s" for i in range(len(holdings))), {f"h{i}": h for i, h in enumerate(holdings)})
+    return t("The map after %(label)s. Who holds what: %(holdings)s.", label=label, holdings=joined)
+
+
 def load_record(game: Game, phase: str | None = None) -> PhaseRecord:
     """A phase by number or slug (default: the last adjudicated one)."""
     if phase is not None and game.directory.history_file(phase).exists():
@@ -128,6 +143,7 @@ class PhaseReports:
             "map_svg": "",
             "site": None,  # the campaign site's links, when rendered for it (adjudicator/site.py)
             "map_url": f"{game.settings.map_url.rstrip('/')}/{record.slug}/map.png" if game.settings.map_url else "",
+            "map_alt": map_alt(game, after, record_label(game, record.before)),
             **game.ruleset.report_data(
                 game.board, record.after, names, game.settings.options, ruleset_maps(game.ruleset), colours
             ),

@@ -13,11 +13,11 @@ def standings(board: Board, position: Position) -> list[Standing]:
     rows = []
     for colour in position.order:
         have = goal_points(board, position, colour)
-        counts = {
-            "MILIA": position.players[colour].money,  # the currency's name, as printed
+        counts = {  # what the map shows first: the map's alternative text names these two
             t("Cities held"): len(position.provinces(colour)),
-            t("Ships"): len(position.ships_of(colour)),
             t("Armies"): len(position.armies_of(colour)),
+            t("Ships"): len(position.ships_of(colour)),
+            "MILIA": position.players[colour].money,  # the currency's name, as printed
             t("Art"): have["art"],
             t("Buildings"): have["buildings"],
             t("Wares"): have["wares"],
