@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 import shutil
 import subprocess
 import tomllib
@@ -183,3 +184,16 @@ def test_every_map_picture_says_in_words_who_holds_what(tmp_path: Path, fmt: str
         assert sentence.startswith("![The map after T3 military. Who holds what: Rome: Provinces")
     if fmt == "bbcode":
         assert sentence.startswith("[i]The map after T3 military.")
+
+
+@pytest.mark.parametrize(("ruleset", "lang", "word"), [("mare-nostrum", "fr", "Vin"), ("empires", "pl", "Wino")])
+def test_the_caravan_tags_are_in_the_readers_language(tmp_path: Path, ruleset: str, lang: str, word: str) -> None:
+    """Issue 34: the French demo's map tagged its caravans Wine and Metal while its text said vin
+    and métaux. A word longer than the baked English tag is squeezed into the tag's room."""
+    game = tmp_path / "demo"
+    assert runner.invoke(app, ["demo", str(game), "--ruleset", ruleset, "--lang", lang]).exit_code == 0
+    drawn = "".join(p.read_text(encoding="utf-8") for p in (game / "reports").glob("*/map.svg"))
+    tags = re.findall(r'class="tag(?:-text)?"[^>]*>([^<]+)<', drawn)
+    assert word in tags and not {"Wine", "Sheep", "Stock", "Perf"} & set(tags), sorted(
+        set(tags)
+    )  # Polish metal is Metal
