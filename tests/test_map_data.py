@@ -1,4 +1,5 @@
-"""The baked geometry of the report maps (issue 15) of both boards: read with the standard library only."""
+"""The baked geometry of the report maps (issue 15) of the 2003 and Empires boards, and the adjacency of all
+three rulesets' maps, Mare Mediterraneum's too (issue 34): read with the standard library only."""
 
 from __future__ import annotations
 
@@ -19,6 +20,7 @@ from adjudicator.game.game import default_board_path
 from adjudicator.rulesets import find_ruleset
 from adjudicator.rulesets.empires import board as empires_board
 from adjudicator.rulesets.mare_nostrum import board as mare_nostrum_board
+from adjudicator.rulesets.mediterraneum import board as mediterraneum_board
 
 Ring = Sequence[Sequence[float]]
 Polygon = Sequence[Ring]
@@ -37,7 +39,6 @@ class Case:
     caravans: Callable[[Any], Sequence[str]]  # the commodity of each of a province's caravan sites
     units: int  # the units a province's label holds
     seeds: int  # at most this many extra Voronoi seeds
-    mismatches: frozenset[frozenset[str]]  # where the drawn regions may disagree with the board (tools/README.md)
 
 
 CASES = {
@@ -52,7 +53,6 @@ CASES = {
         lambda p: p.commodities,
         3,
         25,
-        frozenset(),
     ),
     # from west of Numidia to east of Babylonia, from south of Aethiopia to north of Germania; a province
     # reserves its city site, market and temple where printed, and legions of three empires and a fortress
@@ -65,7 +65,6 @@ CASES = {
         lambda p: p.caravans,
         4,
         40,
-        frozenset(),
     ),
 }
 
@@ -319,16 +318,84 @@ def test_provinces_stay_within_reach_of_their_positions(case: Case, board: Board
         assert far <= reach * scale + 1, f"{province.id} reaches {far / scale:.1f} degrees from its position"
 
 
-def test_drawn_regions_touch_as_the_board_says(case: Case, board: Board, map_data: dict[str, Any]) -> None:
+def province_neighbours(board: Board) -> set[frozenset[str]]:
+    """The 2003 and Empires boards: each province's land neighbours and coasts, each sea's seas."""
     listed = {frozenset((p.id, other)) for p in board.provinces.values() for other in (*p.land, *p.seas)}
-    listed |= {frozenset((s.id, other)) for s in board.seas.values() for other in s.seas}
-    outlines = {place: Outline(map_data["regions"][place]) for place in places(board)}
+    return listed | {frozenset((s.id, other)) for s in board.seas.values() for other in s.seas}
+
+
+def land_area_neighbours(board: mediterraneum_board.Board) -> set[frozenset[str]]:
+    """Mare Mediterraneum's board: each land area's land neighbours (mountains too) and seas, each sea's seas."""
+    listed = {frozenset((x.id, other)) for x in board.lands.values() for other in (*x.land, *x.seas)}
+    return listed | {frozenset((s.id, other)) for s in board.seas.values() for other in s.seas}
+
+
+@dataclass(frozen=True)
+class Drawn:
+    """A shipped board whose map draws its adjacency: its file, and its places and neighbour pairs."""
+
+    board_path: Callable[[], Path]
+    read: Callable[[dict[str, Any]], tuple[list[str], set[frozenset[str]]]]
+
+
+DRAWN = {
+    "mare-nostrum": Drawn(
+        CASES["mare-nostrum"].board_path,
+        lambda data: (places(b := mare_nostrum_board.parse_board(data)), province_neighbours(b)),
+    ),
+    "empires": Drawn(
+        CASES["empires"].board_path,
+        lambda data: (places(b := empires_board.parse_board(data)), province_neighbours(b)),
+    ),
+    "mediterraneum": Drawn(
+        lambda: default_board_path(find_ruleset("mediterraneum")),
+        lambda data: (
+            [*(b := mediterraneum_board.parse_board(data)).lands, *b.seas],
+            land_area_neighbours(b),
+        ),
+    ),
+}
+
+
+def disagreements(regions: dict[str, Any], names: Sequence[str], listed: set[frozenset[str]]) -> list[str]:
+    """Each pair of places whose drawn regions share an edge though the board does not list them as
+    neighbours, or that the board lists though their regions do not share an edge."""
+    outlines = {place: Outline(regions[place]) for place in names}
     wrong = []
     for a, b in itertools.combinations(sorted(outlines), 2):
         touching = outlines[a].contact(outlines[b]) >= TOUCHING
-        if touching != (frozenset((a, b)) in listed) and frozenset((a, b)) not in case.mismatches:
+        if touching != (frozenset((a, b)) in listed):
             wrong.append(f"{a} - {b}: {'on the map only' if touching else 'on the board only'}")
-    assert not wrong, f"the map and the board disagree (tools/README.md): {wrong}"
+    return wrong
+
+
+@pytest.mark.parametrize("name", sorted(DRAWN))
+def test_drawn_regions_touch_as_the_board_says(name: str) -> None:
+    """Every shipped board's map (the three rulesets'): two places' regions share an edge exactly when the
+    board lists them as neighbours, land to land, land to sea and sea to sea. A player plans his moves
+    from the picture, so the picture must tell the truth; where the board's neighbours cannot meet along
+    the real coast, the map leaves plain land between them (tools/README.md)."""
+    drawn = DRAWN[name]
+    path = drawn.board_path()
+    with path.open("rb") as handle:
+        names, listed = drawn.read(tomllib.load(handle))
+    regions = json.loads(path.with_name(path.stem + ".map.json").read_text(encoding="utf-8"))["regions"]
+    assert set(regions) == set(names), "the map names exactly the board's places"
+    assert listed <= {frozenset((a, b)) for a in names for b in names if a != b}, "the board names its places"
+    wrong = disagreements(regions, names, listed)
+    assert not wrong, f"the map and the board disagree in {len(wrong)} places: {wrong}"
+
+
+def test_the_adjacency_check_sees_both_kinds_of_disagreement() -> None:
+    """Squares a and b side by side, c off by itself: the board that lists a - c and not a - b is wrong twice."""
+    regions = {
+        "a": [[[[0, 0], [10, 0], [10, 10], [0, 10]]]],
+        "b": [[[[10, 0], [20, 0], [20, 10], [10, 10]]]],
+        "c": [[[[40, 0], [50, 0], [50, 10], [40, 10]]]],
+    }
+    wrong = disagreements(regions, ["a", "b", "c"], {frozenset(("a", "c"))})
+    assert wrong == ["a - b: on the map only", "a - c: on the board only"]
+    assert not disagreements(regions, ["a", "b", "c"], {frozenset(("a", "b"))})
 
 
 def test_the_touch_check_sees_a_shared_edge_and_not_a_corner() -> None:

@@ -6,6 +6,7 @@ a schematic one."""
 
 from __future__ import annotations
 
+import itertools
 import json
 import re
 import xml.etree.ElementTree as ET
@@ -26,6 +27,7 @@ from adjudicator.rulesets.mediterraneum.model import Army, Options, Position, Sh
 from adjudicator.rulesets.mediterraneum.position import position_to_data
 from adjudicator.rulesets.mediterraneum.setup import new_position
 from tests.mediterraneum_support import THREE, board
+from tests.test_map_data import CLEARANCE, apart
 
 SVG = "{http://www.w3.org/2000/svg}"
 COLOURS = MEDITERRANEUM.colours(board(), "distinct")  # the players' colours as a game draws them
@@ -139,8 +141,12 @@ def test_the_shipped_board_has_its_baked_map() -> None:
     width, height = data["view_box"][2:]
     for x0, y0, x1, y1 in data["label_boxes"].values():
         assert 0 <= x0 < x1 <= width and 0 <= y0 < y1 <= height
+    boxes = data["label_boxes"]
+    for a, b in itertools.combinations(sorted(boxes), 2):
+        assert apart(boxes[a], boxes[b]) >= CLEARANCE, f"the cards of {a} and {b} overlap"
     rivers = {tuple(sorted((x.id, o))) for x in the_board.lands.values() for o in x.rivers}
     assert {tuple(pair.split("/")) for pair in data["rivers"]} == rivers
+    assert all(data["rivers"].values()), "every river is drawn along its two lands' border"
 
 
 def test_the_opening_map_is_valid_svg(opening_map: tuple[dict[str, Any], str]) -> None:

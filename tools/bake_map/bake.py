@@ -9,7 +9,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from shapely.geometry import box
+from shapely.geometry import MultiPolygon, Polygon, box
 from shapely.geometry.base import BaseGeometry
 from shapely.ops import unary_union
 
@@ -18,7 +18,6 @@ from .cards import CardMaker, mediterraneum_labels, province_labels
 from .geometry import (
     MARGIN,
     REACH,
-    SIMPLIFY,
     Place,
     Projection,
     continents,
@@ -32,6 +31,8 @@ from .topology import LICENCE, SOURCE
 from .writer import FORMAT, GENERATED_BY, rounded
 
 REPO = Path(__file__).resolve().parents[2]
+TOUCHING = 8.0  # view-box units of shared outline: two regions touch (a corner shares less)
+PLAIN = "plain:"  # the prefix of the places that stand for plain land ([plain] in a .bake.toml)
 RULESETS = REPO / "adjudicator" / "rulesets"
 
 
@@ -75,7 +76,8 @@ def read_board(spec: Spec) -> tuple[MapBoard, Parameters]:
 
 
 def places_of(board: MapBoard, params: Parameters) -> tuple[list[Place], list[Place], list[Place]]:
-    """The mainland provinces, island provinces and seas of the board, each at its projected position."""
+    """The mainland provinces, island provinces and seas of the board, each at its projected position.
+    The mainland places end with the plain land's (`[plain]`), whose cells no province gets."""
     projection = params.projection
     west, south, east, north = params.frame
     for entry in [*board.provinces.values(), *board.seas.values()]:
@@ -84,6 +86,10 @@ def places_of(board: MapBoard, params: Parameters) -> tuple[list[Place], list[Pl
         lon, lat = entry.position
         if not (west + MARGIN <= lon <= east - MARGIN and south + MARGIN <= lat <= north - MARGIN):
             raise SystemExit(f"{entry.id} at {entry.position} is not {MARGIN}° inside the frame {params.frame}")
+    for key, table in (("seeds", params.seeds), ("reaches", params.reaches)):
+        unknown = sorted(set(table) - set(board.provinces) - set(board.seas))
+        if unknown:
+            raise SystemExit(f"[{key}] names no place of the board: {', '.join(unknown)}")
 
     def place(entry: Entry) -> Place:
         assert entry.position is not None
@@ -92,8 +98,12 @@ def places_of(board: MapBoard, params: Parameters) -> tuple[list[Place], list[Pl
         return Place(entry.id, at, seeds, params.reaches.get(entry.id, 1.0))
 
     provinces = list(board.provinces.values())
+    plain = [
+        Place(PLAIN + name, projection.point(*points[0]), tuple(projection.point(*p) for p in points))
+        for name, points in sorted(params.plain.items())
+    ]
     return (
-        [place(p) for p in provinces if not p.island],
+        [*(place(p) for p in provinces if not p.island), *plain],
         [place(p) for p in provinces if p.island],
         [place(s) for s in board.seas.values()],
     )
@@ -111,6 +121,10 @@ def bake_regions(topology: Mapping[str, Any], board: MapBoard, params: Parameter
     for continent, on_it in continents(mainland, mainland_places, projection, params.continents):
         if on_it:
             regions |= voronoi(on_it, continent, envelope, REACH * projection.scale)
+    for place in (p for p in mainland_places if p.id.startswith(PLAIN)):
+        if place.id not in regions:
+            raise SystemExit(f"[plain] {place.id.removeprefix(PLAIN)} does not start on the mainland")
+        del regions[place.id]  # left as plain land
     regions |= island_regions(island_places, islands)
     regions |= voronoi(sea_places, sea_water(view.difference(land), sea_places), envelope)
     return regions
@@ -145,10 +159,16 @@ def bake(
 
 
 def adjacency_report(board: MapBoard, regions: Mapping[str, BaseGeometry], params: Parameters) -> Iterator[str]:
-    """Where the drawn regions touch differently from the board's adjacency, and positions off their region."""
+    """Where the drawn regions touch differently from the board's adjacency, and positions off their region.
+    Two regions touch when `TOUCHING` units of the one's outline, as the map file holds it, run within a
+    unit of the other's: a shared edge, not a corner (tests/test_map_data.py measures the same)."""
+    drawn = {pid: MultiPolygon([Polygon(p[0], p[1:]) for p in rounded(g)]) for pid, g in regions.items() if pid}
+    near = {pid: g.boundary.buffer(1.0) for pid, g in drawn.items()}
 
     def touches(a: str, b: str) -> bool:
-        return bool(regions[a].buffer(2 * SIMPLIFY).intersection(regions[b]).area > 4.0)
+        if drawn[a].distance(drawn[b]) > 1.0:
+            return False
+        return bool(drawn[a].boundary.intersection(near[b]).length >= TOUCHING)
 
     projection = params.projection
     for entry in [*board.provinces.values(), *board.seas.values()]:
@@ -158,11 +178,11 @@ def adjacency_report(board: MapBoard, regions: Mapping[str, BaseGeometry], param
     for p in board.provinces.values():
         others = [o for o in board.provinces if o > p.id] + list(board.seas)
         for other in others:
-            listed, drawn = other in p.land or other in p.seas, touches(p.id, other)
-            if listed != drawn:
+            listed, touching = other in p.land or other in p.seas, touches(p.id, other)
+            if listed != touching:
                 yield f"{p.id} - {other}: {'on the board only' if listed else 'on the map only'}"
     for s in board.seas.values():
         for other in (o for o in board.seas if o > s.id):
-            listed, drawn = other in s.seas, touches(s.id, other)
-            if listed != drawn:
+            listed, touching = other in s.seas, touches(s.id, other)
+            if listed != touching:
                 yield f"{s.id} - {other}: {'on the board only' if listed else 'on the map only'}"

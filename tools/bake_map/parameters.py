@@ -48,6 +48,7 @@ class Parameters:
     width: float  # of the view box
     continents: tuple[str, ...]  # WKT outlines in degrees, the first listed taking overlaps
     seeds: Mapping[str, tuple[Degrees, ...]]  # extra Voronoi seeds of a place
+    plain: Mapping[str, tuple[Degrees, ...]]  # seeds of no place, whose cells stay plain land
     reaches: Mapping[str, float]  # a place's reach as a fraction of the shared one
     units: int  # the units a province's card reserves
     cities: CityCards | None  # Mare Mediterraneum's cards, where the board has them
@@ -117,7 +118,7 @@ def read_parameters(path: Path) -> Parameters:
     """The parameters in a `.bake.toml` file."""
     with path.open("rb") as handle:
         data = tomllib.load(handle)
-    top = _Table(path, "", data, {"map", "continent", "seeds", "reaches", "cards"})
+    top = _Table(path, "", data, {"map", "continent", "seeds", "plain", "reaches", "cards"})
     view = top.table("map", {"frame", "width"})
     west, south, east, north = view.numbers("frame", 4)
     continents = data.get("continent", [])
@@ -126,13 +127,14 @@ def read_parameters(path: Path) -> Parameters:
     outlines = [
         _Table(path, f"continent {n}", c, {"name", "outline"}).text("outline") for n, c in enumerate(continents, 1)
     ]
-    seeds, reaches = top.table("seeds", None), top.table("reaches", None)
+    seeds, plain, reaches = top.table("seeds", None), top.table("plain", None), top.table("reaches", None)
     cards = top.table("cards", {"units", "chart", *DRAWING_KEYS, "city_reach", "offshore", "port_reach", "port_clear"})
     return Parameters(
         frame=(west, south, east, north),
         width=view.number("width"),
         continents=tuple(outlines),
         seeds={pid: seeds.points(pid) for pid in seeds.data},
+        plain={name: plain.points(name) for name in plain.data},
         reaches={pid: reaches.number(pid) for pid in reaches.data},
         units=cards.integer("units"),
         cities=_city_cards(cards) if set(cards.data) - {"units"} else None,
