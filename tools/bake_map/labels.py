@@ -41,17 +41,15 @@ from __future__ import annotations
 import math
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from pathlib import Path
 
 import numpy as np
 import shapely
-from fontTools.ttLib import TTFont
 from numpy.typing import NDArray
 from shapely.geometry import Point
 from shapely.geometry.base import BaseGeometry
 from shapely.ops import polylabel
 
-FONTS = Path(__file__).resolve().parents[2] / "adjudicator" / "fonts"
+from tools.bake_map.metrics import Metrics
 
 
 @dataclass(frozen=True, slots=True)
@@ -122,20 +120,6 @@ class Placed:
     box: tuple[float, float, float, float]  # the name and its block
     rows: dict[str, float | str]  # where the block's rows go (see `rows`)
     marker: tuple[float, float] | None  # the influence marker's centre (provinces)
-
-
-class Metrics:
-    """Advance widths of the shipped fonts (kerning ignored: it only narrows these texts)."""
-
-    def __init__(self) -> None:
-        self.fonts = {bold: TTFont(FONTS / f"DejaVuSans{'-Bold' if bold else ''}.ttf") for bold in (False, True)}
-
-    def width(self, text: str, size: float, bold: bool) -> float:
-        font = self.fonts[bold]
-        cmap, metrics = font.getBestCmap(), font["hmtx"]
-        units = sum(metrics[cmap[ord(c)]][0] for c in text)
-        width: float = float(units) / font["head"].unitsPerEm * size  # fontTools is untyped
-        return width
 
 
 def caravan_tags(commodities: Sequence[str], metrics: Metrics) -> dict[str, tuple[str, float]]:
