@@ -30,6 +30,24 @@ def make_game(tmp_path: Path) -> Callable[..., Game]:
     return make
 
 
+@pytest.fixture(scope="session")
+def demo_played(tmp_path_factory: pytest.TempPathFactory) -> Callable[..., Path]:
+    """A ruleset's demo game played in a language, once a session however many tests read it (a
+    demo takes about 4 s): the folder, to read only; copy it to change it."""
+    from adjudicator.commands import demo
+
+    played: dict[tuple[str, str], Path] = {}
+
+    def play(ruleset: str = "mare-nostrum", lang: str = "en") -> Path:
+        if (ruleset, lang) not in played:
+            folder = tmp_path_factory.mktemp(f"demo-{ruleset}-{lang}") / "demo"
+            demo(folder, ruleset, lang)
+            played[ruleset, lang] = folder
+        return played[ruleset, lang]
+
+    return play
+
+
 def pytest_addoption(parser: pytest.Parser) -> None:
     parser.addoption(
         "--update-golden", action="store_true", default=False, help="rewrite the golden report files from the demo game"

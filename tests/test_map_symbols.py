@@ -23,12 +23,11 @@ from __future__ import annotations
 import math
 import re
 import xml.etree.ElementTree as ET
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 
 import pytest
 
-from adjudicator.commands import demo
 from adjudicator.reports.maps import baked_maps
 from adjudicator.rulesets import find_ruleset
 from tests.test_pictures import extent
@@ -204,12 +203,10 @@ def drawn_over_a_name(root: ET.Element) -> list[str]:
 
 
 @pytest.fixture(scope="module", params=[(r, lang) for r in RULESETS for lang in LANGUAGES], ids=lambda p: "-".join(p))
-def played(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory) -> tuple[str, list[Path]]:
+def played(request: pytest.FixtureRequest, demo_played: Callable[..., Path]) -> tuple[str, list[Path]]:
     """Each ruleset's demo game played once in each language: its ruleset and its phases' maps."""
     ruleset, lang = request.param
-    folder = tmp_path_factory.mktemp(f"{ruleset}-{lang}") / "demo"
-    demo(folder, ruleset, lang)
-    return ruleset, sorted((folder / "reports").glob("*/map.svg"))
+    return ruleset, sorted((demo_played(ruleset, lang) / "reports").glob("*/map.svg"))
 
 
 def test_the_overlap_checks_see_an_overlap() -> None:

@@ -7,7 +7,7 @@ whole, none cut at the edge of its box (the site's standings were cut after "Car
 from __future__ import annotations
 
 import shutil
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
@@ -30,12 +30,10 @@ def browser(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Chromium]:
         yield chromium
 
 
-def demo_pages(tmp_path: Path, ruleset: str) -> list[Path]:
-    """The demo game of `ruleset`: its last phase's public HTML report, and its campaign site's
-    index, the same report as a page of the site, the map history and the dice page."""
-    game, site = tmp_path / "demo", tmp_path / "site"
-    result = runner.invoke(app, ["demo", str(game), "--ruleset", ruleset])
-    assert result.exit_code == 0, result.output
+def demo_pages(game: Path, tmp_path: Path) -> list[Path]:
+    """A demo game's last phase's public HTML report, and its campaign site's index, the same
+    report as a page of the site, the map history and the dice page."""
+    site = tmp_path / "site"
     result = runner.invoke(app, ["site", str(game), str(site)])
     assert result.exit_code == 0, result.output
     last = sorted(p for p in (game / "reports").iterdir() if p.is_dir())[-1]
@@ -61,6 +59,8 @@ def overflows(browser: Chromium, pages: list[Path]) -> list[str]:
 
 
 @pytest.mark.parametrize("ruleset", ["mare-nostrum", "empires", "mediterraneum"])
-def test_reports_and_site_fit_a_phone_and_a_desktop(browser: Chromium, tmp_path: Path, ruleset: str) -> None:
-    problems = overflows(browser, demo_pages(tmp_path, ruleset))
+def test_reports_and_site_fit_a_phone_and_a_desktop(
+    browser: Chromium, tmp_path: Path, ruleset: str, demo_played: Callable[..., Path]
+) -> None:
+    problems = overflows(browser, demo_pages(demo_played(ruleset), tmp_path))
     assert not problems, "\n".join(problems)

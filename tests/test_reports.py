@@ -7,6 +7,7 @@ import shutil
 import subprocess
 import tomllib
 import xml.etree.ElementTree as ET
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -170,12 +171,11 @@ def test_screenshot_of_the_html_report_in_headless_chromium(demo: Path, tmp_path
 
 
 @pytest.mark.parametrize("fmt", ["html", "md", "bbcode", "txt"])
-def test_every_map_picture_says_in_words_who_holds_what(tmp_path: Path, fmt: str) -> None:
+def test_every_map_picture_says_in_words_who_holds_what(fmt: str, demo_played: Callable[..., Path]) -> None:
     """Issue 34: a reader who cannot see the map (a screen reader, a forum without pictures)
     reads it in a sentence: alternative text in Markdown, a caption in BBCode (phpBB's [img]
     takes none) and HTML, beside the link in text; every player is named with his counts."""
-    game = tmp_path / "demo"
-    assert runner.invoke(app, ["demo", str(game)]).exit_code == 0
+    game = demo_played()
     result = runner.invoke(app, ["report", str(game), "--format", fmt, "--map-url", "https://example.org/demo"])
     assert result.exit_code == 0, result.output
     sentence = next(line for line in result.stdout.splitlines() if "Who holds what" in line)
@@ -187,11 +187,12 @@ def test_every_map_picture_says_in_words_who_holds_what(tmp_path: Path, fmt: str
 
 
 @pytest.mark.parametrize(("ruleset", "lang", "word"), [("mare-nostrum", "fr", "Vin"), ("empires", "pl", "Wino")])
-def test_the_caravan_tags_are_in_the_readers_language(tmp_path: Path, ruleset: str, lang: str, word: str) -> None:
+def test_the_caravan_tags_are_in_the_readers_language(
+    ruleset: str, lang: str, word: str, demo_played: Callable[..., Path]
+) -> None:
     """Issue 34: the French demo's map tagged its caravans Wine and Metal while its text said vin
     and métaux. A word longer than the baked English tag is squeezed into the tag's room."""
-    game = tmp_path / "demo"
-    assert runner.invoke(app, ["demo", str(game), "--ruleset", ruleset, "--lang", lang]).exit_code == 0
+    game = demo_played(ruleset, lang)
     drawn = "".join(p.read_text(encoding="utf-8") for p in (game / "reports").glob("*/map.svg"))
     tags = re.findall(r'class="tag(?:-text)?"[^>]*>([^<]+)<', drawn)
     assert word in tags and not {"Wine", "Sheep", "Stock", "Perf"} & set(tags), sorted(
