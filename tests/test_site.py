@@ -10,6 +10,7 @@ import shutil
 import subprocess
 import sys
 import tomllib
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -233,3 +234,12 @@ def test_map_url_and_site_are_set_at_new_and_map_url_given_to_one_report(demo_ga
     assert "[img]https://x.example/d/009-T03-military/map.png[/img]" in shown.output
     plain = runner.invoke(app, ["report", str(demo_game), "--format", "bbcode"])
     assert "[img]" not in plain.output, "only for that report"
+
+
+def test_a_site_names_the_phases_in_the_games_language(tmp_path: Path, demo_played: Callable[..., Path]) -> None:
+    """Issue 34: a Hungarian game's site listed its phases as R3 military, in English."""
+    site = tmp_path / "site"
+    result = runner.invoke(app, ["site", str(demo_played("empires", "hu")), str(site)])
+    assert result.exit_code == 0, result.output
+    shown = re.findall(r'<a href="[^"]+/index.html">([^<]+)</a>', (site / "index.html").read_text(encoding="utf-8"))
+    assert "R3 katonai" in shown and not any("military" in label or "trade" in label for label in shown), shown

@@ -29,7 +29,7 @@ from adjudicator.game.dice_records import dice_record_from_data
 from adjudicator.game.game import Game
 from adjudicator.game.history import is_adjudicated
 from adjudicator.game.storage import read_toml, write_bytes_atomic
-from adjudicator.reports.phase import PhaseReports, load_record
+from adjudicator.reports.phase import PhaseReports, load_record, record_label
 from adjudicator.reports.render import Renderer
 from adjudicator.rulesets import Standing
 from adjudicator.rulesets.kit.palette import player_marks
@@ -217,6 +217,14 @@ class _Builder:
         script = package_file("adjudicator.core", "dice_proof.py").read_bytes()
         self._put(VERIFY_SCRIPT, _fingerprint(script), lambda: script)
 
+    def _phase_label(self, data: dict[str, Any]) -> str:
+        """A phase's label in the game's language (history keeps it in English: R3 katonai, not
+        R3 military, on a Hungarian site); a file without a position keeps what it says."""
+        position = data.get("position")
+        if isinstance(position, dict) and "turn" in position and "phase" in position:
+            return record_label(self.game, position).render(self.game.settings.lang)
+        return str(data.get("label", "the setup"))
+
     def _summary(self, path: Path) -> dict[str, Any]:
         """What the overview needs of one history file, kept in the manifest: a rebuild reads
         only the files that changed since (parsing every file was 90 % of a rebuild)."""
@@ -229,7 +237,7 @@ class _Builder:
         summary: dict[str, Any] = {
             "key": key,
             "adjudicated": is_adjudicated(path.stem, data),
-            "label": str(data.get("label", "the setup")),
+            "label": self._phase_label(data),
             "events": len(data.get("events", [])),
             "turn": data.get("position", {}).get("turn", 0),
         }
