@@ -162,7 +162,7 @@ def status(directory: Path, now: datetime | None = None) -> Outcome:
             neutral=[c for c in game.ruleset.civilizations(game.board) if c not in game.playing()],
             open_seats=game.settings.open_seats(),
             missing_players=[t for t in seats.load(game.directory).tenures if t.holding and t.missed],
-            chat=status_lines(game.directory.root, [d.name for d in destinations_of(game)], now),
+            chat=status_lines(game.directory, [d.name for d in destinations_of(game)], now),
         )
     )
 
@@ -420,7 +420,6 @@ def notify_game(directory: Path, test: bool = False, retry: bool = False, resend
     from adjudicator.delivery import post_messages, posts
     from adjudicator.game.history import last_adjudicated
     from adjudicator.game.mail_settings import destinations_of
-    from adjudicator.game.schedule import utc_now
 
     game = Game.load(directory)
     destinations = destinations_of(game)
@@ -440,12 +439,9 @@ def notify_game(directory: Path, test: bool = False, retry: bool = False, resend
                 said.append(f"taken up again: {', '.join(again)}")
             if moved:
                 said.append(f"{moved} post(s) cut off mid-send queued again")
-    now = utc_now()
-    if last_adjudicated(game):  # the last phase's posts, queued once whichever command comes first
-        post_messages.queue_game_posts(game, post_messages.phase_posts(game), now)
-    flushed = post_messages.flush_game_posts(game, now)
-    lines = [*said, *flushed.news(), *flushed.needs(game.directory.root)]
-    return Outcome("\n".join(lines) or "no post waits", ok=not flushed.needs(game.directory.root))
+    # the last phase's posts, queued once whichever command comes first
+    posted = post_messages.post_now(game, post_messages.phase_posts(game) if last_adjudicated(game) else [], said)
+    return Outcome("\n".join(posted.lines), ok=posted.ok)
 
 
 def send_reminders(directory: Path, dry_run: bool) -> Outcome:

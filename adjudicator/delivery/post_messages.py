@@ -8,6 +8,7 @@ from __future__ import annotations
 import functools
 import re
 from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
 from datetime import datetime, timedelta
 
 from adjudicator.core.errors import UsageError
@@ -193,9 +194,25 @@ def deliver_posts(game: Game, dry_run: bool, posts: Sequence[Post]) -> list[str]
         written = queue_posts(game.directory.outbox / DRY_RUN_FOLDER, posts, now, again=True)
         folder = game.directory.outbox / DRY_RUN_FOLDER / POSTS_FOLDER
         return [f"{len(written)} post(s) written to {folder} (dry run: nothing posted)"]
+    return post_now(game, posts).lines
+
+
+@dataclass(frozen=True, slots=True)
+class Posted:
+    """What a moderator's command did for chat: its lines, and whether nothing needs him."""
+
+    lines: list[str]
+    ok: bool
+
+
+def post_now(game: Game, posts: Sequence[Post], said: Sequence[str] = ()) -> Posted:
+    """`posts` queued (once each), then everything waiting sent; the lines for the moderator
+    (after `said`), and whether nothing waits for him."""
+    now = utc_now()
     queue_game_posts(game, posts, now)
     flushed = flush_game_posts(game, now)
-    return flushed.news() + flushed.needs(game.directory.root) or ["no post waits"]
+    needs = flushed.needs(game.directory)
+    return Posted([*said, *flushed.news(), *needs] or ["no post waits"], not needs)
 
 
 def queue_game_posts(game: Game, posts: Sequence[Post], now: datetime) -> int:

@@ -24,6 +24,7 @@ from urllib.parse import parse_qsl, urlencode, urlsplit
 
 from adjudicator.core.errors import UsageError
 from adjudicator.game.destinations import Destination, mask
+from adjudicator.game.directory import GameDirectory
 from adjudicator.game.storage import file_lock, read_toml, write_toml_atomic
 
 POSTS_FOLDER = "notify"  # outbox/notify/
@@ -116,21 +117,21 @@ class PostsFlushed:
         """What passes: posts sent, destinations to be tried again."""
         return ([f"{self.sent} post(s) sent"] if self.sent else []) + [f"posts wait: {x}" for x in self.retrying]
 
-    def needs(self, game_folder: Path) -> list[str]:
+    def needs(self, game: GameDirectory) -> list[str]:
         """What the moderator must act on, each with how."""
         lines = [self.setup] if self.setup else []
         lines += [f"posts wait for {line}" for line in self.blocked]
-        lines += [f"posts wait for {line}; 'adjudicator notify {game_folder} --retry'" for line in self.parked]
+        lines += [f"posts wait for {line}; 'adjudicator notify {game.root} --retry'" for line in self.parked]
         if self.unsure:
             cut = len(self.unsure)
-            lines.append(f"{cut} post(s) were cut off mid-send and may not have arrived: {unsure_hint(game_folder)}")
+            lines.append(f"{cut} post(s) were cut off mid-send and may not have arrived: {unsure_hint(game)}")
         return lines
 
 
-def unsure_hint(game_folder: Path) -> str:
+def unsure_hint(game: GameDirectory) -> str:
     """What the moderator does with posts cut off mid-send: one home for `status` and `run`."""
     return (
-        f"see {posts_folder(game_folder / 'outbox') / UNSURE}; 'adjudicator notify {game_folder} --resend' sends "
+        f"see {posts_folder(game.outbox) / UNSURE}; 'adjudicator notify {game.root} --resend' sends "
         "them again, or delete them once you have seen them arrive"
     )
 
@@ -182,10 +183,10 @@ def _write_health(outbox: Path, health: Mapping[str, Health]) -> None:
     write_toml_atomic(posts_folder(outbox) / STATE_FILE, data, mode=0o600)
 
 
-def status_lines(game_folder: Path, names: Sequence[str], now: datetime) -> list[str]:
+def status_lines(game: GameDirectory, names: Sequence[str], now: datetime) -> list[str]:
     """`status`'s view of the chat outbox: each destination's waiting posts and health, and
     the posts cut off mid-send."""
-    outbox = game_folder / "outbox"
+    outbox = game.outbox
     health = read_health(outbox)
     waiting = waiting_posts(outbox)
     lines = []
@@ -195,7 +196,7 @@ def status_lines(game_folder: Path, names: Sequence[str], now: datetime) -> list
         line = f"{count} post(s) waiting" if count else "nothing waiting"
         if state.parked:
             line += (
-                f"; PARKED after {state.failures} failure(s): {state.error} (adjudicator notify {game_folder} --retry)"
+                f"; PARKED after {state.failures} failure(s): {state.error} (adjudicator notify {game.root} --retry)"
             )
         elif state.failures:
             line += f"; {state.failures} failure(s), the last: {state.error}"
@@ -206,7 +207,7 @@ def status_lines(game_folder: Path, names: Sequence[str], now: datetime) -> list
         lines.append(f"{name}: {line}")
     unsure = unsure_posts(outbox)
     if unsure:
-        lines.append(f"{len(unsure)} post(s) cut off mid-send may not have arrived: {unsure_hint(game_folder)}")
+        lines.append(f"{len(unsure)} post(s) cut off mid-send may not have arrived: {unsure_hint(game)}")
     return lines
 
 
@@ -225,12 +226,12 @@ def retry(outbox: Path, resend: bool = False) -> tuple[list[str], int]:
 
 
 class Sender(Protocol):
-    """What posts through a service: one message of at most `limit(url)` characters of title
-    and text (the service's own limit), or a picture alone."""
+    """What posts through a service: one message of title and text within the service's own
+    limit, or a picture alone where it takes files."""
 
-    def limit(self, url: str) -> int: ...
-
-    def takes_files(self, url: str) -> bool: ...
+    def limits(self, url: str) -> tuple[int, bool]:
+        """The characters a message of the service may hold, and whether it takes files."""
+        ...
 
     def send(self, url: str, title: str, body: str, picture: bytes | None) -> str:
         """ "" when the service took it, else its error."""
@@ -337,7 +338,7 @@ def _send_one(folder: Path, post: Post, url: str, sender: Sender, picture: Calla
         (folder / sub).mkdir(exist_ok=True)
     os.replace(folder / name, folder / SENDING / name)
     failure = ""
-    for index, (title, body, attach) in enumerate(parts(post, sender.limit(url), sender.takes_files(url))):
+    for index, (title, body, attach) in enumerate(parts(post, *sender.limits(url))):
         if index < post.parts_sent:
             continue
         try:
@@ -403,13 +404,11 @@ def apprise_sender() -> Sender:
     import tempfile
 
     class AppriseSender:
-        def limit(self, url: str) -> int:
+        def limits(self, url: str) -> tuple[int, bool]:
             plugin = apprise.Apprise.instantiate(tuned(url))
-            return int(plugin.body_maxlen) if plugin is not None else 2000
-
-        def takes_files(self, url: str) -> bool:
-            plugin = apprise.Apprise.instantiate(tuned(url))
-            return plugin is not None and bool(plugin.attachment_support)
+            if plugin is None:  # an address Apprise does not read: `send` says so
+                return 2000, False
+            return int(plugin.body_maxlen), bool(plugin.attachment_support)
 
         def send(self, url: str, title: str, body: str, picture: bytes | None) -> str:
             service = apprise.Apprise()

@@ -131,7 +131,7 @@ def _send_posts(game: Game, report: GameReport, now: datetime) -> None:
     """The chat posts after the mail: a destination that fails waits or is parked, alone."""
     flushed = flush_game_posts(game, now)
     report.actions.extend(flushed.news())
-    trouble = flushed.needs(game.directory.root)
+    trouble = flushed.needs(game.directory)
     if trouble:
         report.needs = "; ".join(filter(None, [report.needs, *trouble]))
 
