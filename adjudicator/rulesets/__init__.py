@@ -225,13 +225,14 @@ class Ruleset(Generic[BoardT, PositionT, OrderT]):
         the game's (`check_options`), which can change what a player is told (a goal set); `maps`
         are the baked maps by the id of the board each was drawn for (reports/maps.py reads
         them, so that a ruleset opens no file), and a board with none is drawn schematic;
-        `colours` each player's CSS in the game's palette (`colours`). With each player's mark
-        (the second cue: a player told apart without his colour) and the ink that reads on his
-        colour, for every map template."""
+        `colours` each player's CSS in the game's palette (`colours`). With the colours, each
+        player's mark (the second cue: a player told apart without his colour) and the ink that
+        reads on his colour, for every map template."""
         from adjudicator.rulesets.kit.palette import ink, player_marks
 
         data = self.view.report_data(board, state, player_names, self.codec.options.read(options), maps, colours)
-        return data | {"marks": player_marks(colours), "inks": {player: ink(css) for player, css in colours.items()}}
+        inks = {player: ink(css) for player, css in colours.items()}
+        return data | {"colours": dict(colours), "marks": player_marks(colours), "inks": inks}
 
     def colours(self, board: BoardT, palette: str) -> dict[str, str]:
         """Each player's CSS colour in the game's palette (kit/palette.py): the maps, their

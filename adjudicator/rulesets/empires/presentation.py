@@ -35,7 +35,7 @@ def report_data(
     player_names: Mapping[str, str],
     options: None,  # the seam hands every ruleset its game's options; Empires has none
     maps: Mapping[str, Mapping[str, Any]],
-    colours: Mapping[str, str],
+    colours: Mapping[str, str],  # the seam adds them to the data itself; its map needs nothing more of them
 ) -> dict[str, Any]:
     names = place_names(board)
     position = position_from_data(board, state)
@@ -44,7 +44,6 @@ def report_data(
         "covered": sorted(covered(board, position)),
         "levels": levels,
         "names": names,
-        "colours": dict(colours),
         "title_names": TITLE_NAMES,
         "title_rows": [[TITLE_NAMES[str(title)], state["titles"].get(str(title)) or t("nobody")] for title in Title],
         "player_rows": _player_rows(state, levels, player_names),

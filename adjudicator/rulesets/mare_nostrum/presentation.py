@@ -18,13 +18,12 @@ def report_data(
     player_names: Mapping[str, str],
     options: Options,  # the seam hands every ruleset its game's options; none changes this report
     maps: Mapping[str, Mapping[str, Any]],
-    colours: Mapping[str, str],
+    colours: Mapping[str, str],  # the seam adds them to the data itself; its map needs nothing more of them
 ) -> dict[str, Any]:
     names: dict[str, str] = {p.id: p.name for p in board.provinces.values()}
     names.update({s.id: s.name for s in board.seas.values()})
     return {
         "names": names,
-        "colours": dict(colours),
         "map": _map(board, maps.get(board.id)),
         "player_rows": _player_rows(state, player_names),
         "board_rows": _board_rows(board, state),

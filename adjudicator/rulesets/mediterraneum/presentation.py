@@ -47,7 +47,6 @@ def report_data(
     return {
         "names": names,
         "things": things,
-        "colours": dict(colours),
         "player_rows": _player_rows(board, position, player_names),
         "city_rows": _city_rows(board, position, things),
         "want_rows": _want_rows(board, position),
