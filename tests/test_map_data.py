@@ -17,6 +17,7 @@ import pytest
 
 from adjudicator.core.errors import DataError
 from adjudicator.game.game import default_board_path
+from adjudicator.reports.picture import natural_width
 from adjudicator.rulesets import find_ruleset
 from adjudicator.rulesets.empires import board as empires_board
 from adjudicator.rulesets.mare_nostrum import board as mare_nostrum_board
@@ -384,6 +385,28 @@ def test_drawn_regions_touch_as_the_board_says(name: str) -> None:
     assert listed <= {frozenset((a, b)) for a in names for b in names if a != b}, "the board names its places"
     wrong = disagreements(regions, names, listed)
     assert not wrong, f"the map and the board disagree in {len(wrong)} places: {wrong}"
+
+
+# A place's name is at least this many pixels tall (its font size) in the PNG a forum shows: the 2003 map's
+# province names, 13 units in a picture 1,200 pixels wide, are the measure; the 1989 map's, on a denser
+# board, were about 8.
+SMALLEST_NAME_PX = 11.0
+
+
+@pytest.mark.parametrize("name", sorted(DRAWN))
+def test_place_names_are_legible_in_the_picture(name: str) -> None:
+    """The PNG is as many pixels wide as the map is units (adjudicator/reports/picture.py), so the sizes
+    the cards were baked with are pixels: every kind of place name is drawn at least SMALLEST_NAME_PX."""
+    path = DRAWN[name].board_path()
+    data = json.loads(path.with_name(path.stem + ".map.json").read_text(encoding="utf-8"))
+    width, height = data["view_box"][2:]
+    scale = natural_width(f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {width} {height}">') / width
+    drawing = data["drawing"]
+    names = ("name_size", "city_size", "land_size", "land_name", "sea_size")
+    sizes = {key: drawing[key] for key in names if key in drawing}
+    assert sizes, "the map file says how large its names are"
+    small = {key: size * scale for key, size in sizes.items() if size * scale < SMALLEST_NAME_PX}
+    assert not small, f"names drawn smaller than {SMALLEST_NAME_PX} px in the picture: {small}"
 
 
 def test_the_adjacency_check_sees_both_kinds_of_disagreement() -> None:

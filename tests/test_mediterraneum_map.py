@@ -20,9 +20,10 @@ from adjudicator.core.resources import package_file
 from adjudicator.reports.maps import ruleset_maps
 from adjudicator.reports.picture import svg_to_png
 from adjudicator.reports.render import Renderer
+from adjudicator.rulesets.kit.palette import ink
 from adjudicator.rulesets.mediterraneum import MEDITERRANEUM
 from adjudicator.rulesets.mediterraneum.board import Board
-from adjudicator.rulesets.mediterraneum.mapview import abbreviations, ink, map_data
+from adjudicator.rulesets.mediterraneum.mapview import abbreviations, map_data
 from adjudicator.rulesets.mediterraneum.model import Army, Options, Position, Ship, Status
 from adjudicator.rulesets.mediterraneum.position import position_to_data
 from adjudicator.rulesets.mediterraneum.setup import new_position
@@ -237,6 +238,7 @@ def test_the_map_is_drawn_with_the_sizes_its_cards_were_baked_with() -> None:
         "sea_size": 21.0,
         "land_line": sizes["land_line"] + 10,
         "storm": sizes["storm"] + 4,
+        "want": sizes["want"] + 4,
         "chart": {**sizes["chart"], "space_width": sizes["chart"]["space_width"] + 1},
     }
     position = busy()
@@ -247,6 +249,7 @@ def test_the_map_is_drawn_with_the_sizes_its_cards_were_baked_with() -> None:
     for a, b in zip(usual["seas"], drawn["seas"], strict=True):
         assert b["mark"] == a["mark"] + 2, f"{a['id']}: the storm mark sits in the middle of its baked room"
     assert drawn["chart"]["cell_width"] == usual["chart"]["cell_width"] + 1
+    assert drawn["want_radius"] == usual["want_radius"] + 2, "a want disk fills its baked room less its gap"
     state = position_to_data(position)
     context = {**MEDITERRANEUM.report_data(board(), state, {}, {}, ruleset_maps(MEDITERRANEUM), COLOURS), "map": drawn}
     svg = Renderer("mediterraneum").render("map.svg.j2", title="sizes", state=state, events=[], **context)

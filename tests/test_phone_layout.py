@@ -1,8 +1,9 @@
 """Reports and site pages read on a phone (issue 34): laid out by Chromium at 390 px, as a phone's
-browser does, and at 1280 px, no part of a page reaches past the screen's right edge unless it sits
-in a box of its own that scrolls sideways, so the page itself never needs a sideways swipe; the
-map and the charts shrink to the screen (a tap opens the map full size), and the demo's tables fit
-whole, none cut at the edge of its box (the site's standings were cut after "Caravans")."""
+browser does, at 768 px, as a tablet's does, and at 1280 px, no part of a page reaches past the
+screen's right edge unless it sits in a box of its own that scrolls sideways, so the page itself
+never needs a sideways swipe; the map and the charts shrink to the screen (a tap opens the map full
+size), and the demo's tables fit whole, none cut at the edge of its box (the site's standings were
+cut after "Caravans")."""
 
 from __future__ import annotations
 
@@ -17,7 +18,7 @@ from adjudicator.cli import app
 from tests.chromium import Chromium
 
 runner = CliRunner()
-SCREENS = {"phone": (390, 844, True), "desktop": (1280, 900, False)}
+SCREENS = {"phone": (390, 844, True), "tablet": (768, 1024, True), "desktop": (1280, 900, False)}
 
 STICKS_OUT = Path(__file__).parent / "data" / "sticks-out.js"  # run in the page with the screen's width
 

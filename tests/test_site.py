@@ -90,6 +90,19 @@ def test_each_phase_page_links_its_neighbours_and_shows_its_map(demo_site: Path)
     assert 'rel="prev"' not in first and 'rel="next"' not in last
 
 
+def test_the_map_history_describes_each_map_as_its_report_does(demo_game: Path, demo_site: Path) -> None:
+    """Each picture on maps.html has the alternative text of its phase's report (who holds what after
+    it), not one sentence for them all."""
+    page = (demo_site / "maps.html").read_text(encoding="utf-8")
+    pictures = dict(re.findall(r'<figure id="([^"]+)">.*?<img [^>]*alt="([^"]*)"', page, re.S))
+    assert len(pictures) == 9
+    for slug, alt in pictures.items():
+        report = (demo_game / "reports" / slug / "public.html").read_text(encoding="utf-8")
+        said = re.search(r'<p class="map-alt">(.*?)</p>', report, re.S)
+        assert said is not None and html.unescape(alt) == html.unescape(said.group(1)), slug
+    assert len(set(pictures.values())) > 1, "the holdings change over the game"
+
+
 def test_the_site_is_self_contained(demo_site: Path) -> None:
     for page in demo_site.rglob("*.html"):
         text = page.read_text(encoding="utf-8")

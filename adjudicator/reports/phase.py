@@ -9,6 +9,7 @@ Nothing here knows a game rule: the ruleset's templates and its `report_data` do
 from __future__ import annotations
 
 import functools
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -25,7 +26,7 @@ from adjudicator.reports.maps import ruleset_maps
 from adjudicator.reports.order_form import order_form
 from adjudicator.reports.render import Renderer
 from adjudicator.reports.seat_lines import seat_lines
-from adjudicator.rulesets import phase_label
+from adjudicator.rulesets import Standing, phase_label
 
 FORMATS = ("txt", "md", "bbcode", "html")  # each written to reports/<phase>/ as the phase is resolved
 CHAT = "chat"  # the public report as a chat post ([[notify]]): made when it is queued, not written
@@ -50,12 +51,13 @@ def record_label(game: Game, position: dict[str, Any]) -> Msg:
     return phase_label(game.ruleset.turn_prefix, position["turn"], position["phase"])
 
 
-def map_alt(game: Game, after: Any, label: Msg) -> Msg:
+def map_alt(standings: Sequence[Standing], label: Msg | str) -> Msg:
     """The map in a sentence, for readers who cannot see it (its alternative text in every
-    format, and its caption in chat): who holds what, by the first two counts of the ruleset's
-    standings, which are what its map shows (provinces and cities; cities held and armies)."""
+    format, its caption in chat, and on the campaign site's map history): who holds what, by the
+    first two counts of the ruleset's standings after the phase, which are what its map shows
+    (provinces and cities; cities held and armies)."""
     holdings = []
-    for standing in game.ruleset.standings(game.board, after):
+    for standing in standings:
         counts = list(standing.counts.items())[:2]
         parts: dict[str, object] = {f"m{i}": measure for i, (measure, _) in enumerate(counts)}
         parts |= {f"n{i}": count for i, (_, count) in enumerate(counts)}
@@ -143,7 +145,7 @@ class PhaseReports:
             "map_svg": "",
             "site": None,  # the campaign site's links, when rendered for it (adjudicator/site.py)
             "map_url": f"{game.settings.map_url.rstrip('/')}/{record.slug}/map.png" if game.settings.map_url else "",
-            "map_alt": map_alt(game, after, record_label(game, record.before)),
+            "map_alt": map_alt(game.ruleset.standings(game.board, after), record_label(game, record.before)),
             **game.ruleset.report_data(
                 game.board, record.after, names, game.settings.options, ruleset_maps(game.ruleset), colours
             ),

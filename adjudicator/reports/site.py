@@ -29,7 +29,7 @@ from adjudicator.game.dice_records import dice_record_from_data
 from adjudicator.game.game import Game
 from adjudicator.game.history import is_adjudicated
 from adjudicator.game.storage import read_toml, write_bytes_atomic
-from adjudicator.reports.phase import PhaseReports, load_record, record_label
+from adjudicator.reports.phase import PhaseReports, load_record, map_alt, record_label
 from adjudicator.reports.render import Renderer
 from adjudicator.rulesets import Standing
 from adjudicator.rulesets.kit.palette import player_marks
@@ -153,6 +153,14 @@ class _Builder:
             seen = picture.stat()
             self._put(f"{slug}/map.png", _fingerprint(f"{seen.st_size}/{seen.st_mtime_ns}"), picture.read_bytes)
 
+    def _standings_after(self, slug: str, now: Sequence[Standing]) -> Sequence[Standing]:
+        """The standings a phase's map shows: the next phase's opening ones, or now's for the last."""
+        following = f"{int(slug[:3]) + 1:03d}"
+        for stem, summary in self.history.items():
+            if stem[:3] == following and "standings" in summary:
+                return _standings_of(summary)
+        return now
+
     def _link(self, slug: str | None) -> dict[str, str] | None:
         if slug is None:
             return None
@@ -175,10 +183,12 @@ class _Builder:
     def _overview(self) -> None:
         game = self.game
         points = self._points()
+        lang = game.settings.lang
         phases = [
             {
                 "slug": slug,
                 "label": self._label(slug),
+                "map_alt": map_alt(self._standings_after(slug, points[-1].standings), self._label(slug)).render(lang),
                 "number": int(slug[:3]),
                 "events": self.history[slug]["events"],
                 "rolls": len(self.history[slug]["dice"]["rolls"]),
@@ -265,8 +275,7 @@ class _Builder:
             if summary["turn"] not in seen:
                 seen.add(summary["turn"])
                 label = f"{game.ruleset.turn_prefix}{summary['turn']}"
-                # [civ, counts]; a site built before the palettes kept a colour between them
-                points.append(_Point(label, [Standing(row[0], row[-1]) for row in summary["standings"]]))
+                points.append(_Point(label, _standings_of(summary)))
         info = game.phase_info
         label = "end" if info.winner else "now" if info.turn in seen else f"{info.prefix}{info.turn}"
         points.append(_Point(label, game.ruleset.standings(game.board, game.position)))
@@ -349,6 +358,12 @@ def _read_manifest(folder: Path) -> tuple[dict[str, str], dict[str, Any]]:
 
 def _standing_to_data(standing: Standing) -> list[Any]:
     return [standing.civ, dict(standing.counts)]
+
+
+def _standings_of(summary: Mapping[str, Any]) -> list[Standing]:
+    """A history summary's standings: rows of [civ, counts] (a site built before the palettes kept a
+    colour between them)."""
+    return [Standing(row[0], row[-1]) for row in summary["standings"]]
 
 
 def _fingerprint(*parts: bytes | str | None) -> str:

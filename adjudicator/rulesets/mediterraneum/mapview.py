@@ -19,7 +19,6 @@ from dataclasses import dataclass
 from typing import Any
 
 from adjudicator.core.i18n import Msg, t, term, tn
-from adjudicator.rulesets.kit.palette import ink
 from adjudicator.rulesets.mediterraneum.board import COAST, Board
 from adjudicator.rulesets.mediterraneum.model import HARBOUR, Army, Position, Ship, Status, city_of_space, storm_sea
 
@@ -30,6 +29,7 @@ ART_CARGO = "Art"  # the text of a ship's cargo tag when it carries a work of ar
 ARMY = 19.0  # an army's step in its row (a disc of radius 8, a cavalry diamond of 9.5)
 SHIP = 42.0  # a ship's step: its hull (22 wide), a gap, its cargo tag (16)
 ROW = 19.0  # the height of a row of pieces
+WANT_GAP = 2.0  # between a want disk and what follows it in its row
 GAP = 3.0  # kept between a group of pieces and anything else
 
 Box = tuple[float, float, float, float]
@@ -57,7 +57,7 @@ class Drawing:
     land_name: float  # the name of a land without a city, italic
     sea_size: float  # a sea's name, italic
     storm: float  # the storm mark left of a sea's name
-    want: float  # a want disk with its gap (radius 6.5): right of a city's name, and its step in a row
+    want: float  # a want disk with its gap (WANT_GAP): right of a city's name, and its step in a row
     chart: Chart
 
 
@@ -245,6 +245,7 @@ class _Sheet:
             "width": self.width,
             "height": self.height,
             "legend": LEGEND,
+            "want_radius": (self.drawing.want - WANT_GAP) / 2,
             "font_sizes": {  # of the names, as the cards were measured for them
                 "city": self.drawing.city_size,
                 "land_under": self.drawing.land_size,
@@ -309,7 +310,6 @@ class _Sheet:
             "marker_y": my,
             "owner": owner,
             "colour": colour,
-            "ink": ink(colour) if owner else "#222222",
             "status": status,
             "title": title,
             "wants": wants,
@@ -491,7 +491,6 @@ class _Sheet:
             "y": round(y, 1),
             "owner": army.owner,
             "colour": colour,
-            "ink": ink(colour),
             "number": army.number,
             "cavalry": army.cavalry,
             "inside": inside,
@@ -523,7 +522,6 @@ class _Sheet:
             "y": round(y, 1),
             "owner": ship.owner,
             "colour": colour,
-            "ink": ink(colour),
             "number": ship.number,
             "cargo": cargo if ship.cargo else "",
             "aboard": army is not None,
