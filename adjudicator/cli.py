@@ -229,6 +229,18 @@ def check(
 
 
 @app.command()
+@_runs("adjudicator.commands:preview_orders")
+def preview(
+    directory: GameDir,
+    file: Annotated[str, typer.Argument(help="The orders file, or - for standard input.")],
+    *,
+    power: PowerOption = None,
+    vouch: VouchOption = False,
+) -> None:
+    """Try a player's orders alone on the position now, with fresh dice: what would happen, nothing stored."""
+
+
+@app.command()
 @_runs("adjudicator.commands:submit_orders")
 def submit(
     directory: GameDir,
@@ -251,10 +263,19 @@ def adjudicate(
     all_defaults: Annotated[
         bool, typer.Option(help="With --force: adjudicate even though nobody has sent orders (all play defaults).")
     ] = False,
+    dry_run: Annotated[
+        bool,
+        typer.Option(
+            "--dry-run",
+            help="Show this phase's public report as it would be now (defaults for missing orders); save nothing.",
+        ),
+    ] = False,
 ) -> Outcome:
     """Resolve the current phase (or step) and write its reports."""
-    from adjudicator.commands import adjudicate_phase
+    from adjudicator.commands import adjudicate_phase, dry_run_phase
 
+    if dry_run:
+        return dry_run_phase(directory, dice)
     return adjudicate_phase(directory, dice, force, started=_started(context), all_defaults=all_defaults)
 
 

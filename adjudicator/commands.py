@@ -174,6 +174,16 @@ def check_orders(directory: Path, file: str, power: str | None, vouch: bool = Fa
     return Outcome(_receipt(game, checked, None), ok=checked.errors == 0)
 
 
+def preview_orders(directory: Path, file: str, power: str | None, vouch: bool = False) -> Outcome:
+    """What a player's orders would do alone, as a `preview` mail answers (reports/preview.py)."""
+    from adjudicator.reports.preview import preview_text
+
+    game = Game.load(directory)
+    checked = _checked(game, read_orders_file(file), power)
+    check_password(game, checked, vouch)
+    return Outcome(preview_text(game, checked), ok=checked.errors == 0)
+
+
 def submit_orders(directory: Path, file: str, power: str | None, vouch: bool = False) -> Outcome:
     """Store a submission entered by the moderator; lines with errors are kept and reported. A
     file is read as `collect` reads it (`read_orders_file`), so both agree."""
@@ -344,6 +354,21 @@ def adjudicate_phase(
     private = game.directory.private_folder(result.slug)
     where = f"\nReports: {report.parent} (public); the players' own: {private}"
     return Outcome(report.read_text(encoding="utf-8") + where + warning)
+
+
+def dry_run_phase(path: Path, dice: str | None) -> Outcome:
+    """`adjudicate --dry-run`: the phase's public report as it would be now; nothing is saved."""
+    from adjudicator.core.dice import parse_dice_list
+    from adjudicator.hosting.adjudication import dry_run
+
+    game = Game.load(path)
+    report, missed = dry_run(game, parse_dice_list(dice) if dice is not None else None)
+    said = [f"Dry run of {game.phase_info.label}: nothing was saved, and the phase is still open."]
+    if missed:
+        said.append(f"No orders from {', '.join(missed)}: they play their defaults here.")
+    if dice is None:
+        said.append("The dice are this phase's own: 'adjudicate' rolls the same if the orders stay as they are.")
+    return Outcome("\n".join([report, *said]))
 
 
 def build_site(directory: Path, out: Path | None) -> Outcome:

@@ -73,8 +73,7 @@ def _dice(game: Game, values: Sequence[int] | None) -> ChainDice | ScriptedDice:
 
 def check_ready(game: Game, force: bool, now: datetime) -> None:
     """Refuse before the deadline unless everyone is in, or the moderator forces it."""
-    if game.phase_info.winner is not None:
-        raise UsageError(f"the game is over: {game.phase_info.winner} won ({game.ruleset.win_rule})")
+    check_not_over(game)
     missing = missing_orders(game)
     if force or not missing:
         return
@@ -86,6 +85,11 @@ def check_ready(game: Game, force: bool, now: datetime) -> None:
         f"{', '.join(missing)} ha{'s' if len(missing) == 1 else 've'} not submitted orders and {when}; "
         "wait, or use --force to adjudicate with default orders for them"
     )
+
+
+def check_not_over(game: Game) -> None:
+    if game.phase_info.winner is not None:
+        raise UsageError(f"the game is over: {game.phase_info.winner} won ({game.ruleset.win_rule})")
 
 
 def check_not_blind(game: Game, now: datetime) -> None:
@@ -116,6 +120,62 @@ def _check_unchanged(game: Game, started: float | None) -> None:
         )
 
 
+DRY_RUN_SEED = "(kept secret: a dry run reveals no seed)"  # the seed is revealed only with the phase's result
+
+
+@dataclass(frozen=True, slots=True)
+class Resolution:
+    """The phase now open, resolved in memory on the orders on file: what `adjudicate` writes
+    and `adjudicate --dry-run` shows."""
+
+    checked: dict[str, CheckedSubmission]
+    orders: dict[str, list[tuple[int, Order]]]  # each player's accepted orders by line
+    due: tuple[str, ...]
+    missed: list[str]  # whose orders did not come
+    position: Any
+    events: list[Event]
+    record: DiceRecord
+    seats: dict[str, Any]  # whose orders were due, whose did not come, who held each seat: history keeps it
+
+
+def resolve_open_phase(game: Game, dice_values: Sequence[int] | None) -> Resolution:
+    """The engine run on every player's checked orders (defaults for the missing) and the
+    phase's dice: the game's chain, or the moderator's external rolls."""
+    checked = {
+        civ: _checked(game, game.position, civ, path.read_text(encoding="utf-8"))
+        for civ, path in order_files(game).items()
+    }
+    orders = {civ: _accepted(submission) for civ, submission in checked.items()}
+    due = game.due()
+    missed = [civ for civ in due if civ not in checked]  # no orders came: each counts against his seat
+    dice = _dice(game, dice_values)
+    given = {civ: [order for _, order in lines] for civ, lines in orders.items()}
+    position, events = game.ruleset.resolve(
+        game.board, game.position, given, dice, game.settings.stepwise, game.settings.options
+    )
+    if isinstance(dice, ChainDice):
+        record = DiceRecord(game.phase_number, DiceSource.CHAIN, dice.seed.hex(), tuple(dice.rolls))
+    else:
+        record = DiceRecord(game.phase_number, DiceSource.EXTERNAL, "", tuple(dice.rolls))
+    holders = {p.civ: p.email for p in game.settings.holders()}
+    seats = {"due": list(due), "missed": missed, "seats": holders}
+    return Resolution(checked, orders, due, missed, position, events, record, seats)
+
+
+def dry_run(game: Game, dice_values: Sequence[int] | None = None) -> tuple[str, list[str]]:
+    """The public report the phase would have if it were adjudicated now, with the same orders
+    and dice `adjudicate --force` would use, and whose orders did not come (they play their
+    defaults in it); nothing is written, and the phase stays open."""
+    from adjudicator.reports.preview import unsaved_record
+
+    check_not_over(game)
+    with game_lock(game.directory):
+        done = resolve_open_phase(game, dice_values)
+    dice = dice_record_to_data(done.record) | {"seed": DRY_RUN_SEED if done.record.seed else ""}
+    record = unsaved_record(game, done.position, done.events, dice, _receipts(done.checked), done.seats)
+    return PhaseReports(game, record).public("txt"), done.missed
+
+
 def adjudicate(
     game: Game,
     dice_values: Sequence[int] | None = None,
@@ -133,29 +193,13 @@ def adjudicate(
     with game_lock(game.directory):
         _check_unchanged(game, started)
         check_ready(game, force, now)
-        checked = {
-            civ: _checked(game, game.position, civ, path.read_text(encoding="utf-8"))
-            for civ, path in order_files(game).items()
-        }
-        orders = {civ: _accepted(submission) for civ, submission in checked.items()}
-        due = game.due()
-        missed = [civ for civ in due if civ not in checked]  # no orders came: each counts against his seat
-        dice = _dice(game, dice_values)
-        stepwise = game.settings.stepwise
-        given = {civ: [order for _, order in lines] for civ, lines in orders.items()}
-        position, events = game.ruleset.resolve(game.board, game.position, given, dice, stepwise, game.settings.options)
-        if isinstance(dice, ChainDice):
-            record = DiceRecord(game.phase_number, DiceSource.CHAIN, dice.seed.hex(), tuple(dice.rolls))
-        else:
-            record = DiceRecord(game.phase_number, DiceSource.EXTERNAL, "", tuple(dice.rolls))
-        texts = {civ: [(number, order.to_text()) for number, order in lines] for civ, lines in orders.items()}
+        done = resolve_open_phase(game, dice_values)
+        texts = {civ: [(number, order.to_text()) for number, order in lines] for civ, lines in done.orders.items()}
         slug, label = game.slug, game.phase_info.label
-        holders = {p.civ: p.email for p in game.settings.holders()}
-        seated = {"due": list(due), "missed": missed, "seats": holders}
-        _write_result(game, slug, events, record, texts, _receipts(checked), seated)
+        _write_result(game, slug, done.events, done.record, texts, _receipts(done.checked), done.seats)
         tell = queue_notices(game, f"{game.phase_number:03d}")  # players warned, seats opened: mailed
-        seat_changes = count_phase(game, game.phase_number, due, missed, tell)
-        game.position = position
+        seat_changes = count_phase(game, game.phase_number, done.due, done.missed, tell)
+        game.position = done.position
         game.phase_number += 1
         game.write_snapshot(opened=now)
         deadline = game.settings.schedule.derived_deadline(now, game.phase_info.phase)
@@ -166,7 +210,14 @@ def adjudicate(
         reports.write(pages)
         game.write_state()
         return PhaseResult(
-            slug, label, tuple(events), record, game.phase_info.label, problem, refresh_site(game), tuple(seat_changes)
+            slug,
+            label,
+            tuple(done.events),
+            done.record,
+            game.phase_info.label,
+            problem,
+            refresh_site(game),
+            tuple(seat_changes),
         )
 
 

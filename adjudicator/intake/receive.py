@@ -34,7 +34,7 @@ from adjudicator.game.submissions import (
     store_submission,
 )
 from adjudicator.intake.mail import MailRejected, MailText, message_key, parse_mail
-from adjudicator.intake.requests import Answer, answer_requests
+from adjudicator.intake.requests import PREVIEW, Answer, answer_requests, preview_answer
 from adjudicator.intake.throttle import Throttle
 from adjudicator.language.submission import TooManyOrders, parse_submission
 
@@ -231,8 +231,18 @@ def _read_orders(game: Game, key: str, mail: MailText, received: datetime, check
     flags = () if registered else (f"sent from {mail.sender}, not {civ}'s registered {player.email}",)
 
     def answers() -> tuple[Answer, ...]:  # after the orders are stored, so `orders` and `status` show them
-        return answer_requests(game, civ, submission.requests, received)
+        asked = [r for r in submission.requests if r.command != PREVIEW]
+        return answer_requests(game, civ, asked, received)
 
+    if any(r.command == PREVIEW for r in submission.requests):  # tried and answered, never stored
+        try:
+            tried = preview_answer(game, civ, mail.text, submission.requests)
+        except AdjudicatorError as error:
+            return MailFate(key, Fate.REJECTED, message_of(error), civ, mail, flags=flags, authenticated=True)
+        replies = tuple(sorted((*answers(), tried), key=lambda a: a.line))
+        return MailFate(
+            key, Fate.ANSWERED, "", civ, mail, flags=flags, answers=replies, authenticated=True, password=secret
+        )
     if (
         (submission.requests or submission.lines)
         and not submission.no_orders

@@ -16,12 +16,14 @@ from adjudicator.core.i18n import SOURCE, in_language, t
 from adjudicator.game import absences
 from adjudicator.game.game import Game
 from adjudicator.game.pause import paused
-from adjudicator.game.submissions import missing_orders, order_files, submitted
+from adjudicator.game.submissions import check_submission, missing_orders, order_files, submitted
 from adjudicator.language.headers import Request
 from adjudicator.language.translation import canonical_keywords, in_keywords
 from adjudicator.language.written_forms import form_message
 from adjudicator.reports.render import Renderer
 from adjudicator.reports.rulebook import rules_page, rules_text
+
+PREVIEW = "preview"  # the request whose mail's orders are tried, not stored (reports/preview.py)
 
 
 @dataclass(frozen=True, slots=True)
@@ -29,6 +31,7 @@ class Answer:
     line: int
     request: str  # the request as the player would write it
     text: str
+    preview: bool = False  # the answer to `preview`: the mail's orders were tried, not stored
 
 
 def answer_requests(game: Game, civ: str, requests: Sequence[Request], now: datetime) -> tuple[Answer, ...]:
@@ -44,6 +47,18 @@ def answer_requests(game: Game, civ: str, requests: Sequence[Request], now: date
         )
         for r in requests
     )
+
+
+def preview_answer(game: Game, civ: str, text: str, requests: Sequence[Request]) -> Answer:
+    """A `preview` mail's orders checked as a submission would be, then tried alone: the answer
+    to its `preview` line. Raises what `check_submission` raises (another phase, no orders)."""
+    from adjudicator.reports.preview import preview_text
+
+    lang = game.settings.language_of(civ)
+    keywords = canonical_keywords(game.parser.grammar, lang) if lang != SOURCE else {}
+    line = next(r.number for r in requests if r.command == PREVIEW)
+    checked = check_submission(game, text, civ)
+    return Answer(line, in_keywords(PREVIEW, keywords), preview_text(game, checked), preview=True)
 
 
 def _answer(game: Game, civ: str, request: Request, now: datetime) -> str:

@@ -55,7 +55,7 @@ Header = GameHeader | PowerHeader | PasswordHeader | PhaseHeader | NoOrdersHeade
 @dataclass(frozen=True, slots=True)
 class Request:
     """A question or instruction to the judge (`status`, `orders`, `help`, `rules R6.4`,
-    `absence FROM TO`, `absence cancel`): answered by return mail, never an order, so a mail
+    `absence FROM TO`, `absence cancel`, `resign`, `preview`): answered by return mail, never an order, so a mail
     holding only requests leaves the player's orders as they are."""
 
     command: str
@@ -128,6 +128,9 @@ class HeaderTransformer(Transformer[Token, Header]):
 
     def resign_request(self) -> Request:
         return Request("resign")
+
+    def preview_request(self) -> Request:
+        return Request("preview")
 
 
 HEADER_KEYWORDS = frozenset({"game", "power", "civ", "civilization", "nation", "phase", "no"})

@@ -44,6 +44,7 @@ class PhaseRecord:
     events: list[dict[str, Any]]
     dice: dict[str, Any]
     receipts: dict[str, list[dict[str, Any]]]
+    seats: dict[str, Any] | None = None  # who held each seat and who missed, when not in history yet (a dry run)
 
 
 def record_label(game: Game, position: dict[str, Any]) -> Msg:
@@ -141,7 +142,7 @@ class PhaseReports:
             "dice_root": game.dice_root().hex()
             if record.after.get("winner") and game.directory.secrets_file.exists()
             else "",
-            "seat_lines": seat_lines(game, record.number, list(game.ruleset.playing(after))),
+            "seat_lines": seat_lines(game, record.number, list(game.ruleset.playing(after)), record.seats),
             "map_svg": "",
             "site": None,  # the campaign site's links, when rendered for it (adjudicator/site.py)
             "map_url": f"{game.settings.map_url.rstrip('/')}/{record.slug}/map.png" if game.settings.map_url else "",

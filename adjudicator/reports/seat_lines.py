@@ -19,9 +19,15 @@ from adjudicator.game.storage import read_toml
 RUN_SHOWN = 2  # a run of missed phases is named from its second phase (the first is the event's "no orders")
 
 
-def seat_lines(game: Game, number: int, playing: list[str] | tuple[str, ...]) -> list[Msg]:
-    """The lines about seats in the report of phase `number`, for the civilizations `playing` then."""
+def seat_lines(
+    game: Game, number: int, playing: list[str] | tuple[str, ...], unsaved: dict[str, Any] | None = None
+) -> list[Msg]:
+    """The lines about seats in the report of phase `number`, for the civilizations `playing` then;
+    `unsaved`: that phase's seats (`seats`, `missed`) when history does not hold them yet (a dry run)."""
     seated = functools.cache(functools.partial(_seated, game))  # each phase's history read once
+    if unsaved is not None:
+        read = seated
+        seated = functools.cache(lambda n: unsaved if n == number else read(n))
     this = seated(number)
     if this is None:
         return []
