@@ -42,3 +42,5 @@ PASSWORD_WINDOW = timedelta(hours=1)
 
 # ---- what a player asks ------------------------------------------------------------------
 ABSENCE_YEARS = (2000, 2999)  # the years an absence may name
+PREVIEW_TRIALS = 200  # a preview whose dice matter is tried this many times, each with fresh dice
+PREVIEW_SECONDS = 5  # of CPU a preview may take at most: fewer trials on a slow phase

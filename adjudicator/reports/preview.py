@@ -4,7 +4,7 @@ or `adjudicator preview`), and the whole phase tried without saving it (`adjudic
 Nothing is written. A preview never draws on the game's dice chain: each trial rolls fresh private
 dice (and shuffles its face-down decks with them), so a preview reveals neither the phase's rolls
 nor the order of a deck. The other players are taken to send no orders (their defaults), so a
-preview shows nothing of what they sent. Where the dice matter, the phase is tried TRIALS times and
+preview shows nothing of what they sent. Where the dice matter, the phase is tried PREVIEW_TRIALS times and
 the outcomes are told apart by his side of the position they lead to (`his_side`), the likeliest
 first, each with its share of the trials: the dice shown as odds, not as one lucky roll.
 """
@@ -21,15 +21,14 @@ from typing import Any
 from adjudicator.core.dice import ChainDice, Dice
 from adjudicator.core.events import Event
 from adjudicator.core.i18n import decode
+from adjudicator.core.limits import PREVIEW_SECONDS, PREVIEW_TRIALS
 from adjudicator.game.game import Game
 from adjudicator.game.submissions import CheckedSubmission
 from adjudicator.reports.phase import PhaseRecord, PhaseReports
 from adjudicator.reports.render import Renderer
 from adjudicator.rulesets import Order
 
-TRIALS = 200  # a preview whose dice matter is tried this many times, each with fresh dice
 SHOWN = 3  # outcomes told in full, the likeliest first; the rest are counted
-BUDGET = 5.0  # seconds of CPU a preview may take at most: fewer trials on a slow phase
 
 
 @dataclass(frozen=True, slots=True)
@@ -72,16 +71,16 @@ def try_phase(game: Game, orders: Mapping[str, Sequence[Order]], dice: Dice, civ
     return Trial(position, tuple(events), dice.used)
 
 
-def outcomes(game: Game, civ: str, orders: Sequence[Order], trials: int = TRIALS) -> tuple[list[Outcome], int]:
+def outcomes(game: Game, civ: str, orders: Sequence[Order], trials: int = PREVIEW_TRIALS) -> tuple[list[Outcome], int]:
     """The ways his orders alone can go, the likeliest first, and how many trials were run: one
-    when no die was rolled (the outcome is certain), else `trials`, or as many as BUDGET allows."""
+    when no die was rolled (the outcome is certain), else `trials`, or as many as PREVIEW_SECONDS allows."""
     given = {civ: list(orders)}
     first = try_phase(game, given, private_dice(game), civ)
     if first.rolls == 0:
         return [Outcome(1, first)], 1
     found: dict[str, Outcome] = {}
     run = 0
-    until = time.process_time() + BUDGET
+    until = time.process_time() + PREVIEW_SECONDS
     while run < trials and (run == 0 or time.process_time() < until):
         trial = first if run == 0 else try_phase(game, given, private_dice(game), civ)
         run += 1
@@ -119,7 +118,7 @@ def _names(value: Any, civ: str) -> bool:
     return bool(value == civ)
 
 
-def preview_text(game: Game, checked: CheckedSubmission, trials: int = TRIALS) -> str:
+def preview_text(game: Game, checked: CheckedSubmission, trials: int = PREVIEW_TRIALS) -> str:
     """The answer to a preview: his lines as a receipt would take them, then what they would do
     alone, as his private report would tell it, with each outcome's share of the trials."""
     civ = checked.power
