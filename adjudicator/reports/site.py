@@ -154,11 +154,16 @@ class _Builder:
             self._put(f"{slug}/map.png", _fingerprint(f"{seen.st_size}/{seen.st_mtime_ns}"), picture.read_bytes)
 
     def _standings_after(self, slug: str, now: Sequence[Standing]) -> Sequence[Standing]:
-        """The standings a phase's map shows: the next phase's opening ones, or now's for the last."""
+        """The standings a phase's map shows: the next phase's opening ones, or now's for the last;
+        each in the ruleset's order of measures, which the manifest (its keys sorted) does not keep."""
         following = f"{int(slug[:3]) + 1:03d}"
+        order = list(now[0].counts) if now else []
         for stem, summary in self.history.items():
             if stem[:3] == following and "standings" in summary:
-                return _standings_of(summary)
+                return [
+                    Standing(s.civ, {m: s.counts[m] for m in order if m in s.counts} | dict(s.counts))
+                    for s in _standings_of(summary)
+                ]
         return now
 
     def _link(self, slug: str | None) -> dict[str, str] | None:
