@@ -17,7 +17,7 @@ import io
 import os
 import stat
 import tempfile
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -160,6 +160,15 @@ def decode(value: Any) -> Any:
     if isinstance(value, list):
         return [decode(v) for v in value]
     return value
+
+
+def joined(parts: Sequence[str], separator: str = ", ") -> str:
+    """Parts joined as `separator.join` joins them, each part that is a message still put into
+    the reader's language where it is shown: a list of names and phrases is no sentence, so it
+    has no words of its own to translate."""
+    if not any(isinstance(part, Msg) for part in parts):
+        return separator.join(parts)
+    return Msg(separator.join(f"%(part{i})s" for i in range(len(parts))), {f"part{i}": p for i, p in enumerate(parts)})
 
 
 def t(text: str, /, **args: Any) -> Msg:

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from adjudicator.core.i18n import t
 from adjudicator.rulesets.empires.board import Board, Title
+from adjudicator.rulesets.empires.combat import Side, battle_odds
 from adjudicator.rulesets.empires.geography import chain_coasts
 from adjudicator.rulesets.empires.model import Phase, Position
 from adjudicator.rulesets.empires.presentation import listed
@@ -12,6 +13,7 @@ from adjudicator.rulesets.empires.purchase import piece_cost
 from adjudicator.rulesets.empires.rehearsal import war_first_note
 from adjudicator.rulesets.empires.terms import place_names
 from adjudicator.rulesets.empires.trade import free_tokens
+from adjudicator.rulesets.kit.odds import with_odds
 from adjudicator.rulesets.kit.payment import TAX
 
 Candidate = tuple[str, str]  # (order text, a note shown after it as a comment)
@@ -106,7 +108,13 @@ def _military(board: Board, position: Position, empire: str) -> list[Candidate]:
             unit = "trireme" if count == 1 else "triremes"
             lines += [(f"sail {count} {unit} from {names[sid]} to {names[s]}", "") for s in board.seas[sid].seas]
             lines += [
-                (f"attack {enemy} in {names[sid]}", t("a naval battle (E7.2)"))
+                (
+                    f"attack {enemy} in {names[sid]}",
+                    with_odds(
+                        t("a naval battle (E7.2)"),
+                        battle_odds(board, position, Side(empire, count), Side(enemy, sea.triremes[enemy]), sid),
+                    ),
+                )
                 for enemy in sorted(e for e, n in sea.triremes.items() if n and e != empire)
             ]
     for pid, province in sorted(position.provinces.items()):
@@ -114,8 +122,17 @@ def _military(board: Board, position: Position, empire: str) -> list[Candidate]:
             unit = "legion" if count == 1 else "legions"
             war = war_first_note(names[pid]) if province.at_war and position.step != empire else ""
             for other in board.provinces[pid].land:
-                enemies = position.provinces[other].units() - {empire}
-                battle = t("a battle against %(enemies)s (E8)", enemies=", ".join(sorted(enemies))) if enemies else ""
+                there = position.provinces[other]
+                enemies = there.units() - {empire}
+                battle: str = ""
+                if enemies:
+                    battle = t("a battle against %(enemies)s (E8)", enemies=", ".join(sorted(enemies)))
+                if len(enemies) == 1:  # against one empire, its odds; against several, the order decides
+                    (enemy,) = enemies
+                    mine = Side(empire, count + there.legions.get(empire, 0), there.fortress == empire)
+                    theirs = Side(enemy, there.legions.get(enemy, 0), there.fortress == enemy)
+                    odds = battle_odds(board, position, mine, theirs, other)
+                    battle = with_odds(t("a battle against %(enemies)s (E8)", enemies=enemy), odds)
                 note = listed([n for n in (battle, war) if n], "; ")
                 lines.append((f"move {count} {unit} from {names[pid]} to {names[other]}", note))
     for holder_title in Title:

@@ -3,10 +3,10 @@ hero-track tables. Shaping only: the templates decide how anything looks."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 from typing import Any
 
-from adjudicator.core.i18n import Msg, t, term, tn
+from adjudicator.core.i18n import joined, t, term, tn
 from adjudicator.rulesets.empires.board import Board, Title
 from adjudicator.rulesets.empires.geography import covered
 from adjudicator.rulesets.empires.position import position_from_data
@@ -20,13 +20,7 @@ TITLE_NAMES = {
 }
 
 
-def listed(parts: Sequence[str], separator: str = ", ") -> str:
-    """Parts joined by the separator, each kept as its message so it is translated where shown:
-    a list of names and phrases is no sentence, so its own template is nothing to translate."""
-    if not any(isinstance(part, Msg) for part in parts):
-        return separator.join(parts)
-    template = separator.join(f"%(part{i})s" for i in range(len(parts)))
-    return Msg(template, {f"part{i}": part for i, part in enumerate(parts)})
+listed = joined  # parts joined, each message translated where shown (core/i18n.py)
 
 
 def report_data(

@@ -5,11 +5,13 @@ offers an order that would be refused)."""
 
 from __future__ import annotations
 
-from collections.abc import Container
+from collections.abc import Container, Mapping
 
 from adjudicator.core.i18n import Msg, t
+from adjudicator.rulesets.kit.odds import with_odds
 from adjudicator.rulesets.mare_nostrum.board import Board
 from adjudicator.rulesets.mare_nostrum.build import card_cost, discount_card, frees_influence, piece_cost
+from adjudicator.rulesets.mare_nostrum.combat import battle_odds
 from adjudicator.rulesets.mare_nostrum.components import (
     GENERAL_HEROES,
     SETUP_POINTS,
@@ -100,6 +102,23 @@ def _build(board: Board, position: Position, me: Civ) -> list[Candidate]:
     return lines
 
 
+def _battle_note(
+    what: Msg,
+    position: Position,
+    me: Civ,
+    enemy: Civ,
+    units: Mapping[Civ, int],
+    fortresses: Mapping[Civ, int] | None = None,
+    arriving: int = 0,
+) -> Msg:
+    """A battle and its odds (R8.1-R8.2) for the units there now, his arriving legions with them."""
+    hero = "Pericles" if fortresses is None else "Hannibal"
+    dice = {me: units.get(me, 0) + arriving, enemy: units.get(enemy, 0)}
+    forts = {civ: (fortresses or {}).get(civ, 0) for civ in (me, enemy)}
+    bonus = {civ: int(hero in position.players[civ].cards) for civ in (me, enemy)}
+    return with_odds(what, battle_odds(me, enemy, dice, forts, bonus))
+
+
 def _price_note(piece: Piece, cost: int, owned: Container[str], free: bool) -> Msg:
     """The price as the engine will charge it, naming the card that lowers it."""
     if free and piece is Piece.INFLUENCE:
@@ -139,17 +158,21 @@ def _military(board: Board, position: Position, me: Civ) -> list[Candidate]:
             unit = "legion" if count == 1 else "legions"
             for other in province.land:
                 lines.append((f"move {count} {unit} from {names[pid]} to {names[other]}", ""))
-                enemies = sorted(position.provinces[other].military() - {me})
+                there = position.provinces[other]
                 lines += [
-                    (f"move {count} {unit} from {names[pid]} to {names[other]} attack {enemy}", t("a battle (R8)"))
-                    for enemy in enemies
+                    (
+                        f"move {count} {unit} from {names[pid]} to {names[other]} attack {enemy}",
+                        _battle_note(t("a battle (R8)"), position, me, enemy, there.legions, there.fortresses, count),
+                    )
+                    for enemy in sorted(there.military() - {me})
                 ]
     for sid, sea in sorted(position.seas.items()):
         if count := sea.triremes.get(me, 0):
             unit = "trireme" if count == 1 else "triremes"
             lines += [(f"sail {count} {unit} from {names[sid]} to {names[s]}", "") for s in board.seas[sid].seas]
+            naval = t("a naval battle (R8)")
             lines += [
-                (f"attack {enemy} in {names[sid]}", t("a naval battle (R8)"))
+                (f"attack {enemy} in {names[sid]}", _battle_note(naval, position, me, enemy, sea.triremes))
                 for enemy in sorted(c for c, n in sea.triremes.items() if n and c != me)
             ]
     lines.append(("casualties legion, fortress", t("the order of your losses (R8.2)")))

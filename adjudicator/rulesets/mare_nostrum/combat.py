@@ -5,10 +5,12 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Mapping, Sequence
+from functools import partial
 
 from adjudicator.core.dice import Dice
 from adjudicator.core.events import Event, EventValue, event
-from adjudicator.core.i18n import t
+from adjudicator.core.i18n import Msg, t
+from adjudicator.rulesets.kit.odds import Odds, dice_sum, mapped, odds_note
 from adjudicator.rulesets.mare_nostrum.board import Board
 from adjudicator.rulesets.mare_nostrum.components import Civ, ProvinceId, SeaId, Unit
 from adjudicator.rulesets.mare_nostrum.working import Working, WorkingProvince
@@ -20,6 +22,43 @@ POINTS_PER_LOSS = 5
 
 def _roll(dice: Dice, count: int, bonus: int, purpose: str) -> list[int]:
     return [dice.roll(purpose) + bonus for _ in range(count)]
+
+
+def side_total(rolls: Sequence[int], fortresses: int) -> int:
+    """R8.1: a side's dice, each with its hero's bonus, and a 6 for each fortress."""
+    return sum(rolls) + FORTRESS_VALUE * fortresses
+
+
+def loss_count(units: int, enemy_total: int) -> int:
+    """R8.2: one unit lost for each full 5 points of the enemy's total, no more than it has."""
+    return min(units, enemy_total // POINTS_PER_LOSS)
+
+
+def battle_odds(
+    attacker: Civ, defender: Civ, dice: Mapping[Civ, int], fortresses: Mapping[Civ, int], bonus: Mapping[Civ, int]
+) -> Msg:
+    """The note of a battle's odds: each side's losses (`battle_losses`)."""
+    losses = battle_losses(attacker, defender, dice, fortresses, bonus)
+    return odds_note([(attacker, losses[attacker]), (defender, losses[defender])])
+
+
+def battle_losses(
+    attacker: Civ, defender: Civ, dice: Mapping[Civ, int], fortresses: Mapping[Civ, int], bonus: Mapping[Civ, int]
+) -> dict[Civ, Odds[int]]:
+    """Each side's losses, exactly, for these units (R8.1-R8.2): `dice` legions or triremes a side,
+    its fortresses (land only) and its hero's bonus a die (Hannibal, Pericles)."""
+    totals = {
+        civ: mapped(dice_sum(dice[civ], per_die=bonus[civ]), partial(_with_fortresses, fortresses[civ]))
+        for civ in (attacker, defender)
+    }
+    return {
+        civ: mapped(totals[enemy], partial(loss_count, dice[civ] + fortresses[civ]))
+        for civ, enemy in ((attacker, defender), (defender, attacker))
+    }
+
+
+def _with_fortresses(fortresses: int, rolled: int) -> int:
+    return side_total([rolled], fortresses)
 
 
 def _choose_losses(units: Mapping[Unit, int], losses: int, policy: Sequence[Unit]) -> Counter[Unit]:
@@ -56,11 +95,11 @@ def fight_land(
         rolls[civ] = _roll(
             dice, province.legions[civ], bonus[civ], t("battle in %(place)s: %(civ)s legion", place=name, civ=civ)
         )
-        totals[civ] = sum(rolls[civ]) + FORTRESS_VALUE * province.fortresses[civ]
+        totals[civ] = side_total(rolls[civ], province.fortresses[civ])
     losses: dict[Civ, Counter[Unit]] = {}
     for civ, enemy in ((attacker, defender), (defender, attacker)):
         units = {Unit.LEGION: province.legions[civ], Unit.FORTRESS: province.fortresses[civ]}
-        losses[civ] = _choose_losses(units, totals[enemy] // POINTS_PER_LOSS, policies.get(civ, ()))
+        losses[civ] = _choose_losses(units, loss_count(sum(units.values()), totals[enemy]), policies.get(civ, ()))
     for civ in sides:
         province.legions[civ] -= losses[civ][Unit.LEGION]
         province.fortresses[civ] -= losses[civ][Unit.FORTRESS]
@@ -99,10 +138,10 @@ def fight_sea(
         c: _roll(dice, fleets[c], bonus[c], t("battle in %(place)s: %(civ)s trireme", place=name, civ=c))
         for c in (attacker, defender)
     }
-    totals = {c: sum(r) for c, r in rolls.items()}
+    totals = {c: side_total(r, 0) for c, r in rolls.items()}
     losses = {
-        attacker: min(fleets[attacker], totals[defender] // POINTS_PER_LOSS),
-        defender: min(fleets[defender], totals[attacker] // POINTS_PER_LOSS),
+        attacker: loss_count(fleets[attacker], totals[defender]),
+        defender: loss_count(fleets[defender], totals[attacker]),
     }
     for civ, lost in losses.items():
         fleets[civ] -= lost

@@ -6,13 +6,22 @@ aside. A note gives the line's price as the engine charges it (`prices.cost`).""
 
 from __future__ import annotations
 
-from adjudicator.core.i18n import t
+from adjudicator.core.i18n import Msg, t
+from adjudicator.rulesets.kit.odds import chances_note, with_odds
 from adjudicator.rulesets.mediterraneum import orders as order_types
 from adjudicator.rulesets.mediterraneum.board import Board, CardKind
 from adjudicator.rulesets.mediterraneum.geography import sea_of, ship_neighbours, space_name
-from adjudicator.rulesets.mediterraneum.model import HARBOUR, Phase, Position, Ship, Status, city_of_space
+from adjudicator.rulesets.mediterraneum.model import HARBOUR, Army, Phase, Position, Ship, Status, city_of_space
 from adjudicator.rulesets.mediterraneum.orders import WAREHOUSE, roman
 from adjudicator.rulesets.mediterraneum.prices import cost
+from adjudicator.rulesets.mediterraneum.war import (
+    CityOutcome,
+    FieldOutcome,
+    city_need,
+    city_odds,
+    field_bonuses,
+    field_odds,
+)
 
 Candidate = tuple[str, str]  # (order text, a note shown after it as a comment)
 
@@ -123,6 +132,19 @@ def _captures(board: Board, position: Position, ship: Ship) -> list[Candidate]:
     return [(f"ship {ship.number} capture {s.owner} ship {s.number}", t("a warship's attack (M9.4)")) for s in prey]
 
 
+def _field_note(board: Board, position: Position, army: Army, defenders: list[Army], target: str) -> Msg:
+    """A field battle's odds for this one army and the armies there now (M10.1, no tactic card)."""
+    attack, defend = field_bonuses(board, position, [army], defenders, target)
+    mine, theirs = army.owner, defenders[0].owner
+    named = {
+        FieldOutcome.DEFENDER_LOST: t("%(player)s loses an army", player=theirs),
+        FieldOutcome.DEFENDER_RETREATS: t("%(player)s retreats", player=theirs),
+        FieldOutcome.ATTACKER_RETREATS: t("%(player)s retreats", player=mine),
+        FieldOutcome.ATTACKER_LOST: t("%(player)s loses an army", player=mine),
+    }
+    return chances_note([(named[o], chance) for o, chance in field_odds(attack, defend).items()])
+
+
 def _armies(board: Board, position: Position, colour: str) -> list[Candidate]:
     lines: list[Candidate] = []
     for army in position.armies_of(colour):
@@ -138,11 +160,17 @@ def _armies(board: Board, position: Position, colour: str) -> list[Candidate]:
                     t("across a river: a roll (M8.3)") if other in board.lands[land].rivers else "",
                 )
             )
-            if any(a.owner != colour for a in position.armies_at(other)):
-                lines.append((f"army {n} attack {board.lands[other].name}", t("a field battle (M10.1)")))
+            defenders = [a for a in position.armies_at(other) if a.owner != colour]
+            if defenders:
+                battle = with_odds(t("a field battle (M10.1)"), _field_note(board, position, army, defenders, other))
+                lines.append((f"army {n} attack {board.lands[other].name}", battle))
         city = board.city_of(land)
         if city is not None and army.at == land and position.cities[city].owner != colour:
-            lines.append((f"army {n} attack {board.cities[city].name}", t("from a turn begun here (M8.4)")))
+            outcomes = city_odds(city_need(board, position.cities[city], 0))
+            named = {CityOutcome.TAKEN: t("taken"), CityOutcome.HELD: t("held"), CityOutcome.ARMY_LOST: t("army lost")}
+            odds = chances_note([(named[o], chance) for o, chance in outcomes.items()])
+            begun = t("from a turn begun here (M8.4)")
+            lines.append((f"army {n} attack {board.cities[city].name}", with_odds(begun, odds)))
         if not army.cavalry:
             price = cost(board, position, colour, order_types.Mount(n))
             bought = t("a horse bought: cavalry, costs %(price)s (M9.6)", price=roman(price))

@@ -18,7 +18,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from adjudicator.core.i18n import Msg, t, term, tn
+from adjudicator.core.i18n import Msg, joined, t, term, tn
 from adjudicator.rulesets.mediterraneum.board import COAST, Board
 from adjudicator.rulesets.mediterraneum.model import HARBOUR, Army, Position, Ship, Status, city_of_space, storm_sea
 
@@ -562,15 +562,6 @@ def _ship_at_city(ship: Ship, city: str, coast: bool, load: str) -> Msg:
     if ship.cargo:
         return t("%(player)s ship %(ship)s in the harbour of %(city)s, carrying %(load)s", load=load, **who)
     return t("%(player)s ship %(ship)s in the harbour of %(city)s, empty", **who)
-
-
-def joined(parts: Sequence[str], separator: str) -> str:
-    """Parts joined as `separator.join` joins them, each part that is a message still put into
-    the report's language where it is shown. No words of its own, so nothing to translate."""
-    fields = {f"part{i}": part for i, part in enumerate(parts)}
-    if not any(isinstance(part, Msg) for part in parts):
-        return separator.join(parts)
-    return Msg(separator.join(f"%({key})s" for key in fields), fields)
 
 
 def _second(pair: tuple[str, str]) -> str:

@@ -230,7 +230,7 @@ def capture(turn: Turn, order: Capture, dice: Dice) -> None:
     turn.moves[f"capture:{ship.number}"] = 1
     for guard in [s for s in turn.position.ships_at(prey.at) if s.owner == prey.owner and _warship(turn, s)]:
         margin = duel(
-            turn, dice, bonus, 0, t("M9.5 sea fight, %(player)s ship %(ship)s", player=turn.colour, ship=ship.number)
+            dice, bonus, 0, t("M9.5 sea fight, %(player)s ship %(ship)s", player=turn.colour, ship=ship.number)
         )
         turn.note("sea_fight", against=prey.owner, ship=guard.number, margin=margin, rule="M9.5")
         if abs(margin) >= 2:

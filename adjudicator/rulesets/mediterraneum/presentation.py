@@ -8,10 +8,10 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from adjudicator.core.i18n import t, term
+from adjudicator.core.i18n import joined, t, term
 from adjudicator.rulesets.mediterraneum.board import GOALS, Board
 from adjudicator.rulesets.mediterraneum.geography import space_name
-from adjudicator.rulesets.mediterraneum.mapview import joined, map_data
+from adjudicator.rulesets.mediterraneum.mapview import map_data
 from adjudicator.rulesets.mediterraneum.model import Options, Position, Status, goal_points, goals_of, work_name
 from adjudicator.rulesets.mediterraneum.orders import ART, WAREHOUSE, roman
 from adjudicator.rulesets.mediterraneum.position import position_from_data

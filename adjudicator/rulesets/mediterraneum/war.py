@@ -3,15 +3,20 @@ cities, taking a capital, and field battles with their retreats. Ships at war ar
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import replace
+from enum import Enum
+from fractions import Fraction
+from functools import partial
 
 from adjudicator.core.dice import Dice
 from adjudicator.core.i18n import Msg, t
-from adjudicator.rulesets.mediterraneum.board import Against
+from adjudicator.rulesets.kit.odds import Odds, both, dice_sum, mapped
+from adjudicator.rulesets.mediterraneum.board import Against, Board
 from adjudicator.rulesets.mediterraneum.cards import discard
 from adjudicator.rulesets.mediterraneum.chance import blue, pick
 from adjudicator.rulesets.mediterraneum.geography import land_of_army, marches_to
-from adjudicator.rulesets.mediterraneum.model import Army, Status, defence, lift_wants
+from adjudicator.rulesets.mediterraneum.model import Army, CityState, Position, Status, defence, lift_wants
 from adjudicator.rulesets.mediterraneum.orders import Attack, March
 from adjudicator.rulesets.mediterraneum.turn_state import Turn
 
@@ -215,15 +220,14 @@ def _attack_city(turn: Turn, armies: list[Army], order: Attack, text: str, dice:
     bonus, ok = tactic_bonus(turn, order.tactic, Against.CITY, text)
     if not ok:
         return
-    kind = "unowned" if state.owner is None else "capital" if state.status is Status.CAPITAL else "province"
-    bonus += len(armies) > 1
-    need = min(6, max(2, NEED[kind] - bonus + defence(board, state)))
+    need = city_need(board, state, bonus + (len(armies) > 1))
     roll = blue(dice, t("M8.4 attack on %(city)s, %(player)s", city=name, player=turn.colour))
     for army in armies:
         _fight(turn, army)
-    taken = roll != 1 and roll >= need
+    outcome = city_outcome(roll, need)
+    taken = outcome is CityOutcome.TAKEN
     turn.note("city_attack", city=name, armies=list(order.armies), need=need, roll=roll, taken=taken, rule="M8.4")
-    if roll == 1:
+    if outcome is CityOutcome.ARMY_LOST:
         set_army(turn, armies[0], None)
         turn.note("army_lost", army=armies[0].number, rule="M8.4")
     elif taken:
@@ -232,7 +236,7 @@ def _attack_city(turn: Turn, armies: list[Army], order: Attack, text: str, dice:
             set_army(turn, inside, None)
             turn.note("army_destroyed", owner=inside.owner, army=inside.number, rule="MD23")
         turn.position = turn.position.with_city(city, owner=turn.colour, status=Status.TAKEN, want=state.want)
-        if kind == "capital" and loser is not None:
+        if state.owner is not None and state.status is Status.CAPITAL and loser is not None:
             _take_capital(turn, loser, city)
         else:
             set_army(turn, armies[0], replace(armies[0], at=city, since=turn.position.count))
@@ -271,23 +275,23 @@ def _field_battle(turn: Turn, armies: list[Army], order: Attack, text: str, dice
     bonus, ok = tactic_bonus(turn, order.tactic, Against.ARMY, text)
     if not ok:
         return
-    attack_bonus = bonus + (len(armies) > 1) + any(a.cavalry for a in armies)
-    crossed = any(a.crossed and a.since == turn.position.count for a in armies)
-    defend_bonus = board.lands[target].mountain + crossed + any(a.cavalry for a in defenders)
-    margin = duel(turn, dice, attack_bonus, defend_bonus, t("M10.1 battle for %(land)s", land=board.lands[target].name))
+    attack_bonus, defend_bonus = field_bonuses(turn.board, turn.position, armies, defenders, target)
+    attack_bonus += bonus
+    margin = duel(dice, attack_bonus, defend_bonus, t("M10.1 battle for %(land)s", land=board.lands[target].name))
     for army in armies:
         _fight(turn, army)
     turn.note(
         "battle", land=board.lands[target].name, defender=defenders[0].owner, armies=list(order.armies),
         attack_bonus=attack_bonus, defend_bonus=defend_bonus, margin=margin, rule="M10.1",
     )  # fmt: skip
-    if margin >= 2:
+    outcome = field_outcome(margin)
+    if outcome is FieldOutcome.DEFENDER_LOST:
         _destroy(
             turn, pick(defenders, dice, t("MD29 which of %(player)s's armies", player=defenders[0].owner)), "M10.2"
         )
-    elif margin <= -2:
+    elif outcome is FieldOutcome.ATTACKER_LOST:
         _destroy(turn, armies[0], "M10.2")
-    elif margin == -1:
+    elif outcome is FieldOutcome.ATTACKER_RETREATS:
         _attacker_retreats(turn, armies, target, order.retreat)
     else:
         _defender_retreats(turn, defenders, start, order.retreat, dice)
@@ -299,7 +303,71 @@ def _field_battle(turn: Turn, armies: list[Army], order: Attack, text: str, dice
             turn.note("moved_in", armies=list(order.armies), land=board.lands[target].name, rule="M10.3")
 
 
-def duel(turn: Turn, dice: Dice, attack_bonus: int, defend_bonus: int, purpose: str) -> int:
+class CityOutcome(Enum):
+    TAKEN = "taken"
+    HELD = "held"
+    ARMY_LOST = "army lost"
+
+
+class FieldOutcome(Enum):
+    DEFENDER_LOST = "defender lost"
+    DEFENDER_RETREATS = "defender retreats"
+    ATTACKER_RETREATS = "attacker retreats"
+    ATTACKER_LOST = "attacker lost"
+
+
+def city_need(board: Board, state: CityState, bonus: int) -> int:
+    """T:78-82: the blue die an attack on a city needs, its gate and tower added, a tactic card and
+    a second army taken off, never below 2 or above 6."""
+    kind = "unowned" if state.owner is None else "capital" if state.status is Status.CAPITAL else "province"
+    return min(6, max(2, NEED[kind] - bonus + defence(board, state)))
+
+
+def city_outcome(roll: int, need: int) -> CityOutcome:
+    """T:81-82, MD22: a 1 loses the first army named; the need or more takes the city."""
+    return CityOutcome.ARMY_LOST if roll == 1 else CityOutcome.TAKEN if roll >= need else CityOutcome.HELD
+
+
+def field_bonuses(
+    board: Board, position: Position, armies: Sequence[Army], defenders: Sequence[Army], target: str
+) -> tuple[int, int]:
+    """T:97-99, without a tactic card: a second army and cavalry for the attacker; a mountain, a
+    river just crossed and cavalry for the defender."""
+    attack = (len(armies) > 1) + any(a.cavalry for a in armies)
+    crossed = any(a.crossed and a.since == position.count for a in armies)
+    return attack, board.lands[target].mountain + crossed + any(a.cavalry for a in defenders)
+
+
+def field_outcome(margin: int) -> FieldOutcome:
+    """T:100-101: by 2 or more one army of the loser goes; by 1 the loser retreats."""
+    if margin >= 2:
+        return FieldOutcome.DEFENDER_LOST
+    if margin <= -2:
+        return FieldOutcome.ATTACKER_LOST
+    return FieldOutcome.ATTACKER_RETREATS if margin == -1 else FieldOutcome.DEFENDER_RETREATS
+
+
+def field_odds(attack_bonus: int, defend_bonus: int) -> Odds[FieldOutcome]:
+    """A field battle's outcome, exactly: both roll the blue die with their bonuses, ties again."""
+    margins = mapped(both(dice_sum(1, per_die=attack_bonus), dice_sum(1, per_die=defend_bonus)), _margin)
+    decided = 1 - margins.get(0, Fraction(0))
+    return mapped({m: p / decided for m, p in margins.items() if m}, field_outcome)
+
+
+def city_odds(need: int) -> Odds[CityOutcome]:
+    """An attack on a city's outcome, exactly: one blue die."""
+    return mapped(dice_sum(1), partial(_city_outcome_of, need))
+
+
+def _margin(rolled: tuple[int, int]) -> int:
+    return rolled[0] - rolled[1]
+
+
+def _city_outcome_of(need: int, roll: int) -> CityOutcome:
+    return city_outcome(roll, need)
+
+
+def duel(dice: Dice, attack_bonus: int, defend_bonus: int, purpose: str) -> int:
     """The attacker's total less the defender's, bonuses added, ties rolled again (T:97)."""
     while True:
         mine = blue(dice, t("%(purpose)s, attacker", purpose=purpose)) + attack_bonus
