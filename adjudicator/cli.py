@@ -288,7 +288,12 @@ def report(
         str | None, typer.Option(help="Phase number or name, e.g. 6 or 006-T02-military (default: the last).")
     ] = None,
     format: Annotated[
-        str, typer.Option("--format", "-f", help="txt, md, bbcode, html or chat (as posted); png: the map picture.")
+        str,
+        typer.Option(
+            "--format",
+            "-f",
+            help="txt, md, bbcode, html or chat (as posted); png: the map picture; with --power, html: his order page.",
+        ),
     ] = "txt",
     power: PowerOption = None,
     map_url: Annotated[
@@ -296,7 +301,7 @@ def report(
         typer.Option("--map-url", help="Where reports/ (public pages) is published, for this report only (see new)."),
     ] = None,
 ) -> None:
-    """Print the public report of a phase, or with --power a player's private report."""
+    """Print the public report of a phase, or with --power a player's private report (or his order page)."""
 
 
 @app.command()

@@ -393,11 +393,14 @@ def show_report(directory: Path, phase: str | None, fmt: str, power: str | None,
     from dataclasses import replace
 
     from adjudicator.game.history import phase_slug
+    from adjudicator.reports.order_page import page_name
 
     game = Game.load(directory)
     if map_url is None and fmt.isalnum():  # png, the map's picture, is no public.png: it is drawn below
         slug = phase_slug(game, phase)
-        if power is not None:
+        if power is not None and fmt == "html":  # his order page
+            stored = game.directory.page_file(slug, page_name(game.find_player_civ(power)))
+        elif power is not None:
             stored = game.directory.private_report(slug, game.find_player_civ(power))
         else:
             stored = game.directory.reports_folder(slug) / f"public.{fmt}"
@@ -408,6 +411,8 @@ def show_report(directory: Path, phase: str | None, fmt: str, power: str | None,
     if map_url is not None:  # this once, as if game.toml said so
         game.settings = replace(game.settings, map_url=map_url)
     reports = PhaseReports(game, load_record(game, phase))
+    if power is not None and fmt == "html":
+        return Outcome(reports.order_page(game.find_player_civ(power)))
     if power is not None:
         return Outcome(reports.private(game.find_player_civ(power)))
     if fmt == PICTURE:  # a picture is no text to print: written beside the reports, its path said

@@ -128,6 +128,15 @@ class Tab:
         self.browser.send("Page.navigate", self.session, url=url)
         self.browser.wait_for("Page.loadEventFired", self.session)
 
+    def listen_network(self) -> None:
+        """Keep every request the page makes from now on (`requests`)."""
+        self.browser.send("Network.enable", self.session)
+
+    def requests(self) -> list[str]:
+        """The address of every request the page made since `listen_network`, in order."""
+        seen = [e for e in self.browser._events if e.get("sessionId") == self.session]
+        return [e["params"]["request"]["url"] for e in seen if e.get("method") == "Network.requestWillBeSent"]
+
     def evaluate(self, expression: str) -> Any:
         """The value of a JavaScript expression in the page (a promise is awaited)."""
         answer = self.browser.send("Runtime.evaluate", self.session, expression=expression,

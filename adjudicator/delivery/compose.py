@@ -9,7 +9,7 @@ from email.utils import format_datetime, make_msgid
 
 from adjudicator.core.i18n import t
 from adjudicator.game.game import Game
-from adjudicator.game.mail_settings import game_settings
+from adjudicator.game.mail_settings import judge_address
 from adjudicator.game.players import Player
 from adjudicator.game.schedule import utc_now
 
@@ -71,6 +71,4 @@ def moderator_name(game: Game, lang: str) -> str:
 
 def moderator_address(game: Game) -> str:
     """The From of the game's mail: [delivery.smtp] from, else a placeholder for outbox-only games."""
-    fields = game_settings(game, "delivery.smtp")
-    address: str = fields.text("from", "") if fields is not None else ""
-    return address or placeholder_address(game.settings.id)
+    return judge_address(game) or placeholder_address(game.settings.id)

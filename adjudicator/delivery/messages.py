@@ -13,7 +13,9 @@ from adjudicator.delivery.outbox import Hitch, flush, mail_identity, pending, qu
 from adjudicator.delivery.smtp import as_sent, game_smtp
 from adjudicator.game.directory import ROOT_SETTINGS
 from adjudicator.game.game import Game
+from adjudicator.game.storage import PRIVATE, write_text_atomic
 from adjudicator.game.submissions import missing_orders
+from adjudicator.reports.order_page import page_name
 from adjudicator.reports.phase import PhaseReports, load_record, record_label
 from adjudicator.reports.render import Renderer
 
@@ -32,7 +34,8 @@ def _identified(game: Game, phase: str, kind: str, message: EmailMessage, civ: s
 
 
 def report_messages(game: Game) -> list[Outgoing]:
-    """Each player's private report to his address, and the public report to the list."""
+    """Each player's private report to his address, his order page attached, and the public report
+    to the list."""
     record = load_record(game)
     reports = PhaseReports(game, record)
     sender, tag = moderator_address(game), f"[{game.settings.id}]"
@@ -45,6 +48,8 @@ def report_messages(game: Game) -> list[Outgoing]:
             subject = t("%(label)s: your report, %(civ)s", label=label, civ=player.civ)
             lang = game.settings.language_of(player.civ)
             message = to_player(game, player, subject.render(lang), reports.private(player.civ))
+            message.add_attachment(_order_page(game, reports, record.slug, player.civ), subtype="html",
+                                   filename=page_name(player.civ))  # fmt: skip
             messages.append(_identified(game, record.slug, "report", message, player.civ))
     settings = game_smtp(game)
     if settings is not None and settings.list_address:
@@ -59,6 +64,17 @@ def report_messages(game: Game) -> list[Outgoing]:
         )
         messages.append(_identified(game, record.slug, "public-report", message))
     return messages
+
+
+def _order_page(game: Game, reports: PhaseReports, slug: str, civ: str) -> str:
+    """His order page as it is now: made again, since its "Mail it" address ([delivery.smtp] from)
+    may have been set after the phase was adjudicated; private/ gets the same page."""
+    html = reports.order_page(civ)
+    page = game.directory.page_file(slug, page_name(civ))
+    if not page.is_file() or page.read_text(encoding="utf-8") != html:
+        game.directory.make_private_folder(slug)
+        write_text_atomic(page, html, mode=PRIVATE)
+    return html
 
 
 def welcome_messages(game: Game, secrets: Mapping[str, str]) -> list[Outgoing]:

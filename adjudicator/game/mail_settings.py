@@ -68,6 +68,14 @@ def game_settings(game: Game, table: str) -> Fields | None:
     return Fields({**(shared or {}), **(own or {})}, table)
 
 
+def judge_address(game: Game) -> str | None:
+    """The address the game's mail comes from and players write to ([delivery.smtp] from), or
+    None while no [delivery.smtp] says one (the game's mail then waits in outbox/)."""
+    fields = game_settings(game, "delivery.smtp")
+    address = fields.text("from", "") if fields is not None else ""
+    return address or None
+
+
 def destinations_of(game: Game) -> tuple[Destination, ...]:
     """The game's [[notify]] destinations and those of the intake.toml of its games folder."""
     shared = Folder(game.directory.root.parent).settings_file

@@ -23,7 +23,8 @@ from adjudicator.game.game import Game
 from adjudicator.game.history import phase_slug
 from adjudicator.game.storage import PRIVATE, is_public_page, read_toml, write_bytes_atomic, write_text_atomic
 from adjudicator.reports.maps import ruleset_maps
-from adjudicator.reports.order_form import order_form
+from adjudicator.reports.order_form import OrderForm, order_form
+from adjudicator.reports.order_page import order_page, page_name
 from adjudicator.reports.render import Renderer
 from adjudicator.reports.seat_lines import seat_lines
 from adjudicator.rulesets import Standing, phase_label
@@ -174,12 +175,27 @@ class PhaseReports:
             raise UsageError(f"{civ} is not a player of this game")
         receipt = self.record.receipts.get(civ, [])
         lang = self.game.settings.language_of(civ)
-        form = order_form(self.game, self.after, civ, lang)
+        form = self._form(civ)
         renderer = Renderer(self.game.ruleset.name, lang)
         due_at = self.context["next"]["due_at"]
         next_phase = {**self.context["next"], "deadline": self.game.settings.local(due_at, civ) if due_at else ""}
         context = {**self.context, "next": next_phase}
         return renderer.render("private.txt.j2", civ=civ, player=players[civ], receipt=receipt, form=form, **context)
+
+    def order_page(self, civ: str) -> str:
+        """The player's order page for the next phase: his form clicked together on the map, in his
+        language (reports/order_page.py)."""
+        if civ not in self.record.after["players"]:
+            raise UsageError(f"{civ} is not a player of this game")
+        lang = self.game.settings.language_of(civ)
+        map_svg = Renderer(self.game.ruleset.name, lang).render_markup("map.svg.j2", **self.context)
+        label = self.game.ruleset.phase_info(self.after).label.render(lang)
+        return order_page(self.game, civ, self._form(civ), lang, map_svg, label, self.context)
+
+    @functools.cache  # noqa: B019 - one PhaseReports renders one phase's pages, then goes
+    def _form(self, civ: str) -> OrderForm:
+        """His order form (116 ms for a whole game's): the private report and the page share it."""
+        return order_form(self.game, self.after, civ, self.game.settings.language_of(civ))
 
     @functools.cached_property
     def after(self) -> Any:
@@ -187,11 +203,13 @@ class PhaseReports:
         return self.game.ruleset.position_from_data(self.game.board, self.record.after)
 
     def pages(self) -> dict[str, str]:
-        """Every report by file name: public.{txt,md,bbcode,html}, map.svg, <Civ>.txt."""
+        """Every report by file name: public.{txt,md,bbcode,html}, map.svg, <Civ>.txt, <Civ>-orders.html."""
         pages = {f"public.{fmt}": self.public(fmt) for fmt in FORMATS}
         pages["map.svg"] = str(self.map_svg)
         before = self.game.ruleset.position_from_data(self.game.board, self.record.before)
+        playing = [civ for civ in self.game.ruleset.playing(before) if civ in self.record.after["players"]]
         pages |= {f"{civ}.txt": self.private(civ) for civ in self.game.ruleset.playing(before)}
+        pages |= {page_name(civ): self.order_page(civ) for civ in playing}
         return pages
 
     def write(self, pages: dict[str, str] | None = None) -> list[Path]:
