@@ -188,7 +188,10 @@ class PhaseReports:
         if civ not in self.record.after["players"]:
             raise UsageError(f"{civ} is not a player of this game")
         lang = self.game.settings.language_of(civ)
-        map_svg = Renderer(self.game.ruleset.name, lang).render_markup("map.svg.j2", **self.context)
+        same = lang == self.game.settings.lang  # the public map, unless he reads another language
+        map_svg = (
+            self.map_svg if same else Renderer(self.game.ruleset.name, lang).render_markup("map.svg.j2", **self.context)
+        )
         label = self.game.ruleset.phase_info(self.after).label.render(lang)
         return order_page(self.game, civ, self._form(civ), lang, map_svg, label, self.context)
 
