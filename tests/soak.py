@@ -38,6 +38,7 @@ import email
 import email.policy
 import functools
 import hashlib
+import html
 import json
 import multiprocessing
 import os
@@ -67,10 +68,12 @@ from adjudicator.core.keywords import words_for
 from adjudicator.game import seats
 from adjudicator.game.directory import GameDirectory
 from adjudicator.game.game import Game
+from adjudicator.game.history import adjudicated_slugs
 from adjudicator.game.storage import compact, read_toml
 from adjudicator.game.submissions import SubmissionError, check_submission, submitted
 from adjudicator.language.parser import written_in
 from adjudicator.language.submission import parse_submission
+from adjudicator.reports.order_page import page_name
 from adjudicator.reports.phase import FORMATS
 from adjudicator.reports.site import build_site, site_folder
 from adjudicator.rulesets.mare_nostrum.components import CARD_TOTALS, UNIT_STOCK
@@ -110,6 +113,7 @@ GAME_SECONDS = float(os.environ.get("ADJUDICATOR_SOAK_GAME_SECONDS", "240"))  # 
 # The share of phases whose forms and receipts are adjudicated against the engine (issue 28).
 VIEWS_SHARE = float(os.environ.get("ADJUDICATOR_SOAK_VIEWS", "0.15"))
 REPLAY_EVERY_PHASE = os.environ.get("ADJUDICATOR_SOAK_REPLAY", "turn") == "phase"  # else as each turn starts
+PAGE_LINE = re.compile(r'data-line="([^"]*)"')  # an order line of a player's order page, HTML-escaped
 FORM_ORDER = re.compile(r"^# \S")  # below a form's headers, a line that is an order once its '#' goes
 FORM_RULE = "\n# " + "-" * 70 + "\n"  # under the form's first line, in every language
 FORM_END = re.compile(r"\n(?:" + "|".join(words_for("end")) + r")\n")  # the form's last line: `end`, `koniec`…
@@ -826,8 +830,28 @@ class Soak:
             body.insert(rng.randint(0, len(body)), rng.choice(requests))
         if rng.random() < 0.1:
             body += ["--", "Sent from my phone", "build 3 legions in Roma"]
+        clicked = self.page_lines(game, civ) if kind not in ("junk", "huge") and not wrong else None
+        if clicked is not None:  # his orders clicked together on his order page, in his language already
+            header, body = [line for line in header if not line.startswith(("game", "phase"))], []
         lines = [self.in_language(game, line) for line in [*header, *body]]
-        return "\n".join([self.marker(), *lines]) + "\n"
+        return "\n".join([self.marker(), *lines, *(clicked or [])]) + "\n"
+
+    def page_lines(self, game: Game, civ: str) -> list[str] | None:
+        """In two games of three, now and then: a few lines of his order page as he would click
+        them (the page's own lines, read from its HTML), when the page is for the phase now open."""
+        if self.p.seed % 3 == 0 or self.rng.random() < 0.4:
+            return None
+        done = adjudicated_slugs(game)
+        if not done or int(done[-1][:3]) + 1 != game.phase_number:
+            return None
+        page = game.directory.page_file(done[-1], page_name(civ))
+        if not page.is_file():
+            return None
+        offered = [html.unescape(line) for line in PAGE_LINE.findall(page.read_text(encoding="utf-8"))]
+        if not offered:
+            return None
+        self.result.behaviours["lines clicked on the order page"] += 1
+        return self.rng.sample(offered, min(len(offered), self.rng.randint(1, 3)))
 
     def in_language(self, game: Game, line: str) -> str:
         """A line as a player of the game's language writes it: mostly with its keywords (with or
@@ -1326,6 +1350,22 @@ class Soak:
             for civ in civs:
                 text = game.directory.private_report(slug, civ).read_text(encoding="utf-8")
                 self.paste_back(game, text, f"{slug}/{civ}.txt")
+        for civ in civs:
+            self.page_is_the_form(game, slug, civ)
+
+    def page_is_the_form(self, game: Game, slug: str, civ: str) -> None:
+        """His order page offers exactly the lines of his report's order form (one home: order_form)."""
+        text = game.directory.private_report(slug, civ).read_text(encoding="utf-8")
+        page = game.directory.page_file(slug, page_name(civ)).read_text(encoding="utf-8")
+        rule = text.find(FORM_RULE)
+        closing = FORM_END.search(text, rule) if rule >= 0 else None
+        lines = text[rule : closing.end()].splitlines()[:-1] if rule >= 0 and closing else []  # without `end`
+        headers = [i for i, line in enumerate(lines) if line and not line.startswith("#")]
+        orders = [line for line in lines[headers[-1] + 1 :] if FORM_ORDER.match(line)] if headers else []
+        written = [re.split(r"\s{2,}# ", line[2:], maxsplit=1)[0].rstrip() for line in orders]
+        clicked = [html.unescape(line) for line in PAGE_LINE.findall(page)]
+        if written != clicked:
+            self.fail("the order page and the order form offer different lines", f"{slug}/{civ}: {written} | {clicked}")
 
     def paste_back(self, game: Game, text: str, where: str) -> None:
         """A form sent back as it stands holds no line in error, and each of some of its
