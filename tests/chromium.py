@@ -128,6 +128,13 @@ class Tab:
         self.browser.send("Page.navigate", self.session, url=url)
         self.browser.wait_for("Page.loadEventFired", self.session)
 
+    def press(self, key: str, code: int) -> None:
+        """One key pressed and released, as the keyboard sends it (`Tab` 9, `Enter` 13, `ArrowDown` 40)."""
+        text = {"Enter": "\r"}.get(key, "")
+        for kind in ("keyDown", "keyUp"):
+            self.browser.send("Input.dispatchKeyEvent", self.session, type=kind, key=key, code=key,
+                              windowsVirtualKeyCode=code, text=text if kind == "keyDown" else "")  # fmt: skip
+
     def listen_network(self) -> None:
         """Keep every request the page makes from now on (`requests`)."""
         self.browser.send("Network.enable", self.session)

@@ -122,6 +122,28 @@ def test_a_click_on_the_map_shows_that_place_s_orders(browser: Chromium, demo_pl
     assert shown["place"] in shown["selected"].split(" ")
 
 
+def test_the_keyboard_alone_chooses_a_place_and_picks_an_order(
+    browser: Chromium, demo_played: Callable[..., Path]
+) -> None:
+    game = demo_played("mare-nostrum")
+    page = game / "private" / "008-T03-build" / page_name("Rome")  # Rome's T3 military orders
+    tab = browser.tab(1280, 900, mobile=False)
+    tab.open(page.as_uri())
+    for _ in range(5):  # Tab from the top of the page to the list of places
+        tab.press("Tab", 9)
+        if tab.evaluate("document.activeElement.id") == "place":
+            break
+    tab.press("ArrowDown", 40)  # the first place
+    chosen = tab.evaluate("document.getElementById('place').value")
+    assert chosen, "the list of places takes the keyboard"
+    tab.press("Tab", 9)  # to the first order shown there
+    line = tab.evaluate("document.activeElement.dataset.line")
+    hidden = tab.evaluate("document.activeElement.closest('li').hidden")
+    assert line and not hidden, "Tab goes on to an order of that place"
+    tab.press("Enter", 13)
+    assert line in tab.evaluate("document.getElementById('text').value").splitlines()
+
+
 def test_the_page_fits_a_phone(browser: Chromium, demo_played: Callable[..., Path]) -> None:
     page, _ = last_page(demo_played("empires"))
     tab = browser.tab(390, 844, mobile=True)
