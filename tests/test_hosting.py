@@ -402,7 +402,7 @@ def test_the_reports_tell_the_next_deadline(hosted: Hosted) -> None:
     public = (hosted.root / "demo" / "reports" / "001-T01-trade" / "public.txt").read_text()
     assert f"by {due}" in " ".join(public.split()), public
     private = [m for _, _, m in hosted.smtp.received if "your report, Rome" in str(m["Subject"])]
-    assert f"Orders for T1 build, due {due}" in str(private[0].get_content())
+    assert f"Orders for T1 build, due {due}" in str(private[0].get_body(("plain",)).get_content())
 
 
 def test_resume_warns_of_a_passed_deadline_and_keeps_a_broken_game_paused(hosted: Hosted) -> None:

@@ -344,7 +344,7 @@ def test_a_whole_turn_from_mailbox_to_reports(mailed_game: Game, servers: tuple[
     assert sent.exit_code == 0, sent.output
     for civ in FIVE:
         reports = [m for m in smtp.messages_to(f"{civ.lower()}@example.org") if "your report" in m["Subject"]]
-        assert len(reports) == 1 and f"private report for {civ}" in reports[0].get_content()
+        assert len(reports) == 1 and f"private report for {civ}" in reports[0].get_body(("plain",)).get_content()
     assert smtp.messages_to("list@example.org")
 
 

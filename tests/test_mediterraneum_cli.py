@@ -244,7 +244,7 @@ def test_a_game_is_won_by_mail(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) 
         run("adjudicate", str(folder))
         run("send", str(folder))
         reports = [m for m in smtp.messages_to("green@example.org") if "your report" in m["Subject"]]
-        assert reports and "The game is over: Green won." in reports[-1].get_content()
+        assert reports and "The game is over: Green won." in reports[-1].get_body(("plain",)).get_content()
         listed = smtp.messages_to("list@example.org")
         assert listed and "Green WINS" in listed[-1].get_content()
     assert "WINNER: Green" in run("state", str(folder))

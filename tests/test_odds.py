@@ -174,6 +174,19 @@ def test_mediterraneum_city_odds_follow_the_need() -> None:
     assert war.city_odds(2)[war.CityOutcome.TAKEN] == Fraction(5, 6), "a 1 always fails (MD22)"
 
 
+def test_mediterraneum_capture_odds_fight_each_guard_then_roll() -> None:
+    from adjudicator.rulesets.mediterraneum import navy
+
+    alone = navy.capture_odds(0)
+    rolled = Counter(navy.capture_result(navy.capture_total(roll, 0)) for roll in range(1, 7))
+    assert alone == {o: Fraction(n, 6) for o, n in rolled.items()}
+    guarded = navy.capture_odds(1)
+    assert sum(guarded.values()) == 1
+    assert guarded[navy.CaptureOutcome.CAPTURED] == Fraction(1, 6), "past the guard (10 of 30), then 4+ (1 in 2)"
+    assert guarded[navy.CaptureOutcome.SHIP_SUNK] == Fraction(1, 3)
+    assert guarded[navy.CaptureOutcome.REPELLED] == Fraction(1, 3)
+
+
 # ---- the forms ------------------------------------------------------------------------------
 
 

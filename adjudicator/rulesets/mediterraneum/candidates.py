@@ -12,6 +12,7 @@ from adjudicator.rulesets.mediterraneum import orders as order_types
 from adjudicator.rulesets.mediterraneum.board import Board, CardKind
 from adjudicator.rulesets.mediterraneum.geography import sea_of, ship_neighbours, space_name
 from adjudicator.rulesets.mediterraneum.model import HARBOUR, Army, Phase, Position, Ship, Status, city_of_space
+from adjudicator.rulesets.mediterraneum.navy import CaptureOutcome, capture_odds, is_warship
 from adjudicator.rulesets.mediterraneum.orders import WAREHOUSE, roman
 from adjudicator.rulesets.mediterraneum.prices import cost
 from adjudicator.rulesets.mediterraneum.war import (
@@ -124,12 +125,24 @@ def _ships(board: Board, position: Position, colour: str) -> list[Candidate]:
 
 
 def _captures(board: Board, position: Position, ship: Ship) -> list[Candidate]:
-    aboard = any(a.at == f"ship:{ship.number}" for a in position.armies_of(ship.owner))
-    if not aboard or city_of_space(ship.at) is not None:
+    if not is_warship(position, ship) or city_of_space(ship.at) is not None:
         return []
     sea = sea_of(board, ship.at)
     prey = [s for s in position.ships if s.owner != ship.owner and sea_of(board, s.at) == sea]
-    return [(f"ship {ship.number} capture {s.owner} ship {s.number}", t("a warship's attack (M9.4)")) for s in prey]
+    named = {
+        CaptureOutcome.CAPTURED: t("captured"),
+        CaptureOutcome.PREY_SUNK: t("sunk"),
+        CaptureOutcome.MISSED: t("missed"),
+        CaptureOutcome.REPELLED: t("held off by a warship"),
+        CaptureOutcome.SHIP_SUNK: t("your ship sunk"),
+    }
+    lines: list[Candidate] = []
+    for target in prey:
+        guards = sum(1 for s in position.ships_at(target.at) if s.owner == target.owner and is_warship(position, s))
+        odds = chances_note([(named[o], chance) for o, chance in capture_odds(guards).items()])
+        attack = with_odds(t("a warship's attack (M9.4)"), odds)
+        lines.append((f"ship {ship.number} capture {target.owner} ship {target.number}", attack))
+    return lines
 
 
 def _field_note(board: Board, position: Position, army: Army, defenders: list[Army], target: str) -> Msg:

@@ -4,19 +4,32 @@ sailing together, and warships capturing merchant ships."""
 from __future__ import annotations
 
 from dataclasses import replace
+from enum import Enum
+from fractions import Fraction
+from functools import partial
 
 from adjudicator.core.dice import Dice
 from adjudicator.core.i18n import t
+from adjudicator.rulesets.kit.odds import Odds, dice_sum, mapped
 from adjudicator.rulesets.mediterraneum import trading
 from adjudicator.rulesets.mediterraneum.board import COAST, Against
 from adjudicator.rulesets.mediterraneum.chance import blue
 from adjudicator.rulesets.mediterraneum.geography import ship_neighbours, space_id, space_name
-from adjudicator.rulesets.mediterraneum.model import Ship, city_of_space, storm_sea
+from adjudicator.rulesets.mediterraneum.model import Position, Ship, city_of_space, storm_sea
 from adjudicator.rulesets.mediterraneum.orders import Capture, Embark, Land, Mount, Sail
 from adjudicator.rulesets.mediterraneum.prices import HORSES, horse_aboard
 from adjudicator.rulesets.mediterraneum.trading import sink
 from adjudicator.rulesets.mediterraneum.turn_state import Turn
-from adjudicator.rulesets.mediterraneum.war import army_of, duel, foreign, moves_used, set_army, tactic_bonus, use_move
+from adjudicator.rulesets.mediterraneum.war import (
+    army_of,
+    duel,
+    duel_margins,
+    foreign,
+    moves_used,
+    set_army,
+    tactic_bonus,
+    use_move,
+)
 
 
 def embark(turn: Turn, order: Embark) -> None:
@@ -71,8 +84,54 @@ def _aboard(turn: Turn, ship: Ship) -> bool:
 
 
 def _warship(turn: Turn, ship: Ship) -> bool:
+    return is_warship(turn.position, ship)
+
+
+def is_warship(position: Position, ship: Ship) -> bool:
     """An army aboard makes a warship (T:90); a ship with only a horse is none."""
-    return any(a.owner == ship.owner and a.at == f"ship:{ship.number}" for a in turn.position.armies)
+    return any(a.owner == ship.owner and a.at == f"ship:{ship.number}" for a in position.armies)
+
+
+class CaptureOutcome(Enum):
+    CAPTURED = "captured"
+    PREY_SUNK = "prey sunk"
+    MISSED = "missed"
+    REPELLED = "repelled"  # a guarding warship held him off
+    SHIP_SUNK = "ship sunk"  # a guarding warship sank him
+
+
+def capture_total(roll: int, bonus: int) -> int:
+    """T:93: the blue die and a tactic card's bonus; a 1 is a 1 whatever the card."""
+    return roll + bonus if roll > 1 else 1
+
+
+def capture_result(total: int) -> CaptureOutcome:
+    """T:93: 4 or more captures the merchant ship, 2 or 3 sinks it, a 1 misses."""
+    return CaptureOutcome.CAPTURED if total >= 4 else CaptureOutcome.PREY_SUNK if total >= 2 else CaptureOutcome.MISSED
+
+
+def capture_odds(guards: int, bonus: int = 0) -> Odds[CaptureOutcome]:
+    """A capture's outcome, exactly: a sea fight against each guarding warship in turn (M9.5: by 2
+    or more one side sinks; anything less stops him), then the capture's roll."""
+    margins = duel_margins(bonus, 0)
+    sinks = sum((p for m, p in margins.items() if m >= 2), Fraction(0))
+    odds: dict[CaptureOutcome, Fraction] = {}
+    for fought in range(guards):
+        reach = sinks**fought
+        odds[CaptureOutcome.SHIP_SUNK] = odds.get(CaptureOutcome.SHIP_SUNK, Fraction(0)) + reach * sum(
+            (p for m, p in margins.items() if m <= -2), Fraction(0)
+        )
+        odds[CaptureOutcome.REPELLED] = odds.get(CaptureOutcome.REPELLED, Fraction(0)) + reach * sum(
+            (p for m, p in margins.items() if -2 < m < 2), Fraction(0)
+        )
+    through = sinks**guards
+    for outcome, chance in mapped(dice_sum(1), partial(_capture_of, bonus)).items():
+        odds[outcome] = odds.get(outcome, Fraction(0)) + through * chance
+    return odds
+
+
+def _capture_of(bonus: int, roll: int) -> CaptureOutcome:
+    return capture_result(capture_total(roll, bonus))
 
 
 def land(turn: Turn, order: Land) -> None:
@@ -240,8 +299,9 @@ def capture(turn: Turn, order: Capture, dice: Dice) -> None:
         if margin < 2:
             return
     roll = blue(dice, t("M9.4 capture, %(player)s ship %(ship)s", player=turn.colour, ship=ship.number))
-    total = roll + bonus if roll > 1 else 1
-    if total >= 4:
+    total = capture_total(roll, bonus)
+    outcome = capture_result(total)
+    if outcome is CaptureOutcome.CAPTURED:
         cargo = prey.cargo
         taken = replace(ship, cargo=cargo) if cargo and not ship.cargo else ship
         turn.position = replace(turn.position, ships=tuple(taken if s == ship else s for s in turn.position.ships))
@@ -256,7 +316,7 @@ def capture(turn: Turn, order: Capture, dice: Dice) -> None:
             "captured", owner=prey.owner, ship=prey.number, cargo=cargo, taken=taken.cargo == cargo and bool(cargo),
             sunk=order.sink, roll=roll, total=total, rule="M9.4",
         )  # fmt: skip
-    elif total >= 2:
+    elif outcome is CaptureOutcome.PREY_SUNK:
         sink(turn, prey)
         turn.note("ship_sunk", owner=prey.owner, ship=prey.number, roll=roll, total=total, rule="M9.4")
     else:

@@ -347,11 +347,16 @@ def field_outcome(margin: int) -> FieldOutcome:
     return FieldOutcome.ATTACKER_RETREATS if margin == -1 else FieldOutcome.DEFENDER_RETREATS
 
 
-def field_odds(attack_bonus: int, defend_bonus: int) -> Odds[FieldOutcome]:
-    """A field battle's outcome, exactly: both roll the blue die with their bonuses, ties again."""
+def duel_margins(attack_bonus: int, defend_bonus: int) -> Odds[int]:
+    """What `duel` returns, exactly: both roll the blue die with their bonuses, a tie rolled again."""
     margins = mapped(both(dice_sum(1, per_die=attack_bonus), dice_sum(1, per_die=defend_bonus)), _margin)
     decided = 1 - margins.get(0, Fraction(0))
-    return mapped({m: p / decided for m, p in margins.items() if m}, field_outcome)
+    return {m: p / decided for m, p in margins.items() if m}
+
+
+def field_odds(attack_bonus: int, defend_bonus: int) -> Odds[FieldOutcome]:
+    """A field battle's outcome, exactly (T:97-101)."""
+    return mapped(duel_margins(attack_bonus, defend_bonus), field_outcome)
 
 
 def city_odds(need: int) -> Odds[CityOutcome]:
