@@ -393,6 +393,31 @@ def bench_notify_queue(game_folder: Path, repeat: int, destinations: int = 5) ->
     return queued
 
 
+def bench_preview_and_pages(game_folder: Path, repeat: int) -> tuple[float, int, float]:
+    """Issue 35, in-process on the long game: a `preview` of the first due player's first three form
+    lines (median ms, and its trials), and the last phase's order pages of every player (median ms)."""
+    from adjudicator.game.submissions import check_submission
+    from adjudicator.reports.order_form import order_form
+    from adjudicator.reports.phase import PhaseReports, load_record
+    from adjudicator.reports.preview import outcomes, preview_text
+
+    game = Game.load(game_folder)
+    civ = (game.due() or game.ruleset.playing(game.position))[0]
+    lines = [line.order for line in order_form(game, game.position, civ)][:3]
+    checked = check_submission(game, "\n".join([f"power {civ}", *lines]) + "\n", civ)
+    orders = [line.order for line in checked.lines if line.ok and line.order is not None]
+    trials = outcomes(game, civ, orders)[1]
+    preview = median_ms(lambda: preview_text(game, checked), repeat)
+    record = load_record(game)
+
+    def pages() -> None:
+        reports = PhaseReports(game, record)
+        for player in game.ruleset.playing(reports.after):
+            reports.order_page(player)
+
+    return preview, trials, median_ms(pages, repeat)
+
+
 def in_five_languages(game_folder: Path, target: Path) -> Path:
     """A copy of the game whose public reports are French and whose players read Polish,
     Hungarian, French, Spanish and English: every private report and form in his language."""
@@ -624,6 +649,7 @@ def main() -> None:
         adjudicate_cpu, adjudicate_png, adjudicate_peak = bench_adjudicate_cpu(3 if quick else 7, work / "long")
         help_ms, adjudicate_ms = bench_cli(repeat if quick else 11, work / "long")
         notify_ms = bench_notify_queue(work / "long", repeat)
+        preview_ms, preview_trials, pages_ms = bench_preview_and_pages(work / "long", 3 if quick else 7)
         _, languages_ms = bench_cli(repeat if quick else 11, in_five_languages(work / "long", work / "languages"))
         idle_games = 50 if quick else 200
         idle_ms, idle_process_ms, load_ms = bench_run_idle(idle_games, repeat=3 if quick else 7)
@@ -668,6 +694,10 @@ def main() -> None:
             adjudicate_png <= 350),
         Row("notify: a phase's posts to 5 destinations queued (adds to adjudicate)", f"{notify_ms:.0f} ms",
             "<= 100 ms", notify_ms <= 100, notify_ms / adjudicate_cpu),
+        Row(f"preview: one player's orders, {preview_trials} trials (vs adjudicate)", f"{preview_ms:.0f} ms",
+            "<= 5,000 ms (PREVIEW_SECONDS)", preview_ms <= 5000, preview_ms / adjudicate_cpu),
+        Row("order pages: every player's, one phase (vs adjudicate)", f"{pages_ms:.0f} ms", "<= 250 ms",
+            pages_ms <= 250, pages_ms / adjudicate_cpu),
         Row("CLI: adjudicate, peak memory", f"{adjudicate_peak:.0f} MB", "<= 60 MB", adjudicate_peak <= 60),
         Row("CLI: the same, players in five languages (vs English)", f"{languages_ms:.0f} ms", "<= 1.5x English",
             languages_ms <= 1.5 * adjudicate_ms, languages_ms / adjudicate_ms),

@@ -36,6 +36,8 @@ def test_bench_pieces_run_and_measure_something(bench: Any, tmp_path: Path) -> N
     plain, png, peak = bench.bench_adjudicate_cpu(1, tmp_path / "g")
     assert png > 0 and plain > 0 and peak > 0
     assert bench.bench_notify_queue(tmp_path / "g", 1) > 0
+    preview_ms, trials, pages_ms = bench.bench_preview_and_pages(tmp_path / "g", 1)
+    assert preview_ms > 0 and trials >= 1 and pages_ms > 0
 
 
 def test_bench_idle_run_runs_at_toy_size(bench: Any) -> None:

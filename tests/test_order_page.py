@@ -170,3 +170,13 @@ def test_the_page_is_attached_to_the_private_report_mail(demo_played: Callable[.
         assert len(parts) == 1, [p.get_filename() for p in mail.walk()]
         html = parts[0].get_payload(decode=True).decode()
         assert '"to": "judge@example.org"' in html and f"orders of {civ}" in html
+
+
+def test_a_polish_player_s_page_is_in_polish(demo_played: Callable[..., Path]) -> None:
+    """The page reads in the player's language, its orders written with his keywords, as his form is."""
+    game = demo_played("mare-nostrum", "pl")
+    page = (game / "private" / "008-T03-build" / page_name("Rome")).read_text(encoding="utf-8")
+    form = (game / "private" / "008-T03-build" / "Rome.txt").read_text(encoding="utf-8")
+    assert "Twoje rozkazy" in page and "Rozkazy Rome na T3 militarna" in page, "its words"
+    polish = [line for line in form.splitlines() if line.startswith("# przesuń")]
+    assert polish and all(f'data-line="{line[2:].split("  #")[0].rstrip()}"' in page for line in polish)
