@@ -393,13 +393,12 @@ def show_report(directory: Path, phase: str | None, fmt: str, power: str | None,
     from dataclasses import replace
 
     from adjudicator.game.history import phase_slug
-    from adjudicator.reports.order_page import page_name
 
     game = Game.load(directory)
     if map_url is None and fmt.isalnum():  # png, the map's picture, is no public.png: it is drawn below
         slug = phase_slug(game, phase)
         if power is not None and fmt == "html":  # his order page
-            stored = game.directory.page_file(slug, page_name(game.find_player_civ(power)))
+            stored = game.directory.order_page(slug, game.find_player_civ(power))
         elif power is not None:
             stored = game.directory.private_report(slug, game.find_player_civ(power))
         else:

@@ -67,13 +67,13 @@ from adjudicator.core.errors import AdjudicatorError, UsageError
 from adjudicator.core.keywords import words_for
 from adjudicator.game import seats
 from adjudicator.game.directory import GameDirectory
+from adjudicator.game.directory import order_page_name as page_name
 from adjudicator.game.game import Game
 from adjudicator.game.history import adjudicated_slugs
 from adjudicator.game.storage import compact, read_toml
 from adjudicator.game.submissions import SubmissionError, check_submission, submitted
 from adjudicator.language.parser import written_in
 from adjudicator.language.submission import parse_submission
-from adjudicator.reports.order_page import page_name
 from adjudicator.reports.phase import FORMATS
 from adjudicator.reports.site import build_site, site_folder
 from adjudicator.rulesets.mare_nostrum.components import CARD_TOTALS, UNIT_STOCK

@@ -53,7 +53,8 @@ def test_demo_replays_identically_and_its_dice_verify(demo: Path) -> None:
 def test_demo_reports_are_written_per_phase_and_player(demo: Path) -> None:
     folder = demo / "reports" / "006-T02-military"
     public = ["public.txt", "public.md", "public.bbcode", "public.html", "map.svg"]
-    private = ["Rome.txt", "Carthage.txt", "Greece.txt", "Babylon.txt", "Egypt.txt"]
+    players = ["Rome", "Carthage", "Greece", "Babylon", "Egypt"]
+    private = [f"{civ}.txt" for civ in players] + [f"{civ}-orders.html" for civ in players]
     assert sorted(p.name for p in folder.iterdir()) == sorted(public), "reports/ holds the public pages only"
     assert sorted(p.name for p in (demo / "private" / "006-T02-military").iterdir()) == sorted(private)
     public = " ".join((folder / "public.txt").read_text().split())

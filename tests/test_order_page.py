@@ -13,8 +13,9 @@ import pytest
 from typer.testing import CliRunner
 
 from adjudicator.cli import app
+from adjudicator.game.directory import order_page_name as page_name
 from adjudicator.game.game import Game
-from adjudicator.reports.order_page import named_places, page_name
+from adjudicator.reports.order_page import named_places
 from tests.chromium import Chromium, Tab
 
 runner = CliRunner()

@@ -14,9 +14,9 @@ import pytest
 from typer.testing import CliRunner
 
 from adjudicator.cli import app
+from adjudicator.game.directory import order_page_name as page_name
 from adjudicator.game.game import Game
 from adjudicator.game.players import parse_player_spec
-from adjudicator.reports.order_page import page_name
 
 runner = CliRunner()
 GOLDEN = Path(__file__).parent / "golden" / "demo"  # reports/ and private/, as the demo game holds them

@@ -12,10 +12,10 @@ from adjudicator.delivery.compose import make_message, moderator_address, modera
 from adjudicator.delivery.outbox import Hitch, flush, mail_identity, pending, queue, read_queued
 from adjudicator.delivery.smtp import as_sent, game_smtp
 from adjudicator.game.directory import ROOT_SETTINGS
+from adjudicator.game.directory import order_page_name as page_name
 from adjudicator.game.game import Game
 from adjudicator.game.storage import PRIVATE, write_text_atomic
 from adjudicator.game.submissions import missing_orders
-from adjudicator.reports.order_page import page_name
 from adjudicator.reports.phase import PhaseReports, load_record, record_label
 from adjudicator.reports.render import Renderer
 
@@ -70,7 +70,7 @@ def _order_page(game: Game, reports: PhaseReports, slug: str, civ: str) -> str:
     """His order page as it is now: made again, since its "Mail it" address ([delivery.smtp] from)
     may have been set after the phase was adjudicated; private/ gets the same page."""
     html = reports.order_page(civ)
-    page = game.directory.page_file(slug, page_name(civ))
+    page = game.directory.order_page(slug, civ)
     if not page.is_file() or page.read_text(encoding="utf-8") != html:
         game.directory.make_private_folder(slug)
         write_text_atomic(page, html, mode=PRIVATE)

@@ -56,6 +56,11 @@ class Folder:
         return self.root / "outbox"
 
 
+def order_page_name(civ: str) -> str:
+    """A player's order page's file name, in private/<phase>/ and as his report mail's attachment."""
+    return f"{civ}-orders.html"
+
+
 @dataclass(frozen=True, slots=True)
 class GameDirectory(Folder):
     """Where each file of one game lives."""
@@ -145,6 +150,10 @@ class GameDirectory(Folder):
     def receipts_file(self, phase_slug: str) -> Path:
         """orders/<phase>/receipts.toml: what adjudication made of each player's lines."""
         return self.orders_folder(phase_slug) / "receipts.toml"
+
+    def order_page(self, phase_slug: str, civ: str) -> Path:
+        """private/<phase>/<Civ>-orders.html: the player's order page for the phase after that one."""
+        return self.private_folder(phase_slug) / order_page_name(civ)
 
     def private_report(self, phase_slug: str, civ: str) -> Path:
         """private/<phase>/<Civ>.txt: the player's report of that phase."""

@@ -21,11 +21,6 @@ from adjudicator.reports.order_form import OrderForm
 from adjudicator.reports.render import Renderer
 
 
-def page_name(civ: str) -> str:
-    """The page's file name in private/<phase>/ and as the mail's attachment."""
-    return f"{civ}-orders.html"
-
-
 def named_places(text: str, names: Mapping[str, str]) -> list[str]:
     """The ids of the places a line names, in the order it names them: each by its name as the
     board prints it, whole words, any case, the longest name first (`Mare Ionium`, not `Ionium`)."""

@@ -18,13 +18,14 @@ from markupsafe import Markup
 
 from adjudicator.core.errors import UsageError
 from adjudicator.core.i18n import Msg, decode, t
+from adjudicator.game.directory import order_page_name as page_name
 from adjudicator.game.event_records import stored_events
 from adjudicator.game.game import Game
 from adjudicator.game.history import phase_slug
 from adjudicator.game.storage import PRIVATE, is_public_page, read_toml, write_bytes_atomic, write_text_atomic
 from adjudicator.reports.maps import ruleset_maps
 from adjudicator.reports.order_form import OrderForm, order_form
-from adjudicator.reports.order_page import order_page, page_name
+from adjudicator.reports.order_page import order_page
 from adjudicator.reports.render import Renderer
 from adjudicator.reports.seat_lines import seat_lines
 from adjudicator.rulesets import Standing, phase_label
