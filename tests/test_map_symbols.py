@@ -28,7 +28,10 @@ from pathlib import Path
 
 import pytest
 
+from adjudicator.game.game import Game
 from adjudicator.reports.maps import baked_maps
+from adjudicator.reports.phase import PhaseReports, load_record
+from adjudicator.reports.render import Renderer
 from adjudicator.rulesets import find_ruleset
 from tests.test_pictures import extent
 from tools.bake_map.metrics import Metrics
@@ -203,10 +206,21 @@ def drawn_over_a_name(root: ET.Element) -> list[str]:
 
 
 @pytest.fixture(scope="module", params=[(r, lang) for r in RULESETS for lang in LANGUAGES], ids=lambda p: "-".join(p))
-def played(request: pytest.FixtureRequest, demo_played: Callable[..., Path]) -> tuple[str, list[Path]]:
-    """Each ruleset's demo game played once in each language: its ruleset and its phases' maps."""
+def played(request: pytest.FixtureRequest, demo_played: Callable[..., Path]) -> tuple[str, list[tuple[str, str]]]:
+    """Each ruleset's demo game and its phases' maps (phase, SVG) in each language: as written for
+    English, drawn again in the others from the same phases (a demo played in another language comes
+    to the same positions: test_translations.py), the words on the map in that language."""
     ruleset, lang = request.param
-    return ruleset, sorted((demo_played(ruleset, lang) / "reports").glob("*/map.svg"))
+    game_folder = demo_played(ruleset)
+    written = sorted((game_folder / "reports").glob("*/map.svg"))
+    if lang == "en":
+        return ruleset, [(svg.parent.name, svg.read_text(encoding="utf-8")) for svg in written]
+    game = Game.load(game_folder)
+    drawn = []
+    for svg in written:
+        context = PhaseReports(game, load_record(game, svg.parent.name)).context
+        drawn.append((svg.parent.name, str(Renderer(game.ruleset.name, lang).render_markup("map.svg.j2", **context))))
+    return ruleset, drawn
 
 
 def test_the_overlap_checks_see_an_overlap() -> None:
@@ -219,18 +233,18 @@ def test_the_overlap_checks_see_an_overlap() -> None:
     assert not ring_meets_box(0, 0, 29, 31, (32, 0, 40, 5))
 
 
-def test_no_symbol_covers_another_place_s_label(played: tuple[str, list[Path]]) -> None:
+def test_no_symbol_covers_another_place_s_label(played: tuple[str, list[tuple[str, str]]]) -> None:
     ruleset, maps = played
     assert maps, "the demo draws a map every phase"
     (geography,) = baked_maps(find_ruleset(ruleset).board).values()
     rooms = {pid: tuple(box) for pid, box in geography["boxes"].items()}
-    found = [f"{svg.parent.name}: {o}" for svg in maps for o in overlaps(ET.parse(svg).getroot(), rooms)]
+    found = [f"{phase}: {o}" for phase, svg in maps for o in overlaps(ET.fromstring(svg), rooms)]
     assert not found, "\n".join(found)
 
 
-def test_moves_and_battles_are_drawn_under_the_names(played: tuple[str, list[Path]]) -> None:
+def test_moves_and_battles_are_drawn_under_the_names(played: tuple[str, list[tuple[str, str]]]) -> None:
     _, maps = played
-    found = [f"{svg.parent.name}: {o}" for svg in maps for o in drawn_over_a_name(ET.parse(svg).getroot())]
+    found = [f"{phase}: {o}" for phase, svg in maps for o in drawn_over_a_name(ET.fromstring(svg))]
     assert not found, "\n".join(found)
 
 
