@@ -60,6 +60,7 @@ def _options(
 app.add_typer(board_app, name="board")
 
 GameDir = Annotated[Path, typer.Argument(help="The game directory.", show_default=False)]
+OrdersFile = Annotated[str, typer.Argument(help="The orders file, or - for standard input.")]
 PowerOption = Annotated[str | None, typer.Option("--power", "-p", help="Whose orders (else the 'power' line).")]
 VouchOption = Annotated[
     bool,
@@ -220,7 +221,7 @@ def status(directory: GameDir) -> None:
 @_runs("adjudicator.commands:check_orders")
 def check(
     directory: GameDir,
-    file: Annotated[str, typer.Argument(help="The orders file, or - for standard input.")],
+    file: OrdersFile,
     *,
     power: PowerOption = None,
     vouch: VouchOption = False,
@@ -232,7 +233,7 @@ def check(
 @_runs("adjudicator.commands:preview_orders")
 def preview(
     directory: GameDir,
-    file: Annotated[str, typer.Argument(help="The orders file, or - for standard input.")],
+    file: OrdersFile,
     *,
     power: PowerOption = None,
     vouch: VouchOption = False,
@@ -244,7 +245,7 @@ def preview(
 @_runs("adjudicator.commands:submit_orders")
 def submit(
     directory: GameDir,
-    file: Annotated[str, typer.Argument(help="The orders file, or - for standard input.")],
+    file: OrdersFile,
     *,
     power: PowerOption = None,
     vouch: VouchOption = False,

@@ -2,13 +2,15 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
+import shutil
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
 
 from adjudicator.game.game import Game
 from adjudicator.game.players import parse_player_spec
+from tests.chromium import Chromium
 from tests.matrix_server import matrix_server  # noqa: F401  # one Synapse for the session, whichever module asks
 
 FIVE = ("Rome", "Carthage", "Greece", "Babylon", "Egypt")
@@ -52,3 +54,12 @@ def pytest_addoption(parser: pytest.Parser) -> None:
     parser.addoption(
         "--update-golden", action="store_true", default=False, help="rewrite the golden report files from the demo game"
     )
+
+
+@pytest.fixture(scope="module")
+def browser(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Chromium]:
+    """Debian's headless Chromium for a module's tests (tests/chromium.py), or the tests skipped."""
+    if shutil.which("chromium") is None:
+        pytest.skip("Debian's chromium is not installed (.ci/run installs it)")
+    with Chromium(tmp_path_factory.mktemp("chromium") / "profile") as chromium:
+        yield chromium

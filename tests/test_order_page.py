@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import json
 import shutil
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -27,14 +27,6 @@ def test_a_line_names_its_places_longest_name_first() -> None:
     names = {"ionium": "Ionium", "mare-ionium": "Mare Ionium", "aegaeum": "Mare Aegaeum", "roma": "Roma"}
     assert named_places("sail 1 trireme from Mare Ionium to Mare Aegaeum", names) == ["mare-ionium", "aegaeum"]
     assert named_places("move 2 legions from roma to Romagna", names) == ["roma"], "whole words, any case"
-
-
-@pytest.fixture(scope="module")
-def browser(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Chromium]:
-    if shutil.which("chromium") is None:
-        pytest.skip("Debian's chromium is not installed (.ci/run installs it)")
-    with Chromium(tmp_path_factory.mktemp("chromium") / "profile") as chromium:
-        yield chromium
 
 
 def last_page(game: Path) -> tuple[Path, str]:

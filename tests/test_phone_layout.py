@@ -7,8 +7,7 @@ cut after "Caravans")."""
 
 from __future__ import annotations
 
-import shutil
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -21,14 +20,6 @@ runner = CliRunner()
 SCREENS = {"phone": (390, 844, True), "tablet": (768, 1024, True), "desktop": (1280, 900, False)}
 
 STICKS_OUT = Path(__file__).parent / "data" / "sticks-out.js"  # run in the page with the screen's width
-
-
-@pytest.fixture(scope="module")
-def browser(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Chromium]:
-    if shutil.which("chromium") is None:
-        pytest.skip("Debian's chromium is not installed (.ci/run installs it)")
-    with Chromium(tmp_path_factory.mktemp("chromium") / "profile") as chromium:
-        yield chromium
 
 
 def demo_pages(game: Path, tmp_path: Path) -> list[Path]:
