@@ -105,7 +105,7 @@ def test_a_preview_by_mail_is_answered_and_stores_nothing(military: Path, tmp_pa
     assert "preview answered" in report.text
     assert (military / "orders" / game.slug / "Rome.txt").read_text(encoding="utf-8") == on_file
     answer = next(p for p in (military / "outbox").glob("*.eml") if ".answer-" in p.name).read_text(encoding="utf-8")
-    assert "its orders were tried, not stored" in answer and "Preview of Rome's orders" in answer
+    assert "nothing in it was stored" in answer and "Preview of Rome's orders" in answer
 
 
 def test_a_preview_mail_in_polish_is_one_too(military: Path) -> None:
@@ -146,3 +146,14 @@ def test_his_side_keeps_what_names_him() -> None:
         "seas": {"ionium": {"triremes": {"Rome": 1, "Greece": 1}}},
         "ships": [{"owner": "Rome", "at": "x"}],
     }
+
+
+def test_a_preview_without_orders_says_so(military: Path, tmp_path: Path) -> None:
+    inbox = tmp_path / "mail"
+    inbox.mkdir()
+    mail = "From: rome@example.org\nTo: judge@example.org\nSubject: [demo] try\nMessage-ID: <q@example.org>\n\n"
+    (inbox / "q.eml").write_text(mail + "power Rome\npassword rome-secret\npodgląd\n", encoding="utf-8")
+    report = collect(military, imap=False, folder=inbox)
+    assert "preview answered" in report.text
+    answer = next(p for p in (military / "outbox").glob("*.eml") if ".answer-" in p.name).read_text(encoding="utf-8")
+    assert "A preview tries the orders written below it, and this mail holds none" in " ".join(answer.split())

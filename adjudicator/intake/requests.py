@@ -52,13 +52,18 @@ def answer_requests(game: Game, civ: str, requests: Sequence[Request], now: date
 def preview_answer(game: Game, civ: str, text: str, requests: Sequence[Request]) -> Answer:
     """A `preview` mail's orders checked as a submission would be, then tried alone: the answer
     to its `preview` line. Raises what `check_submission` raises (another phase, no orders)."""
+    from adjudicator.language.submission import parse_submission
     from adjudicator.reports.preview import preview_text
 
     lang = game.settings.language_of(civ)
     keywords = canonical_keywords(game.parser.grammar, lang) if lang != SOURCE else {}
     line = next(r.number for r in requests if r.command == PREVIEW)
+    word = in_keywords(PREVIEW, keywords)
+    if not parse_submission(text, game.parser).lines:
+        said = t("A preview tries the orders written below it, and this mail holds none; nothing was changed.")
+        return Answer(line, word, said.render(lang), preview=True)
     checked = check_submission(game, text, civ)
-    return Answer(line, in_keywords(PREVIEW, keywords), preview_text(game, checked), preview=True)
+    return Answer(line, word, preview_text(game, checked), preview=True)
 
 
 def _answer(game: Game, civ: str, request: Request, now: datetime) -> str:
