@@ -4,9 +4,9 @@ or `adjudicator preview`), and the whole phase tried without saving it (`adjudic
 Nothing is written. A preview never draws on the game's dice chain: each trial rolls fresh private
 dice (and shuffles its face-down decks with them), so a preview reveals neither the phase's rolls
 nor the order of a deck. The other players are taken to send no orders (their defaults), so a
-preview shows nothing of what they sent. Where the dice matter, the phase is tried PREVIEW_TRIALS times and
-the outcomes are told apart by his side of the position they lead to (`his_side`), the likeliest
-first, each with its share of the trials: the dice shown as odds, not as one lucky roll.
+preview shows nothing of what they sent. Where the dice matter, the phase is tried PREVIEW_TRIALS
+times and the outcomes are told apart by his side of the position they lead to (`his_side`), the
+likeliest first, each with its share of the trials: the dice shown as odds, not as one lucky roll.
 """
 
 from __future__ import annotations
@@ -73,7 +73,8 @@ def try_phase(game: Game, orders: Mapping[str, Sequence[Order]], dice: Dice, civ
 
 def outcomes(game: Game, civ: str, orders: Sequence[Order], trials: int = PREVIEW_TRIALS) -> tuple[list[Outcome], int]:
     """The ways his orders alone can go, the likeliest first, and how many trials were run: one
-    when no die was rolled (the outcome is certain), else `trials`, or as many as PREVIEW_SECONDS allows."""
+    when no die was rolled (the outcome is certain), else `trials`, or fewer if PREVIEW_SECONDS
+    runs out first."""
     given = {civ: list(orders)}
     first = try_phase(game, given, private_dice(game), civ)
     if first.rolls == 0:
