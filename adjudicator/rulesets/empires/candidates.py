@@ -126,13 +126,12 @@ def _military(board: Board, position: Position, empire: str) -> list[Candidate]:
                 enemies = there.units() - {empire}
                 battle: str = ""
                 if enemies:
-                    battle = t("a battle against %(enemies)s (E8)", enemies=", ".join(sorted(enemies)))
+                    battle = described = t("a battle against %(enemies)s (E8)", enemies=", ".join(sorted(enemies)))
                 if len(enemies) == 1:  # against one empire, its odds; against several, the order decides
                     (enemy,) = enemies
                     mine = Side(empire, count + there.legions.get(empire, 0), there.fortress == empire)
                     theirs = Side(enemy, there.legions.get(enemy, 0), there.fortress == enemy)
-                    odds = battle_odds(board, position, mine, theirs, other)
-                    battle = with_odds(t("a battle against %(enemies)s (E8)", enemies=enemy), odds)
+                    battle = with_odds(described, battle_odds(board, position, mine, theirs, other))
                 note = listed([n for n in (battle, war) if n], "; ")
                 lines.append((f"move {count} {unit} from {names[pid]} to {names[other]}", note))
     for holder_title in Title:

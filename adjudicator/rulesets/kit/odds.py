@@ -75,8 +75,8 @@ def with_odds(what: Msg, odds: Msg) -> Msg:
     return t("%(battle)s; %(odds)s", battle=what, odds=odds)
 
 
-def chances_note(outcomes: Sequence[tuple[Msg, Fraction]]) -> Msg:
-    """`odds: taken 50 %, held 33 %, army lost 17 %`: named outcomes, the likeliest first."""
-    shown = sorted(((msg, chance) for msg, chance in outcomes if chance), key=lambda o: -o[1])
+def chances_note(odds: Mapping[K, Fraction], named: Mapping[K, Msg]) -> Msg:
+    """`odds: taken 50 %, held 33 %, army lost 17 %`: each outcome by its name, the likeliest first."""
+    shown = sorted(((named[outcome], chance) for outcome, chance in odds.items() if chance), key=lambda o: -o[1])
     parts = [t("%(outcome)s %(share)s %%", outcome=msg, share=percent(chance)) for msg, chance in shown]
     return t("odds: %(sides)s", sides=joined(parts))

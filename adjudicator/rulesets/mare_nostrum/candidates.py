@@ -11,7 +11,7 @@ from adjudicator.core.i18n import Msg, t
 from adjudicator.rulesets.kit.odds import with_odds
 from adjudicator.rulesets.mare_nostrum.board import Board
 from adjudicator.rulesets.mare_nostrum.build import card_cost, discount_card, frees_influence, piece_cost
-from adjudicator.rulesets.mare_nostrum.combat import battle_odds
+from adjudicator.rulesets.mare_nostrum.combat import LAND_HERO, SEA_HERO, battle_odds
 from adjudicator.rulesets.mare_nostrum.components import (
     GENERAL_HEROES,
     SETUP_POINTS,
@@ -112,7 +112,7 @@ def _battle_note(
     arriving: int = 0,
 ) -> Msg:
     """A battle and its odds (R8.1-R8.2) for the units there now, his arriving legions with them."""
-    hero = "Pericles" if fortresses is None else "Hannibal"
+    hero = SEA_HERO if fortresses is None else LAND_HERO
     dice = {me: units.get(me, 0) + arriving, enemy: units.get(enemy, 0)}
     forts = {civ: (fortresses or {}).get(civ, 0) for civ in (me, enemy)}
     bonus = {civ: int(hero in position.players[civ].cards) for civ in (me, enemy)}

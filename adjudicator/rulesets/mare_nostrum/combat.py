@@ -17,6 +17,7 @@ from adjudicator.rulesets.mare_nostrum.working import Working, WorkingProvince
 
 DEFAULT_CASUALTIES = (Unit.LEGION, Unit.FORTRESS)  # D4
 FORTRESS_VALUE = 6
+LAND_HERO, SEA_HERO = "Hannibal", "Pericles"  # R8.1: +1 to each of his owner's legion, or trireme, dice
 POINTS_PER_LOSS = 5
 
 
@@ -89,7 +90,7 @@ def fight_land(
     sides = (attacker, defender)
     rolls: dict[Civ, list[int]] = {}
     totals: dict[Civ, int] = {}
-    bonus = {civ: 1 if w.has(civ, "Hannibal") else 0 for civ in sides}
+    bonus = {civ: 1 if w.has(civ, LAND_HERO) else 0 for civ in sides}
     first_roll = dice.used
     for civ in sides:  # attacker's dice first, then the defender's (DESIGN.md, "Dice")
         rolls[civ] = _roll(
@@ -132,7 +133,7 @@ def fight_sea(
     """A naval battle (R8.1-R8.3): triremes only; seas are never at war (R8.4)."""
     fleets = w.seas[sid]
     name = board.seas[sid].name
-    bonus = {c: 1 if w.has(c, "Pericles") else 0 for c in (attacker, defender)}
+    bonus = {c: 1 if w.has(c, SEA_HERO) else 0 for c in (attacker, defender)}
     first_roll = dice.used
     rolls = {
         c: _roll(dice, fleets[c], bonus[c], t("battle in %(place)s: %(civ)s trireme", place=name, civ=c))

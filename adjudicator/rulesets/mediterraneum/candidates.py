@@ -139,7 +139,7 @@ def _captures(board: Board, position: Position, ship: Ship) -> list[Candidate]:
     lines: list[Candidate] = []
     for target in prey:
         guards = sum(1 for s in position.ships_at(target.at) if s.owner == target.owner and is_warship(position, s))
-        odds = chances_note([(named[o], chance) for o, chance in capture_odds(guards).items()])
+        odds = chances_note(capture_odds(guards), named)
         attack = with_odds(t("a warship's attack (M9.4)"), odds)
         lines.append((f"ship {ship.number} capture {target.owner} ship {target.number}", attack))
     return lines
@@ -155,7 +155,7 @@ def _field_note(board: Board, position: Position, army: Army, defenders: list[Ar
         FieldOutcome.ATTACKER_RETREATS: t("%(player)s retreats", player=mine),
         FieldOutcome.ATTACKER_LOST: t("%(player)s loses an army", player=mine),
     }
-    return chances_note([(named[o], chance) for o, chance in field_odds(attack, defend).items()])
+    return chances_note(field_odds(attack, defend), named)
 
 
 def _armies(board: Board, position: Position, colour: str) -> list[Candidate]:
@@ -179,9 +179,8 @@ def _armies(board: Board, position: Position, colour: str) -> list[Candidate]:
                 lines.append((f"army {n} attack {board.lands[other].name}", battle))
         city = board.city_of(land)
         if city is not None and army.at == land and position.cities[city].owner != colour:
-            outcomes = city_odds(city_need(board, position.cities[city], 0))
             named = {CityOutcome.TAKEN: t("taken"), CityOutcome.HELD: t("held"), CityOutcome.ARMY_LOST: t("army lost")}
-            odds = chances_note([(named[o], chance) for o, chance in outcomes.items()])
+            odds = chances_note(city_odds(city_need(board, position.cities[city], 0)), named)
             begun = t("from a turn begun here (M8.4)")
             lines.append((f"army {n} attack {board.cities[city].name}", with_odds(begun, odds)))
         if not army.cavalry:

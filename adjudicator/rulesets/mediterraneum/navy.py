@@ -3,6 +3,7 @@ sailing together, and warships capturing merchant ships."""
 
 from __future__ import annotations
 
+from collections import defaultdict
 from dataclasses import replace
 from enum import Enum
 from fractions import Fraction
@@ -110,24 +111,26 @@ def capture_result(total: int) -> CaptureOutcome:
     return CaptureOutcome.CAPTURED if total >= 4 else CaptureOutcome.PREY_SUNK if total >= 2 else CaptureOutcome.MISSED
 
 
+def sea_fight_result(margin: int) -> CaptureOutcome | None:
+    """M9.5, a sea fight against a guarding warship: by 2 or more he sinks it and goes on (None);
+    by 2 or more the other way his own ship sinks; anything less holds him off."""
+    return None if margin >= 2 else CaptureOutcome.SHIP_SUNK if margin <= -2 else CaptureOutcome.REPELLED
+
+
 def capture_odds(guards: int, bonus: int = 0) -> Odds[CaptureOutcome]:
-    """A capture's outcome, exactly: a sea fight against each guarding warship in turn (M9.5: by 2
-    or more one side sinks; anything less stops him), then the capture's roll."""
-    margins = duel_margins(bonus, 0)
-    sinks = sum((p for m, p in margins.items() if m >= 2), Fraction(0))
-    odds: dict[CaptureOutcome, Fraction] = {}
-    for fought in range(guards):
-        reach = sinks**fought
-        odds[CaptureOutcome.SHIP_SUNK] = odds.get(CaptureOutcome.SHIP_SUNK, Fraction(0)) + reach * sum(
-            (p for m, p in margins.items() if m <= -2), Fraction(0)
-        )
-        odds[CaptureOutcome.REPELLED] = odds.get(CaptureOutcome.REPELLED, Fraction(0)) + reach * sum(
-            (p for m, p in margins.items() if -2 < m < 2), Fraction(0)
-        )
-    through = sinks**guards
+    """A capture's outcome, exactly: a sea fight against each guarding warship in turn, then the
+    capture's roll."""
+    fight = mapped(duel_margins(bonus, 0), sea_fight_result)
+    odds: dict[CaptureOutcome, Fraction] = defaultdict(Fraction)
+    reach = Fraction(1)  # the chance that he comes past the guards fought so far
+    for _ in range(guards):
+        for result, chance in fight.items():
+            if result is not None:
+                odds[result] += reach * chance
+        reach *= fight.get(None, Fraction(0))
     for outcome, chance in mapped(dice_sum(1), partial(_capture_of, bonus)).items():
-        odds[outcome] = odds.get(outcome, Fraction(0)) + through * chance
-    return odds
+        odds[outcome] += reach * chance
+    return dict(odds)
 
 
 def _capture_of(bonus: int, roll: int) -> CaptureOutcome:
@@ -292,11 +295,12 @@ def capture(turn: Turn, order: Capture, dice: Dice) -> None:
             dice, bonus, 0, t("M9.5 sea fight, %(player)s ship %(ship)s", player=turn.colour, ship=ship.number)
         )
         turn.note("sea_fight", against=prey.owner, ship=guard.number, margin=margin, rule="M9.5")
-        if abs(margin) >= 2:
-            loser = guard if margin > 0 else ship
+        result = sea_fight_result(margin)
+        if result is not CaptureOutcome.REPELLED:
+            loser = ship if result is CaptureOutcome.SHIP_SUNK else guard
             sink(turn, loser)
             turn.note("ship_sunk", owner=loser.owner, ship=loser.number, rule="M9.5")
-        if margin < 2:
+        if result is not None:
             return
     roll = blue(dice, t("M9.4 capture, %(player)s ship %(ship)s", player=turn.colour, ship=ship.number))
     total = capture_total(roll, bonus)

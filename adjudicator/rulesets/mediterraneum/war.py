@@ -236,7 +236,7 @@ def _attack_city(turn: Turn, armies: list[Army], order: Attack, text: str, dice:
             set_army(turn, inside, None)
             turn.note("army_destroyed", owner=inside.owner, army=inside.number, rule="MD23")
         turn.position = turn.position.with_city(city, owner=turn.colour, status=Status.TAKEN, want=state.want)
-        if state.owner is not None and state.status is Status.CAPITAL and loser is not None:
+        if state.status is Status.CAPITAL and loser is not None:
             _take_capital(turn, loser, city)
         else:
             set_army(turn, armies[0], replace(armies[0], at=city, since=turn.position.count))
