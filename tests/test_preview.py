@@ -157,3 +157,18 @@ def test_a_preview_without_orders_says_so(military: Path, tmp_path: Path) -> Non
     assert "preview answered" in report.text
     answer = next(p for p in (military / "outbox").glob("*.eml") if ".answer-" in p.name).read_text(encoding="utf-8")
     assert "A preview tries the orders written below it, and this mail holds none" in " ".join(answer.split())
+
+
+def test_a_refused_preview_still_answers_the_mail_s_other_requests(military: Path, tmp_path: Path) -> None:
+    """A preview for another phase is refused as orders for it would be, and the `status` beside it is
+    answered all the same, as in any refused mail with a right password."""
+    inbox = tmp_path / "mail"
+    inbox.mkdir()
+    mail = "From: rome@example.org\nTo: judge@example.org\nSubject: [demo] try\nMessage-ID: <r@example.org>\n\n"
+    body = "power Rome\npassword rome-secret\npreview\nstatus\nphase T9 military\nattack Greece in Mare Ionium\n"
+    (inbox / "r.eml").write_text(mail + body, encoding="utf-8")
+    report = collect(military, imap=False, folder=inbox)
+    assert "rejected from Rome" in report.text
+    reply = next((military / "outbox").glob("*.rejection-*.eml"))
+    text = " ".join(reply.read_text(encoding="utf-8").split())
+    assert "T9 military" in text and "---- status (line 4) ----" in text and "rome-secret" not in text

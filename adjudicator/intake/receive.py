@@ -234,32 +234,13 @@ def _read_orders(game: Game, key: str, mail: MailText, received: datetime, check
         asked = [r for r in submission.requests if r.command != PREVIEW]
         return answer_requests(game, civ, asked, received)
 
-    if any(r.command == PREVIEW for r in submission.requests):  # tried and answered, never stored
-        try:
-            tried = preview_answer(game, civ, mail.text, submission.requests)
-        except AdjudicatorError as error:
-            return MailFate(key, Fate.REJECTED, message_of(error), civ, mail, flags=flags, authenticated=True)
-        replies = tuple(sorted((*answers(), tried), key=lambda a: a.line))
+    def answered(replies: tuple[Answer, ...]) -> MailFate:
+        ordered = tuple(sorted(replies, key=lambda a: a.line))
         return MailFate(
-            key, Fate.ANSWERED, "", civ, mail, flags=flags, answers=replies, authenticated=True, password=secret
+            key, Fate.ANSWERED, "", civ, mail, flags=flags, answers=ordered, authenticated=True, password=secret
         )
-    if (
-        (submission.requests or submission.lines)
-        and not submission.no_orders
-        and not any(line.order is not None for line in submission.lines)
-    ):  # requests only, or lines that are no orders at all (a mistyped request): answered, orders kept
-        unread = tuple(
-            Answer(line.number, line.text, t("Not understood: %(problem)s", problem=line.problem.message))
-            for line in submission.lines
-            if line.problem is not None
-        )
-        replies = tuple(sorted(answers() + unread, key=lambda a: a.line))
-        return MailFate(
-            key, Fate.ANSWERED, "", civ, mail, flags=flags, answers=replies, authenticated=True, password=secret
-        )
-    try:
-        checked = check_submission(game, mail.text, civ)
-    except AdjudicatorError as error:
+
+    def refused(error: AdjudicatorError) -> MailFate:
         return MailFate(
             key,
             Fate.REJECTED,
@@ -271,6 +252,27 @@ def _read_orders(game: Game, key: str, mail: MailText, received: datetime, check
             authenticated=True,
             password=secret,
         )
+
+    if any(r.command == PREVIEW for r in submission.requests):  # tried and answered, never stored
+        try:
+            return answered((*answers(), preview_answer(game, civ, mail.text, submission)))
+        except AdjudicatorError as error:
+            return refused(error)
+    if (
+        (submission.requests or submission.lines)
+        and not submission.no_orders
+        and not any(line.order is not None for line in submission.lines)
+    ):  # requests only, or lines that are no orders at all (a mistyped request): answered, orders kept
+        unread = tuple(
+            Answer(line.number, line.text, t("Not understood: %(problem)s", problem=line.problem.message))
+            for line in submission.lines
+            if line.problem is not None
+        )
+        return answered(answers() + unread)
+    try:
+        checked = check_submission(game, mail.text, civ)
+    except AdjudicatorError as error:
+        return refused(error)
     source = f"mail {mail.message_id or key} from {mail.sender}"
     if is_late(received, game.deadline(), game.settings.schedule.grace):
         late = game.directory.late_folder(game.slug) / f"{civ}-{received:%Y%m%dT%H%M%S}.txt"

@@ -10,6 +10,7 @@ import functools
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime
+from typing import TYPE_CHECKING, Any
 
 from adjudicator.core.errors import UsageError, message_of
 from adjudicator.core.i18n import SOURCE, in_language, t
@@ -22,6 +23,9 @@ from adjudicator.language.translation import canonical_keywords, in_keywords
 from adjudicator.language.written_forms import form_message
 from adjudicator.reports.render import Renderer
 from adjudicator.reports.rulebook import rules_page, rules_text
+
+if TYPE_CHECKING:
+    from adjudicator.language.submission import Submission
 
 PREVIEW = "preview"  # the request whose mail's orders are tried, not stored (reports/preview.py)
 
@@ -37,8 +41,7 @@ class Answer:
 def answer_requests(game: Game, civ: str, requests: Sequence[Request], now: datetime) -> tuple[Answer, ...]:
     """Each request answered in the order written; one that cannot be done says why. The request
     is named in the player's keywords (`stan`, not `status`)."""
-    lang = game.settings.language_of(civ)
-    keywords = canonical_keywords(game.parser.grammar, lang) if lang != SOURCE else {}
+    keywords = _keywords(game, game.settings.language_of(civ))
     return tuple(
         Answer(
             r.number,
@@ -49,21 +52,25 @@ def answer_requests(game: Game, civ: str, requests: Sequence[Request], now: date
     )
 
 
-def preview_answer(game: Game, civ: str, text: str, requests: Sequence[Request]) -> Answer:
-    """A `preview` mail's orders checked as a submission would be, then tried alone: the answer
-    to its `preview` line. Raises what `check_submission` raises (another phase, no orders)."""
-    from adjudicator.language.submission import parse_submission
+def preview_answer(game: Game, civ: str, text: str, submission: Submission[Any]) -> Answer:
+    """A `preview` mail's orders (`submission`: its text as read) checked as a submission would be,
+    then tried alone: the answer to its `preview` line. Raises what `check_submission` raises
+    (another phase)."""
     from adjudicator.reports.preview import preview_text
 
     lang = game.settings.language_of(civ)
-    keywords = canonical_keywords(game.parser.grammar, lang) if lang != SOURCE else {}
-    line = next(r.number for r in requests if r.command == PREVIEW)
-    word = in_keywords(PREVIEW, keywords)
-    if not parse_submission(text, game.parser).lines:
+    line = next(r.number for r in submission.requests if r.command == PREVIEW)
+    word = in_keywords(PREVIEW, _keywords(game, lang))
+    if not submission.lines:
         said = t("A preview tries the orders written below it, and this mail holds none; nothing was changed.")
         return Answer(line, word, said.render(lang), preview=True)
     checked = check_submission(game, text, civ)
     return Answer(line, word, preview_text(game, checked), preview=True)
+
+
+def _keywords(game: Game, lang: str) -> Mapping[str, str]:
+    """The player's language's word for each English keyword, to name his requests in (none in English)."""
+    return canonical_keywords(game.parser.grammar, lang) if lang != SOURCE else {}
 
 
 def _answer(game: Game, civ: str, request: Request, now: datetime) -> str:
@@ -80,7 +87,7 @@ def _answer(game: Game, civ: str, request: Request, now: datetime) -> str:
             heading = t("Your orders on file for %(label)s:", label=label).render(lang)
             return f"{heading}\n\n" + path.read_text(encoding="utf-8")
         if request.command == "help":
-            keywords = canonical_keywords(game.parser.grammar, lang) if lang != SOURCE else {}
+            keywords = _keywords(game, lang)
             forms = [_form_in(form, keywords, lang) for form in game.parser.order_forms]
             shared = [_form_in(form, keywords, lang) for form in game.parser.shared_forms]
             return Renderer(game.ruleset.name, lang).render("help.txt.j2", game=game, forms=forms, shared=shared)
