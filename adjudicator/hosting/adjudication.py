@@ -27,7 +27,7 @@ from adjudicator.game.seating import after_rollback, count_phase
 from adjudicator.game.storage import PRIVATE, PRIVATE_FOLDER, read_toml, without_none, write_toml_atomic
 from adjudicator.game.submissions import CheckedSubmission, missing_orders, order_files
 from adjudicator.language.submission import parse_submission
-from adjudicator.reports.phase import PhaseReports, load_record
+from adjudicator.reports.phase import PhaseReports, load_record, unsaved_record
 from adjudicator.reports.site import refresh_site
 from adjudicator.rulesets import Order
 
@@ -135,7 +135,12 @@ class Resolution:
     position: Any
     events: list[Event]
     record: DiceRecord
-    seats: dict[str, Any]  # whose orders were due, whose did not come, who held each seat: history keeps it
+    holders: dict[str, str]  # who held each seat: civilization -> address
+
+    @property
+    def seats(self) -> dict[str, Any]:
+        """Whose orders were due, whose did not come, and who held each seat, as history keeps them."""
+        return {"due": list(self.due), "missed": self.missed, "seats": self.holders}
 
 
 def resolve_open_phase(game: Game, dice_values: Sequence[int] | None) -> Resolution:
@@ -158,16 +163,13 @@ def resolve_open_phase(game: Game, dice_values: Sequence[int] | None) -> Resolut
     else:
         record = DiceRecord(game.phase_number, DiceSource.EXTERNAL, "", tuple(dice.rolls))
     holders = {p.civ: p.email for p in game.settings.holders()}
-    seats = {"due": list(due), "missed": missed, "seats": holders}
-    return Resolution(checked, orders, due, missed, position, events, record, seats)
+    return Resolution(checked, orders, due, missed, position, events, record, holders)
 
 
 def dry_run(game: Game, dice_values: Sequence[int] | None = None) -> tuple[str, list[str]]:
     """The public report the phase would have if it were adjudicated now, with the same orders
     and dice `adjudicate --force` would use, and whose orders did not come (they play their
     defaults in it); nothing is written, and the phase stays open."""
-    from adjudicator.reports.preview import unsaved_record
-
     check_not_over(game)
     with game_lock(game.directory):
         done = resolve_open_phase(game, dice_values)

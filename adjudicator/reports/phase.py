@@ -9,7 +9,7 @@ Nothing here knows a game rule: the ruleset's templates and its `report_data` do
 from __future__ import annotations
 
 import functools
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -17,6 +17,7 @@ from typing import Any
 from markupsafe import Markup
 
 from adjudicator.core.errors import UsageError
+from adjudicator.core.events import Event
 from adjudicator.core.i18n import Msg, decode, t
 from adjudicator.game.directory import order_page_name as page_name
 from adjudicator.game.event_records import stored_events
@@ -90,6 +91,28 @@ def _record_of(game: Game, slug: str) -> PhaseRecord:
         decode(stored_events(game.ruleset, data)),  # a message kept as a table is a message again, to translate
         decode(data["dice"]),  # a roll's purpose kept as a table is a message again
         decode(read_toml(receipts)) if (receipts := game.directory.receipts_file(slug)).exists() else {},
+    )
+
+
+def unsaved_record(
+    game: Game,
+    after: Any,
+    events: Sequence[Event],
+    dice: Mapping[str, Any] | None = None,
+    receipts: Mapping[str, list[dict[str, Any]]] | None = None,
+    seats: dict[str, Any] | None = None,
+) -> PhaseRecord:
+    """The phase now open as history would keep it, had it been resolved to `after`: what the
+    reports are rendered from, in memory only."""
+    return PhaseRecord(
+        game.slug,
+        game.phase_number,
+        game.state_data(),
+        game.ruleset.position_to_data(after),
+        decode([e.to_data() for e in events]),
+        decode(dict(dice or {})),
+        decode(dict(receipts or {})),
+        seats,
     )
 
 

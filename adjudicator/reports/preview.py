@@ -20,11 +20,10 @@ from typing import Any
 
 from adjudicator.core.dice import ChainDice, Dice
 from adjudicator.core.events import Event
-from adjudicator.core.i18n import decode
 from adjudicator.core.limits import PREVIEW_SECONDS, PREVIEW_TRIALS
 from adjudicator.game.game import Game
 from adjudicator.game.submissions import CheckedSubmission
-from adjudicator.reports.phase import PhaseRecord, PhaseReports
+from adjudicator.reports.phase import PhaseReports, unsaved_record
 from adjudicator.reports.render import Renderer
 from adjudicator.rulesets import Order
 
@@ -131,13 +130,11 @@ def preview_text(game: Game, checked: CheckedSubmission, trials: int = PREVIEW_T
         {"measure": measure, "low": min(c[measure] for c in counts), "high": max(c[measure] for c in counts)}
         for measure in counts[0]
     ]
-    shown = []
-    for outcome in found[:SHOWN]:
-        context = _context(game, outcome.trial)
-        shown.append({"count": outcome.count, "events": context["events"]})
+    contexts = [_context(game, outcome.trial) for outcome in found[:SHOWN]]
+    shown = [{"count": o.count, "events": c["events"]} for o, c in zip(found[:SHOWN], contexts, strict=True)]
     return Renderer(game.ruleset.name, lang).render(
         "preview.txt.j2",
-        **_context(game, found[0].trial),
+        **contexts[0],
         civ=civ,
         receipt=checked.echo,
         outcomes=shown,
@@ -157,25 +154,3 @@ def _standing(game: Game, position: Any, civ: str) -> Mapping[str, int]:
 def _context(game: Game, trial: Trial) -> dict[str, Any]:
     """What the report templates need to tell this trial's events (the names, the phase)."""
     return PhaseReports(game, unsaved_record(game, trial.after, trial.events)).context
-
-
-def unsaved_record(
-    game: Game,
-    after: Any,
-    events: Sequence[Event],
-    dice: Mapping[str, Any] | None = None,
-    receipts: Mapping[str, list[dict[str, Any]]] | None = None,
-    seats: dict[str, Any] | None = None,
-) -> PhaseRecord:
-    """The phase now open as history would keep it, had it been resolved to `after`: what the
-    reports are rendered from, in memory only."""
-    return PhaseRecord(
-        game.slug,
-        game.phase_number,
-        game.state_data(),
-        game.ruleset.position_to_data(after),
-        decode([e.to_data() for e in events]),
-        decode(dict(dice or {})),
-        decode(dict(receipts or {})),
-        seats,
-    )
