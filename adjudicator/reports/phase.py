@@ -234,9 +234,8 @@ class PhaseReports:
         pages = {f"public.{fmt}": self.public(fmt) for fmt in FORMATS}
         pages["map.svg"] = str(self.map_svg)
         before = self.game.ruleset.position_from_data(self.game.board, self.record.before)
-        playing = [civ for civ in self.game.ruleset.playing(before) if civ in self.record.after["players"]]
-        pages |= {f"{civ}.txt": self.private(civ) for civ in self.game.ruleset.playing(before)}
-        pages |= {page_name(civ): self.order_page(civ) for civ in playing}
+        for civ in self.game.ruleset.playing(before):
+            pages |= {f"{civ}.txt": self.private(civ), page_name(civ): self.order_page(civ)}
         return pages
 
     def write(self, pages: dict[str, str] | None = None) -> list[Path]:

@@ -24,10 +24,11 @@ def seat_lines(
 ) -> list[Msg]:
     """The lines about seats in the report of phase `number`, for the civilizations `playing` then;
     `unsaved`: that phase's seats (`seats`, `missed`) when history does not hold them yet (a dry run)."""
-    seated = functools.cache(functools.partial(_seated, game))  # each phase's history read once
-    if unsaved is not None:
-        read = seated
-        seated = functools.cache(lambda n: unsaved if n == number else read(n))
+    read = functools.cache(functools.partial(_seated, game))  # each phase's history read once
+
+    def seated(phase: int) -> dict[str, Any] | None:
+        return unsaved if unsaved is not None and phase == number else read(phase)
+
     this = seated(number)
     if this is None:
         return []

@@ -156,15 +156,19 @@ class _Builder:
     def _standings_after(self, slug: str, now: Sequence[Standing]) -> Sequence[Standing]:
         """The standings a phase's map shows: the next phase's opening ones, or now's for the last;
         each in the ruleset's order of measures, which the manifest (its keys sorted) does not keep."""
-        following = f"{int(slug[:3]) + 1:03d}"
+        following = self._following(slug)
+        if following is None or "standings" not in following:
+            return now
         order = list(now[0].counts) if now else []
-        for stem, summary in self.history.items():
-            if stem[:3] == following and "standings" in summary:
-                return [
-                    Standing(s.civ, {m: s.counts[m] for m in order if m in s.counts} | dict(s.counts))
-                    for s in _standings_of(summary)
-                ]
-        return now
+        return [
+            Standing(s.civ, {m: s.counts[m] for m in order if m in s.counts} | dict(s.counts))
+            for s in _standings_of(following)
+        ]
+
+    def _following(self, slug: str) -> dict[str, Any] | None:
+        """The summary of the history file after a phase's: the opening of the phase that came next."""
+        following = f"{int(slug[:3]) + 1:03d}"
+        return next((summary for stem, summary in self.history.items() if stem[:3] == following), None)
 
     def _link(self, slug: str | None) -> dict[str, str] | None:
         if slug is None:
@@ -177,10 +181,9 @@ class _Builder:
     def _after(self, slug: str) -> str | bytes:
         """What a phase's page shows of the position after it: the next phase's opening, or for
         the last phase the current state and its deadline."""
-        following = f"{int(slug[:3]) + 1:03d}"
-        for stem, summary in self.history.items():
-            if stem[:3] == following:
-                return str(summary["key"])
+        following = self._following(slug)
+        if following is not None:
+            return str(following["key"])
         return self.game.directory.state_file.read_bytes() + str(self.game.deadline()).encode()
 
     # ---- the overview pages --------------------------------------------------------------
