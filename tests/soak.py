@@ -144,6 +144,19 @@ BEHAVIOURS = {  # what a player does in a phase, with its weight
 }
 
 
+def form_of(text: str) -> tuple[str, list[str]] | None:
+    """A private report's order form, from its first line to its `end`, and its order lines below
+    the headers (in the reader's keywords), each still behind its '#'; None for a report without one."""
+    rule = text.find(FORM_RULE)
+    closing = FORM_END.search(text, rule) if rule >= 0 else None
+    if closing is None:
+        return None
+    form = text[text.rindex("\n", 0, rule) + 1 : closing.end()]
+    lines = form.splitlines()[:-1]  # without `end`
+    headers = [i for i, line in enumerate(lines) if line and not line.startswith("#")]
+    return form, [line for line in lines[headers[-1] + 1 :] if FORM_ORDER.match(line)] if headers else []
+
+
 # ---- parameters and failures ----------------------------------------------------------------
 
 
@@ -1355,13 +1368,9 @@ class Soak:
 
     def page_is_the_form(self, game: Game, slug: str, civ: str) -> None:
         """His order page offers exactly the lines of his report's order form (one home: order_form)."""
-        text = game.directory.private_report(slug, civ).read_text(encoding="utf-8")
+        found = form_of(game.directory.private_report(slug, civ).read_text(encoding="utf-8"))
         page = game.directory.page_file(slug, page_name(civ)).read_text(encoding="utf-8")
-        rule = text.find(FORM_RULE)
-        closing = FORM_END.search(text, rule) if rule >= 0 else None
-        lines = text[rule : closing.end()].splitlines()[:-1] if rule >= 0 and closing else []  # without `end`
-        headers = [i for i, line in enumerate(lines) if line and not line.startswith("#")]
-        orders = [line for line in lines[headers[-1] + 1 :] if FORM_ORDER.match(line)] if headers else []
+        orders = found[1] if found else []
         written = [re.split(r"\s{2,}# ", line[2:], maxsplit=1)[0].rstrip() for line in orders]
         clicked = [html.unescape(line) for line in PAGE_LINE.findall(page)]
         if written != clicked:
@@ -1370,17 +1379,12 @@ class Soak:
     def paste_back(self, game: Game, text: str, where: str) -> None:
         """A form sent back as it stands holds no line in error, and each of some of its
         orders, uncommented alone, is accepted (issue 15: forms that paste back)."""
-        rule = text.index(FORM_RULE)
-        closing = FORM_END.search(text, rule)
-        assert closing is not None, where
-        form = text[text.rindex("\n", 0, rule) + 1 : closing.end()]
+        found = form_of(text)
+        assert found is not None, where
+        form, orders = found
         unchanged = check_submission(game, "no orders\n" + form)
         if unchanged.errors:
             self.fail("a form sent back as it stands has errors", f"{where}\n{form}")
-        lines = form.splitlines()[:-1]  # without `end`
-        headers = [i for i, line in enumerate(lines) if line and not line.startswith("#")]
-        below = lines[headers[-1] + 1 :]  # the orders come after the headers (in the reader's keywords)
-        orders = [line for line in below if FORM_ORDER.match(line)]
         for line in self.rng.sample(orders, min(3, len(orders))):
             self.result.behaviours["form line pasted back"] += 1
             try:
